@@ -1,0 +1,5 @@
+"""Allow ``python -m meeplehall``."""
+
+from meeplehall.cli.main import main
+
+raise SystemExit(main())

@@ -1,0 +1,232 @@
+"""The game protocol every engine implements, plus options, outcomes and errors.
+
+The surface follows OpenSpiel's State API: a game is a set of pure functions over a
+state object that the caller owns. ``apply`` is checked and pure; ``apply_unchecked``
+mutates a state in place for search.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol, TypeVar, runtime_checkable
+
+PlayerId = int
+Params = Mapping[str, Any]
+Action = Hashable
+View = dict[str, Any]
+
+
+class IllegalActionError(ValueError):
+    """An action that is not legal in the given state; the message says why."""
+
+
+@runtime_checkable
+class State(Protocol):
+    """What every game state offers to game-agnostic code."""
+
+    def clone(self) -> Any: ...
+
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One named option of ``initial_state(params, seed)``.
+
+    ``kind`` is ``"int"``, ``"bool"`` or ``"choice"``. ``rule`` names the rule id the
+    option belongs to (for ambiguities: the RC-AMB-/P-AMB- id), for documentation.
+    """
+
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    rule: str = ""
+
+    def check(self, value: Any) -> Any:
+        """Return the value, normalised, or raise ``ValueError`` naming this option."""
+        if self.kind == "bool":
+            if isinstance(value, bool):
+                return value
+            if isinstance(value, str) and value.lower() in ("true", "false", "yes", "no"):
+                return value.lower() in ("true", "yes")
+            raise ValueError(f"option {self.name!r} must be true or false, got {value!r}")
+        if self.kind == "int":
+            if isinstance(value, bool) or not isinstance(value, int | str):
+                raise ValueError(f"option {self.name!r} must be an integer, got {value!r}")
+            try:
+                number = int(value)
+            except ValueError:
+                raise ValueError(
+                    f"option {self.name!r} must be an integer, got {value!r}"
+                ) from None
+            if self.minimum is not None and number < self.minimum:
+                raise ValueError(f"option {self.name!r} must be >= {self.minimum}, got {number}")
+            if self.maximum is not None and number > self.maximum:
+                raise ValueError(f"option {self.name!r} must be <= {self.maximum}, got {number}")
+            return number
+        if value not in self.choices:
+            allowed = ", ".join(repr(c) for c in self.choices)
+            raise ValueError(f"option {self.name!r} must be one of {allowed}; got {value!r}")
+        return value
+
+
+def validate_params(options: Sequence[Option], params: Params) -> dict[str, Any]:
+    """Check ``params`` against ``options`` and fill in defaults.
+
+    >>> opts = (Option("players", "int", 2, "seats", minimum=1, maximum=4),)
+    >>> validate_params(opts, {"players": 3})
+    {'players': 3}
+    >>> validate_params(opts, {"colour": "red"})
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown option 'colour'; known options: players
+    """
+    if not isinstance(params, Mapping):
+        raise ValueError(f"params must be a mapping of option names to values, got {params!r}")
+    known = {o.name: o for o in options}
+    for key in params:
+        if key not in known:
+            raise ValueError(f"unknown option {key!r}; known options: {', '.join(known)}")
+    return {name: (opt.check(params[name]) if name in params else opt.default)
+            for name, opt in known.items()}
+
+
+def rank_groups(keys: Sequence[tuple[Any, ...]]) -> tuple[tuple[int, ...], ...]:
+    """Group seats by descending sort key; equal keys share a group.
+
+    >>> rank_groups([(5, 1), (7, 0), (5, 1)])
+    ((1,), (0, 2))
+    """
+    order = sorted(range(len(keys)), key=lambda s: keys[s], reverse=True)
+    groups: list[list[int]] = []
+    for seat in order:
+        if groups and keys[groups[-1][0]] == keys[seat]:
+            groups[-1].append(seat)
+        else:
+            groups.append([seat])
+    return tuple(tuple(sorted(g)) for g in groups)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game.
+
+    Attributes:
+        scores: final score of each seat.
+        ranking: groups of seats, best first; tied seats (after tie-breaks) share a group.
+        winners: seats that won. Empty when an automaton beat the only human seat.
+        breakdown: for each seat, points per scoring category (sums to the score).
+        details: anything else (an automaton's score, per-tower results, ...).
+    """
+
+    scores: tuple[int, ...]
+    ranking: tuple[tuple[int, ...], ...]
+    winners: tuple[int, ...]
+    breakdown: tuple[Mapping[str, int], ...] = ()
+    details: Mapping[str, Any] = field(default_factory=dict)
+
+    def rank_of(self, seat: PlayerId) -> int:
+        """1-based rank of a seat; tied seats share the best rank of their group."""
+        place = 1
+        for group in self.ranking:
+            if seat in group:
+                return place
+            place += len(group)
+        raise ValueError(f"seat {seat} is not in this outcome")
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "scores": list(self.scores),
+            "ranking": [list(g) for g in self.ranking],
+            "winners": list(self.winners),
+            "breakdown": [dict(b) for b in self.breakdown],
+            "details": dict(self.details),
+        }
+
+
+S = TypeVar("S")
+A = TypeVar("A", bound=Hashable)
+
+
+class Game(Protocol):
+    """The surface every game offers (STYLE.md section 2)."""
+
+    name: str
+    title: str
+    rules_version: int
+    options: tuple[Option, ...]
+
+    def initial_state(self, params: Params, seed: int) -> Any: ...
+    def current_player(self, state: Any) -> PlayerId | None: ...
+    def legal_actions(self, state: Any) -> tuple[Any, ...]: ...
+    def apply(self, state: Any, action: Any) -> Any: ...
+    def apply_unchecked(self, state: Any, action: Any) -> None: ...
+    def outcome(self, state: Any) -> Outcome | None: ...
+    def player_view(self, state: Any, player: PlayerId | None) -> View: ...
+    def parse_action(self, text: str) -> Any: ...
+    def num_players(self, state: Any) -> int: ...
+    def to_json(self, state: Any) -> dict[str, Any]: ...
+    def from_json(self, data: Mapping[str, Any]) -> Any: ...
+    def describe_decision(self, state: Any) -> str: ...
+    def rules_text(self, state: Any) -> str: ...
+    def sample_hidden(self, view: View, rng: Any) -> Any: ...
+
+
+class GameBase:
+    """Shared plumbing: the checked ``apply`` in terms of ``legal_actions`` and
+    ``apply_unchecked``, so legality lives in one generator only (STYLE.md section 10)."""
+
+    name: str = ""
+    title: str = ""
+    rules_version: int = 0
+    options: tuple[Option, ...] = ()
+
+    def legal_actions(self, state: Any) -> tuple[Any, ...]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def apply_unchecked(self, state: Any, action: Any) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def describe_decision(self, state: Any) -> str:  # pragma: no cover - overridden
+        return ""
+
+    def current_player(self, state: Any) -> PlayerId | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def parse_action(self, text: str) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def is_legal(self, state: Any, action: Any) -> bool:
+        return action in self.legal_actions(state)
+
+    def apply(self, state: Any, action: Any) -> Any:
+        """Return the state after ``action``; the input state is never changed.
+
+        Raises:
+            IllegalActionError: the action is not legal now; the message says why.
+        """
+        if isinstance(action, str):
+            action = self.parse_action(action)
+        if self.current_player(state) is None:
+            raise IllegalActionError(f"{action} is not legal: the game is over")
+        legal = self.legal_actions(state)
+        if action not in legal:
+            raise IllegalActionError(self.explain_illegal(state, action, legal))
+        new_state = state.clone()
+        self.apply_unchecked(new_state, action)
+        return new_state
+
+    def explain_illegal(self, state: Any, action: Any, legal: tuple[Any, ...]) -> str:
+        """Say why ``action`` is not in ``legal``; games may override for detail."""
+        shown = ", ".join(str(a) for a in legal[:12])
+        more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""
+        return (
+            f"{action} is not legal now. Current decision: {self.describe_decision(state)}. "
+            f"Legal actions: {shown}{more}"
+        )
+
+
+ActionChooser = Callable[[Any, tuple[Any, ...]], Any]

@@ -1,0 +1,133 @@
+"""Shared checks every game must pass (STYLE.md section 9).
+
+Each check takes a game and raises ``AssertionError`` with the seed and the actions
+drawn, so a failure can be replayed. Tests call them under hypothesis or with fixed
+seeds; ``meeplehall bench`` reuses ``random_playout``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from meeplehall.core.protocol import Game, Params
+from meeplehall.core.record import GameRecord, replay
+from meeplehall.core.rng import Rng
+
+Chooser = Callable[[tuple[Any, ...]], Any]
+
+
+def state_digest(game: Game, state: Any) -> str:
+    """A short stable digest of the full state (for golden replays)."""
+    text = json.dumps(game.to_json(state), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def random_playout(game: Game, params: Params, seed: int, chooser_seed: int,
+                   max_decisions: int = 20_000, checked: bool = False,
+                   ) -> tuple[Any, GameRecord]:
+    """Play uniformly random legal actions to the end; return final state and record."""
+    state = game.initial_state(params, seed)
+    record = GameRecord(game.name, game.rules_version, dict(params), seed)
+    rng = Rng.from_seed(chooser_seed)
+    for _ in range(max_decisions):
+        player = game.current_player(state)
+        if player is None:
+            return state, record
+        actions = game.legal_actions(state)
+        assert actions, f"stuck: no legal action in a live game (seed {seed})"
+        action = actions[rng.randbelow(len(actions))]
+        record.append(player, action)
+        if checked:
+            state = game.apply(state, action)
+        else:
+            game.apply_unchecked(state, action)
+    raise AssertionError(f"game did not end in {max_decisions} decisions (seed {seed})")
+
+
+def check_playout_invariants(game: Game, params: Params, seed: int, choose: Chooser,
+                             invariants: Iterable[Callable[[Any], None]] = (),
+                             max_decisions: int = 20_000) -> Any:
+    """Play with ``choose``, checking the protocol at every step; return the final state.
+
+    Checks: a live game always has legal actions; every action's text parses back to it;
+    ``apply`` never changes its input; ``clone`` equals the original; game-specific
+    ``invariants`` hold after every step; the game ends.
+    """
+    invariants = tuple(invariants)
+    state = game.initial_state(params, seed)
+    for inv in invariants:
+        inv(state)
+    for step in range(max_decisions):
+        if game.current_player(state) is None:
+            assert game.outcome(state) is not None, "game over but no outcome"
+            return state
+        assert game.outcome(state) is None, "outcome before the game is over"
+        actions = game.legal_actions(state)
+        assert actions, f"stuck at step {step}: no legal action (seed {seed})"
+        assert len(set(actions)) == len(actions), f"duplicate legal actions at step {step}"
+        action = choose(actions)
+        assert game.parse_action(str(action)) == action, f"text of {action!r} does not parse back"
+        snapshot = state.clone()
+        assert snapshot == state, "clone() differs from the original"
+        next_state = game.apply(state, action)
+        assert state == snapshot, f"apply({action}) changed its input"
+        state = next_state
+        for inv in invariants:
+            inv(state)
+    raise AssertionError(f"game did not end in {max_decisions} decisions (seed {seed})")
+
+
+def check_clone_independent(game: Game, state: Any, rng: Rng) -> None:
+    """Playing on a clone leaves the original untouched."""
+    before = game.to_json(state)
+    copy = state.clone()
+    for _ in range(30):
+        if game.current_player(copy) is None:
+            break
+        actions = game.legal_actions(copy)
+        game.apply_unchecked(copy, actions[rng.randbelow(len(actions))])
+    assert game.to_json(state) == before, "playing on a clone changed the original"
+
+
+def check_replay(game: Game, record: GameRecord, final_state: Any) -> None:
+    """The record, through JSON, replays to the identical state."""
+    loaded = GameRecord.from_json(record.to_json())
+    again = replay(loaded, game)
+    assert again == final_state, "replay did not reproduce the final state"
+    assert state_digest(game, again) == state_digest(game, final_state)
+
+
+def check_json_roundtrip(game: Game, state: Any) -> None:
+    """State -> JSON text -> state gives an equal state."""
+    text = json.dumps(game.to_json(state))
+    back = game.from_json(json.loads(text))
+    assert back == state, "JSON round trip changed the state"
+
+
+def check_views(game: Game, state: Any, secret_values: Iterable[Any] = ()) -> None:
+    """Every seat's view and the spectator view are JSON-serialisable and carry no RNG
+    state (nor any of ``secret_values``)."""
+    players = game.num_players(state)
+    rng_state = str(state.rng.state)
+    for seat in [None, *range(players)]:
+        view = game.player_view(state, seat)
+        text = json.dumps(view)
+        assert '"rng"' not in text, f"view of seat {seat} has an rng field"
+        assert rng_state not in text, f"view of seat {seat} leaks the PRNG state"
+        for secret in secret_values:
+            assert str(secret) not in text, f"view of seat {seat} leaks {secret!r}"
+
+
+def perft(game: Game, state: Any, depth: int) -> int:
+    """Count decision sequences of length ``depth`` (chance is fixed by the state's rng)."""
+    if depth == 0 or game.current_player(state) is None:
+        return 1
+    total = 0
+    for action in game.legal_actions(state):
+        child = state.clone()
+        game.apply_unchecked(child, action)
+        total += perft(game, child, depth - 1)
+    return total

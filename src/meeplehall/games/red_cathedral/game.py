@@ -1,0 +1,191 @@
+"""``RedCathedral``: the protocol object tying setup, rules, scoring and views together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
+from meeplehall.core.rng import Rng
+from meeplehall.games.red_cathedral import actions as A
+from meeplehall.games.red_cathedral import final, rules, setup, views
+from meeplehall.games.red_cathedral.components import (
+    CARD_KINDS,
+    COLOURS,
+    MATERIALS,
+    RESOURCES,
+    WS_POSITIONS,
+    load,
+)
+from meeplehall.games.red_cathedral.state import (
+    DELIVER,
+    INFLUENCE,
+    IVAN_CLAIM,
+    IVAN_ORNAMENT,
+    JEWELS,
+    MARKET,
+    PLACE_TILE,
+    TURN,
+    RCState,
+)
+
+C = load()
+
+RULES_TEXT = {
+    TURN: "RC-TURN-2: take exactly one main action: claim a Cathedral card (RC-CLAIM-1), "
+          "build (RC-BUILD-1: up to 3 deliveries, decorating included), or move a die and "
+          "use the Market (RC-MARKET-1..7). RC-FREE-1: lose 1 Prestige for 2 Rubles, "
+          "repeatable. RC-FREE-2: once per turn, lose 1 Prestige to reroll a Market space. "
+          "End your turn when your main action is done.",
+    PLACE_TILE: "RC-CLAIM-1 step 3: put the card's Workshop tile on an empty Workshop "
+                "space. Face down is free and the tile can never be used; face up costs "
+                "the space's Rubles (advanced side: always 3, RC-ADV-2) and gives its "
+                "benefit at once (RC-WSACT-3). Advanced side: paying on a space with an "
+                "Ornamentation unlocks it (RC-ADV-3).",
+    MARKET: "RC-MARKET-6: after moving the die, each at most once and in any order: obtain "
+            "the destination's resources times the dice there (RC-GAIN-1, any smaller "
+            "amount allowed), use one action of the Influence card in its quadrant "
+            "(RC-INF-1/2), activate the face-up Workshop tile on the space of the moved "
+            "die's colour (RC-WSACT-1/2). Then all dice on the destination are rerolled "
+            "(RC-MARKET-7).",
+    INFLUENCE: "RC-INF-2: a lightning action may be used once, an infinity action any "
+               "number of times, paying its cost each time. Choose 'done' to stop.",
+    DELIVER: "RC-BUILD-1..4: deliver Materials one at a time to your claimed, unfinished "
+             "cards (only types the cost still needs), or decorate a completed card "
+             "(RC-ORN-1..5: Door=wood, Arch=stone, Cross=gold, plus 0-2 jewels, all in "
+             "one go). A card whose cost is complete is finished at once (RC-COMPLETE-1) "
+             "and the Tsar's penalty applies (RC-TSAR-1).",
+    JEWELS: "RC-ORN-4/6: set 0, 1 or 2 jewels into the Ornamentation, each using a "
+            "delivery: 1 jewel = 1 Prestige, 2 of a colour = 2, green + purple = 3.",
+    IVAN_CLAIM: "RC-IVACT-CLAIM: Ivan places a Banner directly above a card of yours, else "
+                "on a Base without a Banner, else on any card; you choose among equals.",
+    IVAN_ORNAMENT: "RC-IVAN-ORN: Ivan places his next Ornamentation on one of your "
+                   "completed cards of the right type, else on his own; you choose which.",
+}
+
+
+class RedCathedral(GameBase):
+    """The Red Cathedral (Santos & Cendrero, Devir 2020), 1-4 players."""
+
+    name = "red-cathedral"
+    title = "The Red Cathedral"
+    rules_version = 1
+    options = setup.OPTIONS
+    min_players = 1
+    max_players = 4
+
+    def initial_state(self, params: Params, seed: int) -> RCState:
+        return setup.initial_state(params, seed)
+
+    def current_player(self, state: RCState) -> PlayerId | None:
+        if state.final is not None or not state.stack:
+            return None
+        seat: int = state.stack[-1][1]
+        return seat
+
+    def legal_actions(self, state: RCState) -> tuple[Any, ...]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: RCState, action: Any) -> None:
+        rules.apply_unchecked(state, action)
+
+    def apply(self, state: RCState, action: Any) -> RCState:
+        new_state: RCState = super().apply(state, action)
+        return new_state
+
+    def outcome(self, state: RCState) -> Outcome | None:
+        return final.outcome(state)
+
+    def player_view(self, state: RCState, player: PlayerId | None) -> dict[str, Any]:
+        if player is not None and not 0 <= player < state.players:
+            raise ValueError(f"no seat {player} in a {state.players}-player game")
+        return views.player_view(state, player)
+
+    def parse_action(self, text: str) -> Any:
+        return A.parse_action(text)
+
+    def num_players(self, state: RCState) -> int:
+        return state.players
+
+    def to_json(self, state: RCState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> RCState:
+        return RCState.from_dict(dict(data))
+
+    def sample_hidden(self, view: dict[str, Any], rng: Rng) -> RCState:
+        return views.sample_hidden(view, rng)
+
+    def side_name(self, state: RCState, side: int) -> str:
+        return views.side_name(state, side)
+
+    def describe_decision(self, state: RCState) -> str:
+        if not state.stack:
+            return "the game is over"
+        d = state.stack[-1]
+        who = views.side_name(state, d[1])
+        kind = d[0]
+        if kind == TURN:
+            return (f"{who}: finish your turn (free actions or end turn)" if state.main_done
+                    else f"{who}: choose your main action")
+        if kind == PLACE_TILE:
+            return f"{who}: place Workshop tile {C.tiles[d[2]].id} ({views.tile_text(d[2])})"
+        if kind == MARKET:
+            return (f"{who}: market actions at space {state.dest} "
+                    f"(moved the {COLOURS[state.moved_die]} die)")
+        if kind == INFLUENCE:
+            act = rules.current_influence(state, d)
+            return f"{who}: use Influence {act.rule} ({'repeatable' if act.repeat else 'once'})"
+        if kind == DELIVER:
+            source = "Teamsters' delivery" if d[4] else "Build"
+            return f"{who}: {source}, {d[2]} delivery(ies) left"
+        if kind == JEWELS:
+            return f"{who}: jewels for the Ornamentation on slot {d[2]}"
+        if kind == IVAN_CLAIM:
+            return f"{who}: choose where Ivan places his Banner"
+        if kind == IVAN_ORNAMENT:
+            return f"{who}: choose where Ivan places his Ornamentation"
+        return who
+
+    def rules_text(self, state: RCState) -> str:
+        if not state.stack:
+            return "RC-FINAL-1..3, RC-WIN-1/2: the game is over."
+        return RULES_TEXT[state.stack[-1][0]]
+
+    def action_label(self, state: RCState, action: Any) -> str:
+        """A sentence for people (UI buttons, logs, hints)."""
+        if isinstance(action, A.Claim):
+            card = C.cards[state.card_of[action.slot]]
+            src = "Inventory" if action.from_inventory else "outside the Inventory"
+            return (f"Claim {CARD_KINDS[card.kind]} {card.id} in tower "
+                    f"{state.slot_tower[action.slot] + 1} (Banner from {src})")
+        if isinstance(action, A.MoveDie):
+            pips = state.die_val[action.die]
+            dest = (state.die_pos[action.die] + pips + action.extra) % 8
+            rt = C.resource_tiles[state.tiles[dest]]
+            paid = f", paying {action.extra} Ruble(s)" if action.extra else ""
+            return (f"Move the {COLOURS[action.die]} die {pips + action.extra} spaces to "
+                    f"space {dest} ({rt.amount} {RESOURCES[rt.resource]}){paid}")
+        if isinstance(action, A.Deliver):
+            card = C.cards[state.card_of[action.slot]]
+            return f"Deliver 1 {MATERIALS[action.material]} to {card.id} (slot {action.slot})"
+        if isinstance(action, A.Activate):
+            return f"Activate the Workshop tile on {WS_POSITIONS[action.position]}"
+        if isinstance(action, A.PlaceTile):
+            return (f"Place the tile on {COLOURS[action.space]} "
+                    f"{'face up' if action.face_up else 'face down'}")
+        return str(action)
+
+    def explain_illegal(self, state: RCState, action: Any, legal: tuple[Any, ...]) -> str:
+        if state.stack and state.stack[-1][0] == TURN and state.main_done and not isinstance(
+                action, A.Reroll) and action not in (A.SELL_PRESTIGE, A.END_TURN):
+            return (f"{action} is not legal: you have already taken your main action this "
+                    "turn (RC-TURN-2); you may use free actions or end your turn")
+        if isinstance(action, A.Claim) and action.slot >= len(state.owner):
+            return f"{action} is not legal: there is no slot {action.slot} on this Building Plan"
+        if isinstance(action, A.Claim) and state.owner[action.slot] >= 0:
+            return f"{action} is not legal: slot {action.slot} already carries a Banner"
+        return super().explain_illegal(state, action, legal)
+
+
+GAME = RedCathedral()

@@ -1,0 +1,218 @@
+"""Ivan Yakovlevich, the solo automaton (RC-SOLO-*, RC-IVAN-*, RC-IVACT-*).
+
+The engine plays Ivan inside ``apply``. Where the rulebook lets the human choose among
+several cards for Ivan, the human seat gets an ``ivan-claim`` / ``ivan-ornament``
+decision.
+"""
+
+from __future__ import annotations
+
+from meeplehall.games.red_cathedral.components import COLOURS, IVAN_CARDS, RP, load
+from meeplehall.games.red_cathedral.rules import (
+    complete_card,
+    end_turn,
+    gain_pp,
+    gain_rp,
+    has_complete_set,
+    roll_space,
+)
+from meeplehall.games.red_cathedral.state import IVAN_CLAIM, IVAN_ORNAMENT, RCState
+
+C = load()
+IVAN = 1
+ORNAMENT_SEQUENCE = (0, 1, 1, 2)  # RC-IVAN-ORN: Door, Arch, Arch, Cross
+REC, INV, TRANS, CLAIM, BUILD = range(5)
+
+
+def ivan_turn(s: RCState) -> None:
+    """RC-IVAN-0: when all his tiles are face down, ornament step and reshuffle."""
+    s.side = IVAN
+    if any(s.iv_up):
+        ivan_main(s)
+        return
+    if s.iv_orn < len(ORNAMENT_SEQUENCE):
+        kind = ORNAMENT_SEQUENCE[s.iv_orn]
+        candidates = []
+        for owner in (0, IVAN):  # the human's completed cards first
+            candidates = [slot for slot in range(len(s.owner))
+                          if s.done[slot] and s.orn[slot] < 0 and s.owner[slot] == owner
+                          and C.cards[s.card_of[slot]].kind == kind]
+            if candidates:
+                break
+        if len(candidates) > 1 and s.opts.ivan_choice == "human":
+            s.stack.append((IVAN_ORNAMENT, 0, tuple(candidates)))
+            return
+        if candidates:
+            ivan_place_ornament(s, candidates[0])
+    ivan_after_ornament(s)
+
+
+def ivan_place_ornament(s: RCState, slot: int) -> None:
+    kind = ORNAMENT_SEQUENCE[s.iv_orn]
+    s.orn[slot] = IVAN
+    s.iv_orn += 1
+    s.orn_placed[IVAN] += 1
+    gain_pp(s, IVAN, s.opts.ivan_ornament_pp)  # RC-AMB-9
+    s.log.append(f"Ivan places an Ornamentation on slot {slot} "
+                 f"(+{s.opts.ivan_ornament_pp} PP); next in sequence: "
+                 f"{('door', 'arch', 'cross')[kind]} done")
+
+
+def ivan_after_ornament(s: RCState) -> None:
+    """Reshuffle his five die tiles face up, then play the turn."""
+    s.rng.shuffle(s.iv_tiles)
+    s.iv_up = [True] * 5
+    s.log.append("Ivan reshuffles his tiles: " + ", ".join(
+        f"{IVAN_CARDS[s.ivan_order[i]]}={COLOURS[C.tiles[t].die]}"
+        for i, t in enumerate(s.iv_tiles)))
+    ivan_main(s)
+
+
+def ivan_main(s: RCState) -> None:
+    """RC-IVAN-1..5: leftmost face-up card, move its die, flip it, do the card."""
+    i = s.iv_up.index(True)
+    die = C.tiles[s.iv_tiles[i]].die
+    _ivan_move(s, die)
+    s.iv_up[i] = False  # RC-IVAN-4: even when the move was skipped
+    card = s.ivan_order[i]
+    s.iv_next = card
+    if card == REC:
+        gain_rp(s, IVAN, C.ivan_amounts["recognition"])
+        s.log.append(f"Ivan: Recognition, +{C.ivan_amounts['recognition']} RP")
+    elif card == INV:
+        _ivan_inventory(s)
+    elif card == TRANS:
+        s.iv_build = tuple(a + b for a, b in zip(s.iv_build, s.iv_inv, strict=True))
+        moved = sum(s.iv_inv)
+        s.iv_inv = (0, 0, 0, 0, 0, 0)
+        s.log.append(f"Ivan: Transport moves {moved} Materials to his Build card")
+    elif card == BUILD:
+        _ivan_build(s)
+    elif card == CLAIM:
+        if s.iv_banners <= 0:
+            s.log.append("Ivan: Claim, but he has no Banner left")
+        else:
+            candidates = ivan_claim_candidates(s)
+            if len(candidates) > 1 and s.opts.ivan_choice == "human":
+                s.stack.append((IVAN_CLAIM, 0, tuple(candidates)))
+                return
+            if candidates:
+                ivan_claim(s, candidates[0])
+    ivan_finish(s)
+
+
+def ivan_finish(s: RCState) -> None:
+    s.iv_next = -1
+    end_turn(s)
+
+
+def _ivan_move(s: RCState, die: int) -> None:
+    """RC-IVAN-2/3: pips only; skipped onto a full space; Recognition only."""
+    start = s.die_pos[die]
+    dest = (start + s.die_val[die]) % 8
+    if s.die_pos.count(dest) >= 3:
+        s.log.append(f"Ivan cannot move the {COLOURS[die]} die (space {dest} is full)")
+        return
+    s.die_pos[die] = dest
+    dice = s.die_pos.count(dest)
+    rp = 0
+    rt = C.resource_tiles[s.tiles[dest]]
+    if rt.resource == RP:
+        rp += rt.amount * (dice if s.opts.ivan_rp_multiplied else 1)
+    best = 0
+    for act in C.influence[s.influence[dest // 2]].actions:
+        if act.resource == RP and (act.effect == "gain" or (
+                act.effect == "complete_set" and has_complete_set(s, IVAN))):
+            best = max(best, act.amount)
+    rp += best
+    gain_rp(s, IVAN, rp)
+    text = f"Ivan moves the {COLOURS[die]} die to space {dest}"
+    if rp:
+        text += f", +{rp} RP"
+    if s.opts.ivan_rerolls:
+        text += f"; reroll: {roll_space(s, dest)}"
+    s.log.append(text)
+
+
+def _ivan_inventory(s: RCState) -> None:
+    """RC-IVACT-INV: 4 Materials from the largest pile(s) of the supply."""
+    amount = C.ivan_amounts["inventory"]
+    inv = list(s.iv_inv)
+    if s.opts.ivan_inventory_take == "single-pile":
+        m = max(range(6), key=lambda k: (s.supply[k], -k))
+        n = min(amount, s.supply[m])
+        s.supply[m] -= n
+        inv[m] += n
+    else:
+        for _ in range(amount):
+            m = max(range(6), key=lambda k: (s.supply[k], -k))
+            if s.supply[m] == 0:
+                break
+            s.supply[m] -= 1
+            inv[m] += 1
+    s.log.append(f"Ivan: Inventory, his card now holds {sum(inv)} Materials")
+    s.iv_inv = tuple(inv)
+
+
+def _ivan_build(s: RCState) -> None:
+    """RC-IVACT-BUILD: count only, in scan order; surplus stays on the Build card."""
+    build = list(s.iv_build)
+    total = sum(build)
+    if not total:
+        s.log.append("Ivan: Build, but his Build card is empty")
+        return
+    order = sorted((slot for slot in range(len(s.owner))
+                    if s.owner[slot] == IVAN and not s.done[slot]),
+                   key=(lambda x: (s.slot_level[x], s.slot_tower[x]))
+                   if s.opts.ivan_build_scan == "rows"
+                   else (lambda x: (s.slot_tower[x], s.slot_level[x])))
+    for slot in order:
+        need = C.cards[s.card_of[slot]].size - sum(s.delivered[slot])
+        got = list(s.delivered[slot])
+        while need > 0 and any(build):
+            m = next(k for k in range(6) if build[k])
+            build[m] -= 1
+            got[m] += 1
+            need -= 1
+        s.delivered[slot] = tuple(got)
+        if need == 0:
+            s.iv_build = tuple(build)
+            complete_card(s, slot)
+        if not any(build):
+            break
+    s.iv_build = tuple(build)
+    s.log.append(f"Ivan: Build, {total - sum(build)} Materials delivered, "
+                 f"{sum(build)} stay on his Build card")
+
+
+def ivan_claim_candidates(s: RCState) -> list[int]:
+    """RC-IVACT-CLAIM priorities: above the human's cards, a free Base, then any."""
+    owner = s.owner
+    free = [slot for slot in range(len(owner)) if owner[slot] < 0]
+    above_human = [slot for slot in free
+                   if s.slot_level[slot] > 0 and owner[slot - 1] == 0]
+    if above_human:
+        return above_human
+    bases = [slot for slot in free if s.slot_level[slot] == 0]
+    if bases:
+        return bases
+    if s.opts.ivan_fallback_claim == "available":  # the reference's reading (RC-AMB-18)
+        return [slot for slot in free
+                if all(owner[k] >= 0 for k in range(slot - s.slot_level[slot], slot))]
+    return free  # the seed: "any Cathedral card"
+
+
+def ivan_claim(s: RCState, slot: int) -> None:
+    """Place Ivan's Banner; he gains a Recognition tile's value, the tile is discarded."""
+    s.owner[slot] = IVAN
+    s.iv_banners -= 1
+    tile = s.ws_tile[slot]
+    s.ws_tile[slot] = -1
+    text = f"Ivan claims slot {slot}"
+    if tile >= 0:
+        wt = C.tiles[tile]
+        if wt.resource == RP:
+            gain_rp(s, IVAN, wt.amount)
+            text += f" and gains {wt.amount} RP from its tile"
+        text += "; the tile goes to the box"
+    s.log.append(text)
