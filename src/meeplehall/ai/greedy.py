@@ -1,0 +1,54 @@
+"""The greedy bot: one-step lookahead with a per-game evaluation.
+
+For each legal action it applies the action to a state rebuilt from its view
+(``sample_hidden``; chance is drawn from the bot's own generator, never the game's)
+and keeps the action whose resulting position the game's heuristic rates best for its
+seat. Ties go to a random one of the best, drawn from the bot's generator.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any
+
+from meeplehall.ai.base import bot_rng
+from meeplehall.core.protocol import Game
+
+Evaluator = Callable[[Any, int], float]
+
+
+def evaluator_for(game: Game) -> Evaluator:
+    module = importlib.import_module(
+        f"meeplehall.ai.heuristics.{game.name.replace('-', '_')}")
+    evaluate: Evaluator = module.evaluate
+    return evaluate
+
+
+class GreedyBot:
+    kind = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.rng = bot_rng(seed)
+
+    def rank(self, game: Game, view: dict[str, Any],
+             legal: tuple[Any, ...]) -> list[tuple[float, Any]]:
+        """Every legal action with its evaluation, best first (used for hints)."""
+        seat = view["seat"]
+        evaluate = evaluator_for(game)
+        state = game.sample_hidden(view, self.rng)
+        scored = []
+        for action in legal:
+            child = state.clone()
+            game.apply_unchecked(child, action)
+            scored.append((evaluate(child, seat), action))
+        scored.sort(key=lambda pair: -pair[0])
+        return scored
+
+    def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        scored = self.rank(game, view, legal)
+        best = scored[0][0]
+        top = [a for v, a in scored if v >= best - 1e-9]
+        return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]
