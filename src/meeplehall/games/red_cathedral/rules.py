@@ -378,15 +378,12 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction) -> list[An
         for pos in range(6):
             if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
                 out.append(A.activate(pos))
-    elif e == "pay_for":
-        if rubles >= act.price:
-            out.append(A.PERFORM)
     elif e == "discard_different":
         held = [m for m in _ALL_MATS if inv[m]]
         out.extend(A.discard(combo) for combo in combinations(held, act.count))
-    elif e == "complete_set":
-        if has_complete_set(s, side):
-            out.append(A.PERFORM)
+    elif (e == "pay_for" and rubles >= act.price) or (
+            e == "complete_set" and has_complete_set(s, side)):
+        out.append(A.PERFORM)
     return out
 
 
@@ -800,7 +797,7 @@ _HANDLERS: dict[type, Callable[[RCState, Any], None]] = {
     A.Simple: _h_simple,
 }
 
-_CLOSERS = (A.END_TURN, A.FINISH_DELIVERY, A.DONE)
+_CLOSERS = (A.END_TURN, A.FINISH_DELIVERY, A.DONE, A.FINISH_MARKET)
 
 
 def apply_unchecked(s: RCState, action: Any) -> None:
@@ -825,7 +822,7 @@ def _settle(s: RCState) -> None:
         if kind == DELIVER and d[2] == 0:
             s.stack.pop()
             continue
-        if kind in (TURN, DELIVER, INFLUENCE) and (kind != TURN or s.main_done):
+        if kind in (TURN, DELIVER, INFLUENCE, MARKET) and (kind != TURN or s.main_done):
             acts = _GENERATORS[kind](s, d)
             if len(acts) == 1 and acts[0] in _CLOSERS:
                 _HANDLERS[type(acts[0])](s, acts[0])

@@ -152,8 +152,8 @@ def initial_state(params: Params, seed: int) -> RCState:
 
     # RC-SETUP-10: Base, k Middles, Dome per tower, from three shuffled decks.
     decks = [[i for i, c in enumerate(comps.cards) if c.kind == k] for k in range(3)]
-    for deck in decks:
-        rng.shuffle(deck)
+    for pile in decks:
+        rng.shuffle(pile)
     card_of: list[int] = []
     slot_tower: list[int] = []
     slot_level: list[int] = []

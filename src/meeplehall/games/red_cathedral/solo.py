@@ -138,18 +138,16 @@ def _ivan_inventory(s: RCState) -> None:
     """RC-IVACT-INV: 4 Materials from the largest pile(s) of the supply."""
     amount = C.ivan_amounts["inventory"]
     inv = list(s.iv_inv)
-    if s.opts.ivan_inventory_take == "single-pile":
+    need = amount
+    while need > 0 and any(s.supply):
+        # Ties go wood, brick, stone, gold, green, purple (RC-AMB-6).
         m = max(range(6), key=lambda k: (s.supply[k], -k))
-        n = min(amount, s.supply[m])
+        # 'single-pile' (the seed): all from the largest pile, the next one only if it
+        # runs out; 'one-at-a-time' (the reference): the largest pile for each Material.
+        n = min(need, s.supply[m]) if s.opts.ivan_inventory_take == "single-pile" else 1
         s.supply[m] -= n
         inv[m] += n
-    else:
-        for _ in range(amount):
-            m = max(range(6), key=lambda k: (s.supply[k], -k))
-            if s.supply[m] == 0:
-                break
-            s.supply[m] -= 1
-            inv[m] += 1
+        need -= n
     s.log.append(f"Ivan: Inventory, his card now holds {sum(inv)} Materials")
     s.iv_inv = tuple(inv)
 
