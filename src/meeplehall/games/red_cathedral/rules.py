@@ -45,6 +45,7 @@ T = track()
 PP = len(RESOURCES)  # resource index meaning Prestige in influence effects
 ZERO6 = (0, 0, 0, 0, 0, 0)
 _ALL_MATS = (0, 1, 2, 3, 4, 5)
+_SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
 _TAKE_SETS = {n: tuple(combinations_with_replacement(range(6), n)) for n in (1, 2, 3)}
 
 
@@ -224,8 +225,11 @@ def _claims(s: RCState, side: int, out: list[Any]) -> None:
             out.append(A.claim(slot, False))
 
 
-def _deliveries(s: RCState, side: int, left: int, out: list[Any]) -> None:
+def _deliveries(s: RCState, side: int, left: int, out: list[Any], probe: bool = False) -> None:
+    """Deliveries and Ornamentations possible now; with ``probe``, stop at the first."""
     inv = s.inv[side]
+    if not any(inv):
+        return
     owner = s.owner
     done = s.done
     for slot in range(len(owner)):
@@ -236,6 +240,8 @@ def _deliveries(s: RCState, side: int, left: int, out: list[Any]) -> None:
         for m in _ALL_MATS:
             if inv[m] and got[m] < cost[m]:
                 out.append(A.deliver(m, slot))
+                if probe:
+                    return
     if left < 1:
         return
     avail = s.orn_avail[side]
@@ -271,7 +277,7 @@ def _gen_turn(s: RCState, d: tuple[Any, ...]) -> list[Any]:
     else:
         _claims(s, side, out)
         probe: list[Any] = []
-        _deliveries(s, side, 3, probe)
+        _deliveries(s, side, 3, probe, probe=True)
         if probe:
             out.append(A.BUILD)
         _moves(s, side, out)
@@ -323,7 +329,7 @@ def _gen_market(s: RCState, d: tuple[Any, ...]) -> list[Any]:
     if not used & 2:
         card = C.influence[s.influence[s.dest // 2]]
         for i in (0, 1):
-            if _influence_instances(s, side, card.actions[i]):
+            if _influence_instances(s, side, card.actions[i], probe=True):
                 out.append(A.use_influence(i))
     if not used & 4:
         ws = s.ws[side]
@@ -335,8 +341,10 @@ def _gen_market(s: RCState, d: tuple[Any, ...]) -> list[Any]:
     return out
 
 
-def _influence_instances(s: RCState, side: int, act: InfluenceAction) -> list[Any]:
-    """Concrete uses of one Influence action available now (RC-INFL-*)."""
+def _influence_instances(s: RCState, side: int, act: InfluenceAction,
+                         probe: bool = False) -> list[Any]:
+    """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
+    the list may stop after the first (enough to know the action can be used)."""
     out: list[Any] = []
     inv = s.inv[side]
     rubles = s.rubles[side]
@@ -350,14 +358,14 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction) -> list[An
     elif e == "deliver":
         if rubles >= act.price:
             probe: list[Any] = []
-            _deliveries(s, side, act.count, probe)
+            _deliveries(s, side, act.count, probe, probe=True)
             if probe:
                 out.append(A.HIRE_TEAMSTERS)
     elif e == "gain":
         out.append(A.PERFORM)
     elif e == "swap_tiles":
         if rubles >= act.price:
-            out.extend(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
+            out.extend(_SWAPS)
     elif e == "exchange_identical":
         room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
         if room >= act.take:
@@ -367,6 +375,8 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction) -> list[An
                     for take in _TAKE_SETS[act.take]:
                         if _supply_has(s, take, give):
                             out.append(A.exchange(give, take))
+                            if probe:
+                                return out
     elif e == "exchange_upgrade":
         if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
             for g in _ALL_MATS:
@@ -823,6 +833,10 @@ def _settle(s: RCState) -> None:
             s.stack.pop()
             continue
         if kind in (TURN, DELIVER, INFLUENCE, MARKET) and (kind != TURN or s.main_done):
+            if ((kind == TURN or s.opts.free_actions_between_steps)
+                    and (s.sell_state != 2 or not s.reroll_used)
+                    and lose_pp_target(s, d[1]) is not None):
+                break  # a free action is on offer, so this is a real decision
             acts = _GENERATORS[kind](s, d)
             if len(acts) == 1 and acts[0] in _CLOSERS:
                 _HANDLERS[type(acts[0])](s, acts[0])
@@ -846,6 +860,10 @@ def end_turn(s: RCState) -> None:
     nxt = (s.side + 1) % s.sides
     s.stack.clear()
     if s.end_trigger >= 0 and nxt == s.end_trigger:
+        final_scoring(s)
+        return
+    if s.opts.round_limit and s.turns >= s.opts.round_limit * s.sides:
+        s.log.append(f"the round limit ({s.opts.round_limit}) is reached: final scoring")
         final_scoring(s)
         return
     s.side = nxt

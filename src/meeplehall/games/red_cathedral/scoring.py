@@ -24,6 +24,9 @@ class Track:
         marks = set(self.positions)
         self.is_prestige = tuple(p in marks for p in range(lap_length))
         # next Prestige position strictly after pos (may be in the next lap)
+        # nearest Prestige position strictly before pos within the lap, or -1
+        self._prev = tuple(
+            max((q for q in self.positions if q < p), default=-1) for p in range(lap_length))
         self._next = tuple(
             next((q for q in self.positions if q > p), self.positions[0] + lap_length)
             for p in range(lap_length))
@@ -49,10 +52,10 @@ class Track:
         """The nearest Prestige space strictly behind, or None (RC-SCORE-6)."""
         if t <= 0:
             return None
-        lap, pos = divmod(t - 1, self.lap)
-        k = bisect_right(self.positions, pos)
-        if k:
-            return lap * self.lap + self.positions[k - 1]
+        lap, pos = divmod(t, self.lap)
+        q = self._prev[pos]
+        if q >= 0:
+            return lap * self.lap + q
         if lap == 0:
             return None
         return (lap - 1) * self.lap + self.positions[-1]
@@ -68,6 +71,8 @@ class Track:
         With ``full_point`` (the alternative reading of RC-AMB-4) a marker between two
         Prestige spaces first drops to the space at or behind it without paying.
         """
+        if n == 1 and not full_point:
+            return self.prev_prestige(t)
         for _ in range(n):
             if full_point and not self.on_prestige(t):
                 back = self.prev_prestige(t)

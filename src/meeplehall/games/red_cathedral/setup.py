@@ -58,6 +58,11 @@ OPTIONS: tuple[Option, ...] = (
            "Merchants' 'activate a Workshop tile': 'any' face-up tile, even one already "
            "activated this turn; 'unused-this-turn'", choices=("any", "unused-this-turn"),
            rule="RC-AMB-22"),
+    Option("round_limit", "int", 500,
+           "safety stop, not a printed rule: after this many rounds the game goes to final "
+           "scoring. The rules allow stalemates (Inventories full of Materials nobody can "
+           "use, RC-INV-3); sensible play ends long before. 0: no limit",
+           minimum=0, maximum=100000, rule="RC-END-1"),
     Option("first_game_cards", "bool", False,
            "use the recommended first-game Influence cards instead of random ones",
            rule="RC-SETUP-6"),

@@ -36,6 +36,7 @@ class Options:
     exchange_needs_room: bool
     swap_moves_dice: bool
     merchants_activate: str
+    round_limit: int
     first_game_cards: bool
     ivan_build_scan: str
     ivan_inventory_take: str
