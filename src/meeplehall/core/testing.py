@@ -121,6 +121,17 @@ def check_views(game: Game, state: Any, secret_values: Iterable[Any] = ()) -> No
             assert str(secret) not in text, f"view of seat {seat} leaks {secret!r}"
 
 
+def check_view_resampling(game: Game, state: Any, rng: Rng) -> None:
+    """Re-sampling the hidden parts of a view (``game.sample_hidden`` with another
+    generator) gives a state whose view, for the same seat, is the same view: what a seat
+    sees does not depend on what it cannot see."""
+    for seat in [None, *range(game.num_players(state))]:
+        view = game.player_view(state, seat)
+        resampled = game.sample_hidden(view, Rng(rng.next_u64()))
+        assert game.player_view(resampled, seat) == view, (
+            f"the view of seat {seat} changed when its hidden parts were re-sampled")
+
+
 def perft(game: Game, state: Any, depth: int) -> int:
     """Count decision sequences of length ``depth`` (chance is fixed by the state's rng)."""
     if depth == 0 or game.current_player(state) is None:

@@ -99,7 +99,7 @@ def _side(value: int | str | None) -> int:
     return value
 
 
-def _per_seat(spec: Mapping[Any, Any] | list[Any], sides: int) -> dict[int, Any]:
+def _per_seat(spec: Mapping[Any, Any] | list[Any]) -> dict[int, Any]:
     if isinstance(spec, list):
         return dict(enumerate(spec))
     return {_side(k): v for k, v in spec.items()}
@@ -143,14 +143,14 @@ def build(spec: Mapping[str, Any]) -> RCState:
         s.die_val[die] = value
     if "influence" in spec:
         s.influence = tuple(_influence_card(n) for n in spec["influence"])
-    for seat, n in _per_seat(spec.get("rubles", {}), s.sides).items():
+    for seat, n in _per_seat(spec.get("rubles", {})).items():
         s.rubles[seat] = n
-    for seat, n in _per_seat(spec.get("score", {}), s.sides).items():
+    for seat, n in _per_seat(spec.get("score", {})).items():
         s.score[seat] = n
-    for seat, counts in _per_seat(spec.get("inv", {}), s.sides).items():
+    for seat, counts in _per_seat(spec.get("inv", {})).items():
         s.inv[seat] = mats(counts)
     _banners(s, spec.get("banners", {}))
-    for seat, positions in _per_seat(spec.get("ws", {}), s.sides).items():
+    for seat, positions in _per_seat(spec.get("ws", {})).items():
         board = list(s.ws[seat])
         for name, value in positions.items():
             pos = WS_POSITIONS.index(name)
@@ -169,7 +169,7 @@ def build(spec: Mapping[str, Any]) -> RCState:
         if s.done[slot]:
             completed[o] += 1
     s.completed = completed
-    for seat, n in _per_seat(spec.get("completed", {}), s.sides).items():
+    for seat, n in _per_seat(spec.get("completed", {})).items():
         s.completed[seat] = n
     if s.solo:
         _ivan(s, spec.get("ivan", {}))
@@ -208,7 +208,6 @@ def _towers(s: RCState, towers: Iterable[Iterable[str | dict[str, Any]]]) -> Non
     s.slot_tower = tuple(slot_tower)
     s.slot_level = tuple(slot_level)
     s.towers = tuple(slots_of)
-    n = len(card_of)
     s.owner = [_side(e["owner"]) for e in entries]
     s.done = [bool(e["done"]) for e in entries]
     s.orn = [_side(e["orn"]) for e in entries]
@@ -231,12 +230,11 @@ def _towers(s: RCState, towers: Iterable[Iterable[str | dict[str, Any]]]) -> Non
         else:
             ws_tile.append(-1)
     s.ws_tile = ws_tile
-    assert len(s.owner) == n
 
 
 def _banners(s: RCState, override: Mapping[Any, tuple[int, int]]) -> None:
     """Banners left on each board: those on the site come from outside first."""
-    explicit = _per_seat(override, s.sides)
+    explicit = _per_seat(override)
     for seat in range(s.players):
         if seat in explicit:
             s.inv_banners[seat], s.out_banners[seat] = explicit[seat]
@@ -264,7 +262,7 @@ def _ornaments(s: RCState, override: Mapping[Any, Mapping[str, int]]) -> None:
             placed[o] += 1
             used[o][C.cards[s.card_of[slot]].kind] += 1
     s.orn_placed = placed
-    explicit = _per_seat(override, s.sides)
+    explicit = _per_seat(override)
     for seat in range(s.sides):
         if seat in explicit:
             counts = explicit[seat]

@@ -62,6 +62,17 @@ def test_sixth_card_triggers_the_end_with_a_prestige_bonus():
     assert s.score[0] == 20 + rp + 3
 
 
+def test_round_limit_is_a_safety_stop():
+    """RC-END-1 (engine option ``round_limit``, default 500, not a printed rule): after that
+    many rounds the game goes to final scoring; 0 means no limit."""
+    assert option("round_limit").default == 500
+    s = GAME.initial_state({"players": 2, "round_limit": 1}, 3)
+    s = market_turn(s)
+    assert GAME.current_player(s) == 1
+    s = market_turn(s)
+    assert s.final is not None and any("round limit" in line for line in s.log)
+
+
 def test_every_other_player_takes_one_more_turn():
     """RC-END-2: the triggering player ends the turn, each other player (clockwise) has
     one more turn, then final scoring; the trigger takes no further turn."""

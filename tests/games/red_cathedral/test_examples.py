@@ -80,7 +80,6 @@ def test_RC_EX_1_claim_with_face_up_die_tile():
 def test_RC_EX_1_later_the_blue_die_collects_beside_the_white_die():
     """RC-EX-1 (continued), RC-CLAIM-4: activation follows the space colour (blue), the
     benefit follows the die on the tile (white)."""
-    s = white_die_tile_on_offer()
     s = build({
         "players": 4, "tiles": TILES,
         "dice": {"white": (7, 2), "yellow": (0, 3), "red": (1, 1), "blue": (2, 1),

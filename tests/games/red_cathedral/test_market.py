@@ -308,6 +308,16 @@ def test_swap_tiles_option():
     s = play(market(influence=teamsters, options={"swap_moves_dice": True}),
              "move-die red +0", "use-influence 1", "swap-tiles 0 7")
     assert s.die_pos[4] == 0 and s.die_pos[0] == 7
+    # Swapping the destination's own tile: the moved die (red, with blue) goes along, and
+    # the destination follows it: it can still Obtain there and is rerolled there.
+    s = play(market(influence=teamsters, options={"swap_moves_dice": True}),
+             "move-die red +0", "use-influence 1", "swap-tiles 2 5")
+    assert s.die_pos[1] == s.die_pos[2] == 5 and s.dest == 5
+    assert "obtain 2" in legal(s)
+    rng = Rng(s.rng.state)
+    expected = [rng.randbelow(6) + 1, rng.randbelow(6) + 1]
+    s = play(s, "finish-market")
+    assert [s.die_val[1], s.die_val[2]] == expected
 
 
 def test_merchants_activate_option():

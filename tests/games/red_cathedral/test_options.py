@@ -43,6 +43,7 @@ TABLE = [
     ("merchants_activate", "RC-AMB-22", "any", "test_market"),
     ("ivan_opening_claim_rp", "RC-SOLO-5", True, "test_setup"),
     ("first_game_cards", "RC-SETUP-6", False, "test_setup"),
+    ("round_limit", "RC-END-1", 500, "test_end"),  # a safety stop, not a printed rule
     ("players", "RC-SETUP-12", 2, "test_setup"),
 ]
 

@@ -357,9 +357,9 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction,
             out.extend(A.buy(m) for m in mats if s.supply[m])
     elif e == "deliver":
         if rubles >= act.price:
-            probe: list[Any] = []
-            _deliveries(s, side, act.count, probe, probe=True)
-            if probe:
+            found: list[Any] = []
+            _deliveries(s, side, act.count, found, probe=True)
+            if found:
                 out.append(A.HIRE_TEAMSTERS)
     elif e == "gain":
         out.append(A.PERFORM)
@@ -669,6 +669,10 @@ def _h_swap_tiles(s: RCState, a: A.SwapTiles) -> None:
     if s.opts.swap_moves_dice:  # alternative reading of RC-AMB-21
         s.die_pos = [a.b if p == a.a else a.a if p == a.b else p for p in s.die_pos]
     _influence_used(s)
+    if s.opts.swap_moves_dice and s.dest in (a.a, a.b):
+        # The moved die travelled with its tile: the destination (RC-MARKET-5) follows
+        # it, so its reroll (RC-MARKET-7) and the Obtain step still apply to it.
+        s.dest = a.b if s.dest == a.a else a.a
     s.log.append(f"{_colour_name(s, side)} swaps the Resource tiles of spaces {a.a} and {a.b}")
 
 
