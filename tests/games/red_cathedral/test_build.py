@@ -3,8 +3,8 @@ RC-TSAR-1..3, RC-ORN-1..8)."""
 
 from __future__ import annotations
 
+from meeplehall.games.red_cathedral.build import ornament_prestige
 from meeplehall.games.red_cathedral.components import load
-from meeplehall.games.red_cathedral.rules import ornament_prestige
 from meeplehall.games.red_cathedral.scoring import track
 from meeplehall.games.red_cathedral.state import DELIVER, TURN
 from tests.games.red_cathedral.fixtures import build, card, held, legal, mats, play, pp

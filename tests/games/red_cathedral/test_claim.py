@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from meeplehall.games.red_cathedral.components import WS_POSITIONS, load
-from meeplehall.games.red_cathedral.rules import free_space
+from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.state import BANNER, EMPTY, PLACE_TILE
 from tests.games.red_cathedral.fixtures import build, card, legal, play
 

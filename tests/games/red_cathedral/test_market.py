@@ -7,7 +7,7 @@ from __future__ import annotations
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import COLOURS, load
-from meeplehall.games.red_cathedral.rules import free_space
+from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.state import INFLUENCE, MARKET, TURN
 from tests.games.red_cathedral.fixtures import build, card, legal, mats, play
 

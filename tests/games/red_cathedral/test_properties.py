@@ -27,7 +27,7 @@ from meeplehall.core.testing import (
 )
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import load
-from meeplehall.games.red_cathedral.rules import free_space
+from meeplehall.games.red_cathedral.effects import free_space
 from tests.games.red_cathedral.fixtures import held
 
 C = load()

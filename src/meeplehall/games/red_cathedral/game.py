@@ -8,7 +8,7 @@ from typing import Any
 from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import actions as A
-from meeplehall.games.red_cathedral import final, rules, setup, views
+from meeplehall.games.red_cathedral import final, market, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -134,7 +134,7 @@ class RedCathedral(GameBase):
             return (f"{who}: market actions at space {state.dest} "
                     f"(moved the {COLOURS[state.moved_die]} die)")
         if kind == INFLUENCE:
-            act = rules.current_influence(state, d)
+            act = market.current_influence(state, d)
             return f"{who}: use Influence {act.rule} ({'repeatable' if act.repeat else 'once'})"
         if kind == DELIVER:
             source = "Teamsters' delivery" if d[4] else "Build"

@@ -8,14 +8,9 @@ decision.
 from __future__ import annotations
 
 from meeplehall.games.red_cathedral.components import COLOURS, IVAN_CARDS, RP, load
-from meeplehall.games.red_cathedral.rules import (
-    complete_card,
-    end_turn,
-    gain_pp,
-    gain_rp,
-    has_complete_set,
-    roll_space,
-)
+from meeplehall.games.red_cathedral.effects import complete_card, gain_pp, gain_rp, roll_space
+from meeplehall.games.red_cathedral.market import has_complete_set
+from meeplehall.games.red_cathedral.rules import end_turn
 from meeplehall.games.red_cathedral.state import IVAN_CLAIM, IVAN_ORNAMENT, RCState
 
 C = load()

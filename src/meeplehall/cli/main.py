@@ -1,0 +1,291 @@
+"""The ``meeplehall`` command: play, simulate, replay and bench.
+
+``meeplehall`` with no arguments starts ``meeplehall play red-cathedral`` with its
+defaults. Games are looked up in the registry (``meeplehall.games.GAMES``) and their
+options are checked by the game's own ``Option`` list, so a new game needs no CLI code
+beyond an optional board renderer (``cli/render.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import secrets
+import sys
+import textwrap
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from rich.console import Console
+
+from meeplehall.ai import BOTS
+from meeplehall.cli.render import say
+from meeplehall.core.protocol import Game, validate_params
+
+DEFAULT_GAME = "red-cathedral"
+COMMANDS = ("play", "simulate", "replay", "bench")
+HUMAN = "human"
+
+
+class UsageError(Exception):
+    """A bad command line; the message says what is wrong."""
+
+
+def _games() -> dict[str, Game]:
+    from meeplehall.games import GAMES
+
+    return GAMES
+
+
+def find_game(name: str) -> Game:
+    games = _games()
+    if name not in games:
+        raise UsageError(f"unknown game {name!r}; games are: {', '.join(sorted(games))}")
+    return games[name]
+
+
+def parse_options(game: Game, items: Sequence[str], advanced: bool = False,
+                  players: int | None = None) -> dict[str, Any]:
+    """Turn ``key=value`` strings into validated params for ``game``."""
+    raw: dict[str, Any] = {}
+    by_name = {o.name: o for o in game.options}
+    for item in items:
+        key, sep, value = item.partition("=")
+        key = key.strip().replace("-", "_")
+        if not sep or not key:
+            raise UsageError(f"--option needs key=value, got {item!r}")
+        option = by_name.get(key)
+        if option is not None and option.kind == "choice":
+            # Choices may be ints or strings: match on the text form.
+            value = next((c for c in option.choices if str(c) == value.strip()), value)
+        elif isinstance(value, str):
+            value = value.strip()
+        raw[key] = value
+    if advanced:
+        if "advanced_workshops" not in by_name:
+            raise UsageError(f"{game.name} has no advanced_workshops option")
+        raw["advanced_workshops"] = True
+    if players is not None:
+        raw["players"] = players
+    try:
+        return validate_params(game.options, raw)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _csv(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="meeplehall",
+        description="Play, simulate, replay and benchmark board games in the terminal. "
+                    "With no command: play The Red Cathedral against the greedy bot.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    def game_args(p: argparse.ArgumentParser) -> None:
+        p.add_argument("game", nargs="?", default=DEFAULT_GAME,
+                       help=f"game name (default {DEFAULT_GAME})")
+        p.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                       help="set a game option (repeatable), e.g. -o ruble_limit=40")
+        p.add_argument("--advanced", action="store_true",
+                       help="shortcut for --option advanced_workshops=true")
+        p.add_argument("--list-options", action="store_true",
+                       help="list the game's options and exit")
+
+    play = sub.add_parser("play", help="play in the terminal against bots or friends",
+                          epilog=_options_epilog(),
+                          formatter_class=argparse.RawDescriptionHelpFormatter)
+    game_args(play)
+    play.add_argument("--players", "-p", type=int, default=None,
+                      help="number of players (default 2)")
+    play.add_argument("--seats", default=None,
+                      help="comma-separated seat list: human or a bot kind "
+                           f"({', '.join(BOTS)}); default human,greedy,... "
+                           "(solo: human, against the game's automaton)")
+    play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--board", choices=("turn", "always"), default="turn",
+                      help="draw the whole table at each turn (default) or each decision")
+
+    sim = sub.add_parser("simulate", help="bot-against-bot games with statistics")
+    game_args(sim)
+    sim.add_argument("--games", "-n", type=int, default=10, help="number of games")
+    sim.add_argument("--players", "-p", type=int, default=None,
+                     help="number of players (default 2)")
+    sim.add_argument("--bots", default="greedy,random",
+                     help="comma-separated bot kinds, rotated over the seats")
+    sim.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    sim.add_argument("--max-decisions", type=int, default=20_000,
+                     help="stop a game unfinished after this many decisions")
+    sim.add_argument("--json", metavar="FILE", default=None, help="write results as JSON")
+
+    rep = sub.add_parser("replay", help="step through a saved game record")
+    rep.add_argument("file", help="a game record (JSON) saved by 'play'")
+    rep.add_argument("--to", type=int, default=None, metavar="K",
+                     help="start at (or with --print, show) the state after K moves")
+    rep.add_argument("--print", action="store_true", dest="print_only",
+                     help="print the state (after --to K moves, default all) and exit")
+    rep.add_argument("--seat", type=int, default=None,
+                     help="show the table as this seat sees it (default: spectator)")
+
+    bench = sub.add_parser("bench", help="random-playout speed of the rules engine")
+    game_args(bench)
+    bench.add_argument("--seconds", type=float, default=2.0,
+                       help="time budget per player count (default 2)")
+    bench.add_argument("--players", default=None,
+                       help="comma-separated player counts (default: all)")
+    return parser
+
+
+def _options_epilog() -> str:
+    """The options of every registered game, for ``play --help``."""
+    lines = []
+    for name, game in sorted(_games().items()):
+        lines.append(f"options of {name} (--option NAME=VALUE):")
+        for opt in game.options:
+            choices = f"; one of {', '.join(map(str, opt.choices))}" if opt.choices else ""
+            lines.append(f"  {opt.name} (default {opt.default!r}{choices})")
+            lines.extend(f"      {line}" for line in textwrap.wrap(opt.help, 70))
+    return "\n".join(lines)
+
+
+def _list_options(console: Console, game: Game) -> int:
+    for opt in game.options:
+        choices = f" (one of {', '.join(map(str, opt.choices))})" if opt.choices else ""
+        say(console, f"{opt.name} = {opt.default!r}{choices}: {opt.help}")
+    return 0
+
+
+def _resolve_seats(game: Game, params: dict[str, Any], seats_text: str | None) -> list[str]:
+    players = int(params["players"])
+    if seats_text is None:
+        return [HUMAN] + ["greedy"] * (players - 1)
+    seats = [s.lower() for s in _csv(seats_text)]
+    if len(seats) != players:
+        raise UsageError(f"--seats lists {len(seats)} seat(s) but the game has {players} "
+                         f"player(s); give exactly {players}")
+    for kind in seats:
+        if kind != HUMAN and kind not in BOTS:
+            raise UsageError(f"unknown seat {kind!r}; seats are: human, {', '.join(BOTS)}")
+    return seats
+
+
+def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str], str]) -> int:
+    from meeplehall.cli.play import PlaySession
+
+    game = find_game(args.game)
+    if args.list_options:
+        return _list_options(console, game)
+    params = parse_options(game, args.option, args.advanced, args.players)
+    seats = _resolve_seats(game, params, args.seats)
+    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    say(console, f"{getattr(game, 'title', game.name)}: {params['players']} player(s), "
+                 f"seats {', '.join(seats)}, seed {seed} (replay with --seed {seed}). "
+                 "Type 'help' for commands.")
+    session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board)
+    return session.run()
+
+
+def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
+    from meeplehall.cli.simulate import simulate
+
+    game = find_game(args.game)
+    if args.list_options:
+        return _list_options(console, game)
+    params = parse_options(game, args.option, args.advanced, args.players)
+    bots = [b.lower() for b in _csv(args.bots)]
+    if not bots:
+        raise UsageError("--bots needs at least one bot kind")
+    for kind in bots:
+        if kind not in BOTS:
+            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    if args.max_decisions < 1:
+        raise UsageError("--max-decisions must be at least 1")
+    say(console, f"{game.name}: {args.games} game(s), {params['players']} player(s), "
+                 f"bots {', '.join(bots)} (rotating seats), seeds {args.seed}.."
+                 f"{args.seed + args.games - 1}")
+    try:
+        simulate(console, game, params, bots, args.games, args.seed, args.max_decisions,
+                 args.json)
+    except OSError as exc:
+        raise UsageError(f"cannot write {args.json}: {exc.strerror or exc}") from None
+    return 0
+
+
+def cmd_replay(args: argparse.Namespace, console: Console,
+               input_fn: Callable[[str], str]) -> int:
+    from meeplehall.cli.replay import run_replay
+
+    return run_replay(console, args.file, args.to, args.print_only, args.seat, input_fn)
+
+
+def cmd_bench(args: argparse.Namespace, console: Console) -> int:
+    from meeplehall.cli.bench import run_bench
+
+    game = find_game(args.game)
+    if args.list_options:
+        return _list_options(console, game)
+    params = parse_options(game, args.option, args.advanced)
+    if args.players is None:
+        option = next((o for o in game.options if o.name == "players"), None)
+        low = option.minimum if option is not None and option.minimum is not None else 1
+        high = option.maximum if option is not None and option.maximum is not None else 4
+        counts = list(range(low, high + 1))
+    else:
+        try:
+            counts = [int(p) for p in _csv(args.players)]
+        except ValueError:
+            raise UsageError(f"--players needs comma-separated numbers, got "
+                             f"{args.players!r}") from None
+    if args.seconds <= 0:
+        raise UsageError("--seconds must be positive")
+    try:
+        run_bench(console, game, params, counts, args.seconds)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
+         input_fn: Callable[[str], str] | None = None) -> int:
+    """Run the command line; returns the exit status.
+
+    Args:
+        argv: arguments without the program name (default ``sys.argv[1:]``).
+        console: where to print (default: the terminal); errors go there too.
+        input_fn: reads a line for interactive commands (default: ``console.input``).
+    """
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
+        args_list = ["play", *args_list]
+    out = console or Console()
+    err = console or Console(stderr=True)
+    read = input_fn or (lambda prompt: out.input(prompt))
+    parser = build_parser()
+    try:
+        args = parser.parse_args(args_list)
+    except SystemExit as exc:  # argparse has printed its message
+        return exc.code if isinstance(exc.code, int) else 2
+    try:
+        if args.command == "play":
+            return cmd_play(args, out, read)
+        if args.command == "simulate":
+            return cmd_simulate(args, out)
+        if args.command == "replay":
+            return cmd_replay(args, out, read)
+        if args.command == "bench":
+            return cmd_bench(args, out)
+        parser.print_help()
+        return 2
+    except UsageError as exc:
+        say(err, f"meeplehall: error: {exc}")
+        return 2
+    except KeyboardInterrupt:
+        err.print("\ninterrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

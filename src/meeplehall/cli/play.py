@@ -1,0 +1,334 @@
+"""The interactive terminal game: humans and bots around one table.
+
+``PlaySession`` owns the state, the game record and the undo stack. It reads input
+through an ``input_fn`` and prints to a ``rich`` console, so tests script a whole game
+with a list of answers and read the console's output.
+
+Undo takes back one of your own decisions at a time, but never past an *undo barrier*:
+an action after which chance was revealed (the PRNG state moved: dice rolled, cards
+drawn, Ivan's turn) or after which another seat acted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from meeplehall.ai import BOTS, make_bot
+from meeplehall.ai.base import Bot
+from meeplehall.ai.greedy import GreedyBot
+from meeplehall.cli.render import (
+    COLOUR_STYLES,
+    action_label,
+    render_board,
+    render_outcome,
+    render_status,
+    say,
+    side_name,
+)
+from meeplehall.core.protocol import Game, IllegalActionError
+from meeplehall.core.record import GameRecord, RecordError, replay
+
+HUMAN = "human"
+InputFn = Callable[[str], str]
+
+HELP = """Commands:
+  <number>        choose that option from the list
+  <action text>   type an action in its text form, e.g. 'move-die white +0'
+  <Enter>         take the only choice when there is exactly one
+  undo            take back your last decision (not past dice rolls or other seats' moves)
+  save FILE       save the game record (JSON) to FILE
+  load FILE       load a game record from FILE and continue from it
+  hint            what the greedy bot would do here (best 3 with their evaluation)
+  rules           the rules that apply to the current decision
+  board           draw the whole table again
+  help            this text
+  quit            leave the game (save first if you want to continue later)"""
+
+
+@dataclass
+class _Snapshot:
+    state: Any
+    record_len: int
+    seat: int
+
+
+class PlaySession:
+    """One game in the terminal.
+
+    Args:
+        game: the game object from the registry.
+        params: validated parameters for ``initial_state``.
+        seed: the game seed (recorded in saves).
+        seats: per seat, ``"human"`` or a bot kind from ``meeplehall.ai.BOTS``.
+        console: where everything is printed.
+        input_fn: reads one line of input given a prompt; ``EOFError`` ends the game.
+        bot_seed: seeds the bots and the hint bot (derived from ``seed`` by default).
+        board: ``"turn"`` draws the whole table at the start of each of your turns and
+            after others moved; ``"always"`` before every decision.
+    """
+
+    def __init__(self, game: Game, params: dict[str, Any], seed: int, seats: Sequence[str],
+                 console: Console, input_fn: InputFn, bot_seed: int | None = None,
+                 board: str = "turn") -> None:
+        self.game = game
+        self.console = console
+        self.input_fn = input_fn
+        self.board = board
+        self.seats = list(seats)
+        self.bot_seed = seed if bot_seed is None else bot_seed
+        self.state = game.initial_state(params, seed)
+        if game.num_players(self.state) != len(self.seats):
+            raise ValueError(f"{len(self.seats)} seat(s) given for a "
+                             f"{game.num_players(self.state)}-player game")
+        self.record = GameRecord(game.name, game.rules_version, dict(params), seed,
+                                 meta={"seats": list(self.seats)})
+        self.bots: dict[int, Bot] = self._make_bots()
+        self.hinter = GreedyBot(self.bot_seed ^ 0x4849)
+        self.undo_stack: list[_Snapshot] = []
+        self.need_board = True
+        self.log_seen = 0
+        self.last_prompt_seat: int | None = None
+
+    # --- setup ------------------------------------------------------------------------
+    def _make_bots(self) -> dict[int, Bot]:
+        return {seat: make_bot(kind, self.bot_seed * 16 + seat)
+                for seat, kind in enumerate(self.seats) if kind != HUMAN}
+
+    def say(self, text: str) -> None:
+        say(self.console, text)
+
+    def seat_label(self, seat: int) -> Text:
+        text = Text()
+        name = side_name(self.game, self.state, seat)
+        text.append(name, style=COLOUR_STYLES.get(name, ""))
+        text.append(f" (seat {seat}, {self.seats[seat]})")
+        return text
+
+    # --- main loop --------------------------------------------------------------------
+    def run(self) -> int:
+        """Play until the game ends or the user quits; returns an exit status."""
+        while True:
+            seat = self.game.current_player(self.state)
+            if seat is None:
+                self.show_end()
+                return 0
+            if self.seats[seat] != HUMAN:
+                self.bot_move(seat)
+                continue
+            if not self.human_turn(seat):
+                return 0
+
+    def show_end(self) -> None:
+        render_board(self.console, self.game, self.state, None)
+        outcome = self.game.outcome(self.state)
+        self.console.rule("Game over")
+        if outcome is not None:
+            render_outcome(self.console, self.game, self.state, outcome, self.seats)
+
+    def apply(self, seat: int, action: Any) -> None:
+        """Apply a legal action for ``seat``, recording it and maintaining undo barriers."""
+        before = self.state
+        rng_before = _rng_state(before)
+        after = self.game.apply(before, action)
+        if self.undo_stack and self.undo_stack[-1].seat != seat:
+            self.undo_stack.clear()  # another seat moved: a barrier
+        if self.seats[seat] == HUMAN and _rng_state(after) == rng_before:
+            self.undo_stack.append(_Snapshot(before, len(self.record.actions), seat))
+        else:
+            # Chance was revealed (dice, draws, Ivan's turn) or a bot moved: a barrier.
+            self.undo_stack.clear()
+            self.need_board = True
+        self.record.append(seat, action)
+        self.state = after
+
+    def bot_move(self, seat: int) -> None:
+        legal = self.game.legal_actions(self.state)
+        view = self.game.player_view(self.state, seat)
+        action = self.bots[seat].choose(self.game, view, legal)
+        line = self.seat_label(seat)
+        line.append(": " + action_label(self.game, self.state, action))
+        self.console.print(line)
+        self.apply(seat, action)
+
+    def human_turn(self, seat: int) -> bool:
+        """Ask ``seat`` until one action is applied; False when the user quits."""
+        legal = self.game.legal_actions(self.state)
+        self.show_decision(seat, legal)
+        while True:
+            try:
+                answer = self.input_fn(f"{side_name(self.game, self.state, seat)}> ").strip()
+            except (EOFError, KeyboardInterrupt):
+                self.say("\nInput closed: leaving the game.")
+                return False
+            result = self.handle(seat, answer, legal)
+            if result == "quit":
+                self.say("Game left. (Use 'save FILE' before 'quit' to keep it.)")
+                return False
+            if result in ("moved", "changed"):  # changed: undo or load, a new decision
+                return True
+
+    def show_decision(self, seat: int, legal: tuple[Any, ...]) -> None:
+        if self.need_board or self.board == "always" or seat != self.last_prompt_seat:
+            render_board(self.console, self.game, self.state, seat)
+            self.need_board = False
+        else:
+            new = self._new_log()
+            if new:
+                self.say("\n".join(f"  * {line}" for line in new))
+            render_status(self.console, self.game, self.state, seat)
+        self.log_seen = len(getattr(self.state, "log", ()))
+        self.last_prompt_seat = seat
+        header = Text(f"[seat {seat}, {self.seats[seat]}] ", style="dim")
+        header.append(self.game.describe_decision(self.state), style="bold")
+        self.console.print(header)
+        choices = "\n".join(f"  {i:>2}. {action_label(self.game, self.state, action)}"
+                            for i, action in enumerate(legal, start=1))
+        self.say(choices)
+        self.console.print("Type a number, an action, or 'help'.", style="dim")
+
+    def _new_log(self) -> list[str]:
+        log = list(getattr(self.state, "log", ()))
+        return log[self.log_seen:] if self.log_seen <= len(log) else log
+
+    # --- input ------------------------------------------------------------------------
+    def handle(self, seat: int, answer: str, legal: tuple[Any, ...]) -> str:
+        """Act on one line of input: 'moved', 'changed', 'quit' or 'again'."""
+        if not answer:
+            if len(legal) == 1:
+                self.apply(seat, legal[0])
+                return "moved"
+            self.say(f"Please choose 1-{len(legal)}, type an action, or 'help'.")
+            return "again"
+        if answer.isdigit():
+            k = int(answer)
+            if not 1 <= k <= len(legal):
+                self.say(f"There is no choice {k}: choose 1-{len(legal)}.")
+                return "again"
+            self.apply(seat, legal[k - 1])
+            return "moved"
+        word, _, rest = answer.partition(" ")
+        word = word.lower()
+        rest = rest.strip()
+        commands: dict[str, Callable[[str], str]] = {
+            "undo": lambda _: self.cmd_undo(seat),
+            "save": self.cmd_save,
+            "load": self.cmd_load,
+            "hint": lambda _: self.cmd_hint(seat, legal),
+            "rules": lambda _: self.cmd_rules(),
+            "board": lambda _: self.cmd_board(seat),
+            "help": lambda _: self.cmd_help(),
+            "quit": lambda _: "quit",
+            "exit": lambda _: "quit",
+        }
+        if word in commands:
+            return commands[word](rest)
+        try:
+            action = self.game.parse_action(answer)
+        except (IllegalActionError, ValueError) as exc:
+            self.say(f"Unknown command or action: {exc} (type 'help' for commands)")
+            return "again"
+        if action not in legal:
+            try:
+                self.game.apply(self.state, action)  # only for its explanation
+            except IllegalActionError as exc:
+                self.say(str(exc))
+                return "again"
+        self.apply(seat, action)
+        return "moved"
+
+    def cmd_undo(self, seat: int) -> str:
+        if not self.undo_stack or self.undo_stack[-1].seat != seat:
+            self.say("Nothing to undo: dice were rolled or another seat moved since "
+                     "your last decision.")
+            return "again"
+        snap = self.undo_stack.pop()
+        self.state = snap.state
+        del self.record.actions[snap.record_len:]
+        self.log_seen = min(self.log_seen, len(getattr(self.state, "log", ())))
+        self.need_board = True
+        self.say(f"Undone. {len(self.undo_stack)} more step(s) can be undone.")
+        return "changed"
+
+    def cmd_save(self, path: str) -> str:
+        if not path:
+            self.say("Usage: save FILE")
+            return "again"
+        target = Path(path)
+        if target.is_dir():
+            self.say(f"Cannot save: {path} is a directory.")
+            return "again"
+        try:
+            self.record.save(target)
+        except OSError as exc:
+            self.say(f"Cannot save to {path}: {exc.strerror or exc}")
+            return "again"
+        self.say(f"Saved {len(self.record.actions)} moves to {path}.")
+        return "again"
+
+    def cmd_load(self, path: str) -> str:
+        if not path:
+            self.say("Usage: load FILE")
+            return "again"
+        try:
+            record = GameRecord.load(path)
+            state = replay(record, self.game, expect_game=self.game.name)
+        except RecordError as exc:
+            self.say(f"Cannot load {path}: {exc}. The current game goes on.")
+            return "again"
+        players = self.game.num_players(state)
+        if players != len(self.seats):
+            saved = record.meta.get("seats")
+            seats = ([str(s) for s in saved] if isinstance(saved, list) and len(saved) == players
+                     and all(s == HUMAN or _is_bot(s) for s in saved)
+                     else [HUMAN] + ["greedy"] * (players - 1))
+            self.seats = seats
+            self.bots = self._make_bots()
+            self.say(f"Seats now: {', '.join(self.seats)}")
+        self.state = state
+        self.record = GameRecord(record.game, record.rules_version, dict(record.params),
+                                 record.seed, list(record.actions),
+                                 dict(record.meta) | {"seats": list(self.seats)})
+        self.undo_stack.clear()
+        self.need_board = True
+        self.log_seen = 0
+        self.say(f"Loaded {path}: {len(record.actions)} moves replayed.")
+        return "changed"
+
+    def cmd_hint(self, seat: int, legal: tuple[Any, ...]) -> str:
+        view = self.game.player_view(self.state, seat)
+        ranked = self.hinter.rank(self.game, view, legal)
+        index = {a: i for i, a in enumerate(legal, start=1)}
+        self.say("The greedy bot would choose:")
+        for score, action in ranked[:3]:
+            self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
+                     f"  (evaluation {score:.2f})")
+        return "again"
+
+    def cmd_rules(self) -> str:
+        rules = getattr(self.game, "rules_text", None)
+        text = rules(self.state) if rules is not None else "No rules text for this game."
+        self.say(text)
+        return "again"
+
+    def cmd_board(self, seat: int) -> str:
+        render_board(self.console, self.game, self.state, seat)
+        return "again"
+
+    def cmd_help(self) -> str:
+        self.say(HELP)
+        return "again"
+
+
+def _rng_state(state: Any) -> Any:
+    rng = getattr(state, "rng", None)
+    return getattr(rng, "state", rng)
+
+
+def _is_bot(kind: object) -> bool:
+    return isinstance(kind, str) and kind in BOTS

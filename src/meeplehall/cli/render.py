@@ -1,0 +1,328 @@
+"""Terminal rendering of boards and outcomes with ``rich``.
+
+Boards are drawn from ``player_view`` only, so the terminal shows what the seat may
+know. Each game can register a board renderer in ``BOARD_RENDERERS`` (keyed by the
+game's registry name); a game without one gets a generic dump of its view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.table import Table
+from rich.text import Text
+
+from meeplehall.core.protocol import Game, Outcome
+
+LOG_LINES = 12
+
+BoardRenderer = Callable[[Mapping[str, Any]], RenderableType]
+
+# Rich styles for the colours the games use (white is drawn bold so it shows on light
+# backgrounds too).
+COLOUR_STYLES = {
+    "yellow": "bold yellow",
+    "red": "bold red",
+    "blue": "bold blue",
+    "green": "bold green",
+    "white": "bold bright_white on grey30",
+    "purple": "bold magenta",
+    "Ivan": "bold cyan",
+}
+
+
+def say(console: Console, text: str, style: str | None = None) -> None:
+    """Print plain text (no markup) as one logical line, left to the terminal to wrap."""
+    console.print(text, markup=False, highlight=False, soft_wrap=True, style=style)
+
+
+def side_name(game: Game, state: Any, side: int) -> str:
+    """The game's name for a side, or ``seat N`` for games without one."""
+    namer = getattr(game, "side_name", None)
+    if namer is not None:
+        return str(namer(state, side))
+    return f"seat {side}"
+
+
+def action_label(game: Game, state: Any, action: Any) -> str:
+    """A readable sentence for ``action`` plus its text form when they differ."""
+    labeller = getattr(game, "action_label", None)
+    label = str(labeller(state, action)) if labeller is not None else str(action)
+    text = str(action)
+    return label if label == text else f"{label}  [{text}]"
+
+
+def styled(name: str) -> Text:
+    """A colour or seat name drawn in its own colour."""
+    return Text(name, style=COLOUR_STYLES.get(name, ""))
+
+
+def _amounts(counts: Mapping[str, int]) -> str:
+    return ", ".join(f"{n} {m}" for m, n in counts.items()) if counts else "-"
+
+
+# --- The Red Cathedral -------------------------------------------------------------------
+
+def _rc_market(view: Mapping[str, Any]) -> Table:
+    table = Table(title="Market", title_justify="left", expand=False, show_lines=False)
+    table.add_column("Space", justify="right")
+    table.add_column("Resource")
+    table.add_column("Dice")
+    table.add_column("Quadrant: Influence card (actions)")
+    influence = {q["quadrant"]: q for q in view["influence"]}
+    for space in view["market"]:
+        dice = Text()
+        for i, die in enumerate(space["dice"]):
+            if i:
+                dice.append(" ")
+            dice.append(f"{die['colour']} {die['value']}", style=COLOUR_STYLES.get(die["colour"]))
+        tile = space["tile"]
+        card = ""
+        if space["space"] % 2 == 0:
+            inf = influence.get(space["quadrant"])
+            if inf is not None:
+                acts = "; ".join(f"{a['rule']} {a['effect']} ({a['mark']})"
+                                 for a in inf["actions"])
+                card = f"Q{space['quadrant']}: {inf['card']} ({acts})"
+        table.add_row(str(space["space"]), f"{tile['amount']} {tile['resource']}", dice, card)
+    return table
+
+
+def _rc_card(card: Mapping[str, Any]) -> Text:
+    text = Text()
+    text.append(f"#{card['slot']} {card['card']} {card['kind']}", style="bold")
+    text.append(f"  {card['rp']} RP" + (f", {card['rubles']} R" if card["rubles"] else ""))
+    cost = card["cost"]
+    delivered = card["delivered"]
+    if card["completed"]:
+        text.append("\ncompleted", style="bold green")
+    else:
+        parts = [f"{m} {delivered.get(m, 0)}/{n}" for m, n in cost.items()]
+        text.append("\n" + ", ".join(parts))
+    text.append("\nbanner: ")
+    if card["owner"] is None:
+        text.append("-")
+    else:
+        text.append_text(styled(card["owner"]))
+    if card["ornament"] is not None:
+        text.append(f"\n{card['ornament']['type']} by ")
+        text.append_text(styled(card["ornament"]["owner"]))
+    if card["workshop_tile"] is not None:
+        tile = card["workshop_tile"]
+        text.append(f"\ntile {tile['id']}: {tile['benefit']}", style="dim")
+    return text
+
+
+def _rc_cathedral(view: Mapping[str, Any]) -> Table:
+    towers = view["cathedral"]
+    table = Table(title=f"Cathedral (Building Plan {view['plan']}; costs delivered/needed)",
+                  title_justify="left", show_lines=True)
+    table.add_column("Level")
+    for i in range(len(towers)):
+        table.add_column(f"Tower {i + 1}")
+    height = max((len(t) for t in towers), default=0)
+    # Top level first, so the table looks like the building: domes above, bases below.
+    for level in reversed(range(height)):
+        cells: list[RenderableType] = [str(level + 1)]
+        for tower in towers:
+            cells.append(_rc_card(tower[level]) if level < len(tower) else "")
+        table.add_row(*cells)
+    return table
+
+
+def _rc_workshop(entries: Sequence[Mapping[str, Any]]) -> Text:
+    text = Text()
+    for i, entry in enumerate(entries):
+        if i:
+            text.append("\n")
+        text.append(f"{entry['position']}: ")
+        if entry.get("banner"):
+            text.append("Banner")
+        elif "tile" in entry:
+            face = "up" if entry["face_up"] else "down"
+            text.append(f"{entry['tile']} {face} ({entry['benefit']})")
+        else:
+            text.append("empty", style="dim")
+        if "locked_ornament" in entry:
+            text.append(f" [{entry['locked_ornament']} locked]", style="dim")
+    return text
+
+
+def _rc_sides(view: Mapping[str, Any]) -> Table:
+    table = Table(title="Players", title_justify="left", show_lines=True)
+    for col in ("Side", "Score", "Rubles", "Inventory", "Banners", "Ornaments", "Workshop"):
+        table.add_column(col)
+    to_move = view["to_move"]
+    for side in view["sides"]:
+        name = styled(side["name"])
+        if side["side"] == to_move:
+            name.append(" <", style="bold")
+        score = (f"{side['prestige']} PP\nRP space {side['recognition']}\nlap {side['lap']}\n"
+                 f"{side['completed']} completed")
+        if "rubles" not in side:  # Ivan: no Workshop, Rubles or Inventory
+            table.add_row(name, score, "-", "-", f"{view['ivan']['banners']} left",
+                          f"{side['ornaments_placed']} placed", "-")
+            continue
+        inv = side["inventory"]
+        used = sum(inv.values())
+        orn = ", ".join(f"{n} {k}" for k, n in side["ornaments_available"].items())
+        table.add_row(
+            name, score, str(side["rubles"]), f"{_amounts(inv)}\n({used}/{side['capacity']})",
+            f"{side['banners_in_inventory']} in Inventory\n{side['banners_outside']} outside",
+            f"{orn}\n{side['ornaments_placed']} placed", _rc_workshop(side["workshop"]))
+    return table
+
+
+def _rc_ivan(view: Mapping[str, Any]) -> Text:
+    ivan = view["ivan"]
+    text = Text("Ivan's row: ", style="bold cyan")
+    for i, card in enumerate(ivan["row"]):
+        if i:
+            text.append(" | ")
+        text.append(f"{card['card']} ")
+        text.append(card["die"], style=COLOUR_STYLES.get(card["die"]))
+        if not card["face_up"]:
+            text.append(" (face down)", style="dim")
+    nxt = ivan["next_ornament"] or "none left"
+    text.append(f"\nBanners left {ivan['banners']}; next Ornamentation {nxt}; "
+                f"Inventory card {_amounts(ivan['inventory_card'])}; "
+                f"Build card {_amounts(ivan['build_card'])}")
+    return text
+
+
+def _rc_track(view: Mapping[str, Any]) -> Text:
+    text = Text("Score track: ", style="bold")
+    order = sorted(view["sides"], key=lambda s: -s["recognition"])
+    for i, side in enumerate(order):
+        if i:
+            text.append(", ")
+        text.append_text(styled(side["name"]))
+        text.append(f" {side['prestige']} PP (space {side['recognition']}, lap {side['lap']})")
+    supply = view.get("supply")
+    if supply is not None:
+        text.append(f"\nGeneral supply: {_amounts(supply)}")
+    return text
+
+
+def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
+    """The whole table of The Red Cathedral as one renderable."""
+    to_move = view["to_move"]
+    header = Text(f"The Red Cathedral - {view['turn_of']}'s turn", style="bold")
+    if to_move is not None:
+        mover = next((s["name"] for s in view["sides"] if s["side"] == to_move), "?")
+        header.append(f"; {mover} to decide ({view['decision']})")
+    if view.get("end_triggered_by"):
+        header.append(f"; the end was triggered by {view['end_triggered_by']}",
+                      style="bold red")
+    parts: list[RenderableType] = [header, _rc_market(view), _rc_cathedral(view),
+                                   _rc_sides(view)]
+    if view.get("solo") and "ivan" in view:
+        parts.append(_rc_ivan(view))
+    parts.append(_rc_track(view))
+    parts.append(render_log(view.get("log", ())))
+    return Group(*parts)
+
+
+def render_log(log: Sequence[str], lines: int = LOG_LINES) -> Panel:
+    shown = list(log)[-lines:]
+    return Panel(Text("\n".join(shown) if shown else "(empty)"),
+                 title=f"Log (last {len(shown)} of {len(log)})", title_align="left")
+
+
+def render_generic(view: Mapping[str, Any]) -> RenderableType:
+    """Fallback for games without a renderer: every top-level field of the view."""
+    table = Table(title="View", show_header=False)
+    for key, value in view.items():
+        if key in ("log", "state"):
+            continue
+        table.add_row(str(key), Text(repr(value)))
+    return Group(table, render_log(view.get("log", ())))
+
+
+def status_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
+    """One line about the seat to decide: score, Rubles, Inventory, Banners."""
+    seat = view["seat"]
+    side = next((s for s in view["sides"] if s["side"] == seat), None)
+    if side is None or "rubles" not in side:
+        return Text("")
+    inv = side["inventory"]
+    text = styled(side["name"])
+    text.append(f": {side['prestige']} PP (space {side['recognition']}), "
+                f"{side['rubles']} Rubles, Inventory {_amounts(inv)} "
+                f"({sum(inv.values())}/{side['capacity']}), Banners "
+                f"{side['banners_in_inventory']} in Inventory + {side['banners_outside']} "
+                f"outside, {side['completed']} completed")
+    return text
+
+
+def status_generic(view: Mapping[str, Any]) -> RenderableType:
+    return Text("")
+
+
+BOARD_RENDERERS: dict[str, BoardRenderer] = {
+    "red-cathedral": render_red_cathedral,
+}
+STATUS_RENDERERS: dict[str, BoardRenderer] = {
+    "red-cathedral": status_red_cathedral,
+}
+
+
+def render_status(console: Console, game: Game, state: Any, seat: int) -> None:
+    """Print a one-line summary for ``seat`` (between the steps of one turn)."""
+    renderer = STATUS_RENDERERS.get(game.name, status_generic)
+    line = renderer(game.player_view(state, seat))
+    if isinstance(line, Text) and not line.plain:
+        return
+    console.print(line)
+
+
+def render_board(console: Console, game: Game, state: Any, seat: int | None) -> None:
+    """Print the table as seen by ``seat`` (None: a spectator)."""
+    view = game.player_view(state, seat)
+    renderer = BOARD_RENDERERS.get(game.name, render_generic)
+    console.print(renderer(view))
+
+
+def render_outcome(console: Console, game: Game, state: Any, outcome: Outcome,
+                   seat_kinds: Sequence[str] | None = None) -> None:
+    """Print the final breakdown per seat, the ranking and the solo result."""
+    categories: list[str] = []
+    for part in outcome.breakdown:
+        for key in part:
+            if key not in categories:
+                categories.append(key)
+    table = Table(title="Final scores", title_justify="left")
+    table.add_column("Seat")
+    table.add_column("Player")
+    for cat in categories:
+        table.add_column(cat.capitalize(), justify="right")
+    table.add_column("Total", justify="right", style="bold")
+    ivan = outcome.details.get("ivan") if isinstance(outcome.details, Mapping) else None
+    if ivan is None:  # solo: the result against the automaton is printed below instead
+        table.add_column("Rank", justify="right")
+    for seat, score in enumerate(outcome.scores):
+        kind = seat_kinds[seat] if seat_kinds and seat < len(seat_kinds) else ""
+        parts = outcome.breakdown[seat] if seat < len(outcome.breakdown) else {}
+        rank = [] if ivan is not None else [str(outcome.rank_of(seat))]
+        table.add_row(styled(side_name(game, state, seat)), kind,
+                      *[str(parts.get(c, 0)) for c in categories], str(score), *rank)
+    if isinstance(ivan, Mapping):
+        parts = ivan.get("breakdown", {})
+        table.add_row(styled("Ivan"), "automaton", *[str(parts.get(c, 0)) for c in categories],
+                      str(ivan.get("score", "?")))
+    console.print(table)
+    ranking = " > ".join(
+        " = ".join(side_name(game, state, s) for s in group) for group in outcome.ranking)
+    if ivan is not None:
+        result = outcome.details.get("result", "?")
+        words = {"win": "you beat Ivan", "loss": "Ivan wins",
+                 "shared": "you share the victory with Ivan"}
+        console.print(f"Solo result: {words.get(result, result)} "
+                      f"({outcome.scores[0]} PP against Ivan's {ivan.get('score', '?')} PP)")
+    else:
+        winners = ", ".join(side_name(game, state, s) for s in outcome.winners) or "nobody"
+        console.print(f"Ranking: {ranking}")
+        console.print(f"Winner(s): {winners}")

@@ -1,0 +1,186 @@
+"""Effects shared by every action: gaining and losing resources, rolling dice,
+Workshop tile benefits, completing a card (with the Tsar's penalty and the end trigger)
+and the free actions on offer.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeplehall.games.red_cathedral import actions as A
+from meeplehall.games.red_cathedral.components import (
+    COLOURS,
+    RESOURCES,
+    RP,
+    RUBLES,
+    load,
+)
+from meeplehall.games.red_cathedral.scoring import track
+from meeplehall.games.red_cathedral.state import (
+    RCState,
+)
+
+C = load()
+
+
+T = track()
+
+
+PP = len(RESOURCES)  # resource index meaning Prestige in influence effects
+
+
+ZERO6 = (0, 0, 0, 0, 0, 0)
+_ALL_MATS = (0, 1, 2, 3, 4, 5)
+
+
+def _add(counts: tuple[int, ...], mat: int, n: int) -> tuple[int, ...]:
+    lst = list(counts)
+    lst[mat] += n
+    return tuple(lst)
+
+
+def free_space(s: RCState, side: int) -> int:
+    """Empty Inventory spaces (RC-INV-2)."""
+    cap = C.free_spaces + C.banners_in_inventory - s.inv_banners[side]
+    return cap - sum(s.inv[side])
+
+
+def _bank_rubles(s: RCState) -> int:
+    if not s.opts.ruble_limit:
+        return 1 << 30
+    return max(0, s.opts.ruble_limit - sum(s.rubles))
+
+
+def gain_rubles(s: RCState, side: int, n: int) -> int:
+    n = min(n, _bank_rubles(s))
+    s.rubles[side] += n
+    return n
+
+
+def gain_rp(s: RCState, side: int, n: int) -> None:
+    s.score[side] += n
+
+
+def lose_rp(s: RCState, side: int, n: int) -> None:
+    """RC-SCORE-4: never below space 0 unless negative Recognition is allowed."""
+    t = s.score[side] - n
+    s.score[side] = t if s.opts.negative_recognition else max(0, t)
+
+
+def gain_pp(s: RCState, side: int, n: int) -> None:
+    s.score[side] = T.gain_pp(s.score[side], n)
+
+
+def lose_pp_target(s: RCState, side: int) -> int | None:
+    """Where the marker goes on losing 1 Prestige, or None if it cannot (RC-SCORE-6)."""
+    return T.lose_pp(s.score[side], 1, s.opts.prestige_loss == "full-point")
+
+
+def gain_material(s: RCState, side: int, mat: int, n: int) -> int:
+    """Take up to ``n`` of a Material: limited by supply and Inventory room (RC-GAIN-2/3)."""
+    n = min(n, s.supply[mat], free_space(s, side))
+    if n > 0:
+        s.supply[mat] -= n
+        s.inv[side] = _add(s.inv[side], mat, n)
+    return n
+
+
+def gain_resource(s: RCState, side: int, res: int, n: int) -> int:
+    if res == RUBLES:
+        return gain_rubles(s, side, n)
+    if res == RP:
+        gain_rp(s, side, n)
+        return n
+    if res == PP:
+        gain_pp(s, side, n)
+        return n
+    return gain_material(s, side, res, n)
+
+
+def roll_space(s: RCState, space: int) -> str:
+    """Reroll every die on a Market space; returns the log text."""
+    rolled = []
+    for die in range(5):
+        if s.die_pos[die] == space:
+            s.die_val[die] = s.rng.randbelow(6) + 1
+            rolled.append(f"{COLOURS[die]} {s.die_val[die]}")
+    return ", ".join(rolled)
+
+
+def tile_benefit(s: RCState, side: int, tile: int) -> str:
+    """Gain a Workshop tile's benefit once (RC-WSACT-3)."""
+    wt = C.tiles[tile]
+    if wt.die >= 0:
+        rt = C.resource_tiles[s.tiles[s.die_pos[wt.die]]]
+        got = gain_resource(s, side, rt.resource, rt.amount)
+        return f"{got} {RESOURCES[rt.resource]} (beside the {COLOURS[wt.die]} die)"
+    got = gain_resource(s, side, wt.resource, wt.amount)
+    return f"{got} {RESOURCES[wt.resource]}"
+
+
+def _colour_name(s: RCState, side: int) -> str:
+    if s.solo and side == 1:
+        return "Ivan"
+    return f"{C.colours[side]} (seat {side})"
+
+
+def complete_card(s: RCState, slot: int) -> None:
+    """RC-COMPLETE-1: return Materials, reward, Tsar's penalty, end trigger."""
+    card = C.cards[s.card_of[slot]]
+    o = s.owner[slot]
+    delivered = s.delivered[slot]
+    for m in range(6):
+        s.supply[m] += delivered[m]
+    s.delivered[slot] = ZERO6
+    s.done[slot] = True
+    s.completed[o] += 1
+    gain_rp(s, o, card.rp)
+    ivan = s.solo and o == 1
+    if card.rubles and not ivan:  # RC-AMB-10: Ivan ignores Rubles
+        gain_rubles(s, o, card.rubles)
+    s.log.append(f"{_colour_name(s, o)} completes {card.id} (slot {slot}): +{card.rp} RP"
+                 + (f", +{card.rubles} Rubles" if card.rubles and not ivan else ""))
+    # RC-TSAR-1..3: every unfinished claimed card below loses per foreign completion above.
+    tower = s.towers[s.slot_tower[slot]]
+    level = s.slot_level[slot]
+    for li in range(level):
+        u = tower[li]
+        uo = s.owner[u]
+        if uo < 0 or s.done[u]:
+            continue
+        penalty = sum(1 for v in tower[li + 1:] if s.done[v] and s.owner[v] != uo)
+        if penalty:
+            lose_rp(s, uo, penalty)
+            s.log.append(f"Tsar's penalty: {_colour_name(s, uo)} loses {penalty} RP "
+                         f"(unfinished slot {u})")
+    # RC-END-1/3/4.
+    if s.completed[o] == C.completions_to_end:
+        first = s.end_trigger < 0
+        if first:
+            s.end_trigger = o
+            s.log.append(f"{_colour_name(s, o)} completes a 6th card: the game ends after "
+                         "every other side has taken one more turn")
+        if not s.solo and (first or s.opts.later_sixth_bonus):
+            if s.opts.end_bonus_unit == "pp":
+                gain_pp(s, o, C.end_bonus)
+            else:
+                gain_rp(s, o, C.end_bonus)
+            s.bonus_given = True
+            s.log.append(f"{_colour_name(s, o)} gains the end bonus: "
+                         f"+{C.end_bonus} {s.opts.end_bonus_unit.upper()}")
+
+
+def _free_actions(s: RCState, side: int, out: list[Any]) -> None:
+    """RC-FREE-1/2, offered only to the side whose turn it is."""
+    if lose_pp_target(s, side) is None:
+        return
+    if s.sell_state != 2:
+        out.append(A.SELL_PRESTIGE)
+    if not s.reroll_used:
+        for space in sorted(set(s.die_pos)):
+            out.append(A.reroll(space))
+
+
+def _between(s: RCState, side: int, out: list[Any]) -> None:
+    if s.opts.free_actions_between_steps:
+        _free_actions(s, side, out)

@@ -1,0 +1,336 @@
+"""Action C, the Market (RC-MARKET-*, RC-GAIN-*, RC-WSACT-*) and Influence actions
+(RC-INF-*, RC-INFL-*).
+"""
+
+from __future__ import annotations
+
+from itertools import combinations, combinations_with_replacement
+from typing import Any
+
+from meeplehall.games.red_cathedral import actions as A
+from meeplehall.games.red_cathedral.build import (
+    _deliveries,
+)
+from meeplehall.games.red_cathedral.components import (
+    COLOURS,
+    MATERIALS,
+    RESOURCES,
+    RUBLES,
+    WHITE,
+    WS_POSITIONS,
+    InfluenceAction,
+)
+from meeplehall.games.red_cathedral.effects import (
+    _ALL_MATS,
+    PP,
+    C,
+    _add,
+    _bank_rubles,
+    _between,
+    _colour_name,
+    free_space,
+    gain_material,
+    gain_resource,
+    gain_rubles,
+    roll_space,
+    tile_benefit,
+)
+from meeplehall.games.red_cathedral.state import (
+    DELIVER,
+    INFLUENCE,
+    MARKET,
+    RCState,
+)
+
+_SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
+
+
+_TAKE_SETS = {n: tuple(combinations_with_replacement(range(6), n)) for n in (1, 2, 3)}
+
+
+def _moves(s: RCState, side: int, out: list[Any]) -> None:
+    """RC-MARKET-1..4 and RC-ENG-3."""
+    die_pos = s.die_pos
+    for die in range(5):
+        pips = s.die_val[die]
+        start = die_pos[die]
+        extra_max = min(s.rubles[side], 7) if die in (WHITE, side) and side < 4 else 0
+        for k in range(extra_max + 1):
+            steps = pips + k
+            if steps % 8 == 0 and not s.opts.allow_full_circle:
+                continue
+            dest = (start + steps) % 8
+            others = die_pos.count(dest) - (dest == start)
+            if others < 3:
+                out.append(A.move_die(die, k))
+
+
+def obtain_max(s: RCState, side: int) -> int:
+    """RC-GAIN-1..3: tile amount times dice there, limited by supply and room."""
+    rt = C.resource_tiles[s.tiles[s.dest]]
+    n = rt.amount * s.die_pos.count(s.dest)
+    if rt.resource < 6:
+        n = min(n, s.supply[rt.resource], free_space(s, side))
+    elif rt.resource == RUBLES:
+        n = min(n, _bank_rubles(s))
+    return n
+
+
+def _gen_market(s: RCState, d: tuple[Any, ...]) -> list[Any]:
+    side = d[1]
+    out: list[Any] = []
+    used = s.mk_used
+    if not used & 1:
+        for n in range(1, obtain_max(s, side) + 1):
+            out.append(A.obtain(n))
+    if not used & 2:
+        card = C.influence[s.influence[s.dest // 2]]
+        for i in (0, 1):
+            if _influence_instances(s, side, card.actions[i], probe=True):
+                out.append(A.use_influence(i))
+    if not used & 4:
+        ws = s.ws[side]
+        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+            if ws[pos] >= 0 and ws[pos] & 1:
+                out.append(A.activate(pos))
+    out.append(A.FINISH_MARKET)
+    _between(s, side, out)
+    return out
+
+
+def _influence_instances(s: RCState, side: int, act: InfluenceAction,
+                         probe: bool = False) -> list[Any]:
+    """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
+    the list may stop after the first (enough to know the action can be used)."""
+    out: list[Any] = []
+    inv = s.inv[side]
+    rubles = s.rubles[side]
+    e = act.effect
+    mats = act.materials or _ALL_MATS
+    if e == "sell":
+        out.extend(A.sell(m) for m in mats if inv[m])
+    elif e == "buy":
+        if rubles >= act.price and free_space(s, side) > 0:
+            out.extend(A.buy(m) for m in mats if s.supply[m])
+    elif e == "deliver":
+        if rubles >= act.price:
+            found: list[Any] = []
+            _deliveries(s, side, act.count, found, probe=True)
+            if found:
+                out.append(A.HIRE_TEAMSTERS)
+    elif e == "gain":
+        out.append(A.PERFORM)
+    elif e == "swap_tiles":
+        if rubles >= act.price:
+            out.extend(_SWAPS)
+    elif e == "exchange_identical":
+        room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
+        if room >= act.take:
+            for g in _ALL_MATS:
+                if inv[g] >= act.give:
+                    give = (g,) * act.give
+                    for take in _TAKE_SETS[act.take]:
+                        if _supply_has(s, take, give):
+                            out.append(A.exchange(give, take))
+                            if probe:
+                                return out
+    elif e == "exchange_upgrade":
+        if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
+            for g in _ALL_MATS:
+                if inv[g]:
+                    out.extend(A.upgrade(g, t) for t in _ALL_MATS if t != g and s.supply[t])
+    elif e == "activate_tile":
+        ws = s.ws[side]
+        unused_only = s.opts.merchants_activate == "unused-this-turn"
+        for pos in range(6):
+            if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
+                out.append(A.activate(pos))
+    elif e == "discard_different":
+        held = [m for m in _ALL_MATS if inv[m]]
+        out.extend(A.discard(combo) for combo in combinations(held, act.count))
+    elif (e == "pay_for" and rubles >= act.price) or (
+            e == "complete_set" and has_complete_set(s, side)):
+        out.append(A.PERFORM)
+    return out
+
+
+def _supply_has(s: RCState, take: tuple[int, ...], returned: tuple[int, ...]) -> bool:
+    need = [0] * 6
+    for m in take:
+        need[m] += 1
+    for m in returned:
+        need[m] -= 1
+    return all(need[m] <= s.supply[m] for m in range(6))
+
+
+def has_complete_set(s: RCState, side: int) -> bool:
+    """CL-4: the side has completed a Base, a Middle and a Dome."""
+    kinds = {C.cards[s.card_of[slot]].kind for slot in range(len(s.owner))
+             if s.done[slot] and s.owner[slot] == side}
+    return len(kinds) == 3
+
+
+def current_influence(s: RCState, d: tuple[Any, ...]) -> InfluenceAction:
+    return C.influence[s.influence[s.dest // 2]].actions[d[2]]
+
+
+def _gen_influence(s: RCState, d: tuple[Any, ...]) -> list[Any]:
+    side = d[1]
+    out = _influence_instances(s, side, current_influence(s, d))
+    out.append(A.DONE)
+    _between(s, side, out)
+    return out
+
+
+def _h_move_die(s: RCState, a: A.MoveDie) -> None:
+    side = s.side
+    s.main_done = True
+    s.rubles[side] -= a.extra
+    steps = s.die_val[a.die] + a.extra
+    dest = (s.die_pos[a.die] + steps) % 8
+    s.die_pos[a.die] = dest
+    s.moved_die = a.die
+    s.dest = dest
+    s.mk_used = 0
+    s.stack.append((MARKET, side))
+    s.log.append(f"{_colour_name(s, side)} moves the {COLOURS[a.die]} die {steps} "
+                 f"space(s) to space {dest}" + (f", paying {a.extra}" if a.extra else ""))
+
+
+def _h_obtain(s: RCState, a: A.Obtain) -> None:
+    side = s.side
+    s.mk_used |= 1
+    rt = C.resource_tiles[s.tiles[s.dest]]
+    got = gain_resource(s, side, rt.resource, a.amount)
+    s.log.append(f"{_colour_name(s, side)} obtains {got} {RESOURCES[rt.resource]}")
+
+
+def _h_use_influence(s: RCState, a: A.UseInfluence) -> None:
+    s.mk_used |= 2
+    s.stack.append((INFLUENCE, s.side, a.index, 0))
+    card = C.influence[s.influence[s.dest // 2]]
+    s.log.append(f"{_colour_name(s, s.side)} uses Influence {card.id}: "
+                 f"{card.actions[a.index].rule}")
+
+
+def _h_activate(s: RCState, a: A.Activate) -> None:
+    side = s.side
+    if s.stack[-1][0] == MARKET:
+        s.mk_used |= 4
+    else:
+        _influence_used(s)
+    s.act_used |= 1 << a.position
+    got = tile_benefit(s, side, s.ws[side][a.position] >> 1)
+    s.log.append(f"{_colour_name(s, side)} activates the {WS_POSITIONS[a.position]} "
+                 f"Workshop tile: {got}")
+
+
+def _h_finish_market(s: RCState) -> None:
+    s.stack.pop()
+    s.log.append(f"reroll on space {s.dest}: {roll_space(s, s.dest)}")
+
+
+def _influence_used(s: RCState) -> None:
+    """Count one use of the current Influence action; a lightning action ends now."""
+    d = s.stack[-1]
+    act = current_influence(s, d)
+    if act.repeat:
+        s.stack[-1] = (d[0], d[1], d[2], d[3] + 1)
+    else:
+        s.stack.pop()
+
+
+def _h_sell(s: RCState, a: A.Sell) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    s.inv[side] = _add(s.inv[side], a.material, -1)
+    s.supply[a.material] += 1
+    got = gain_rubles(s, side, act.price)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} sells 1 {MATERIALS[a.material]} for {got} Rubles")
+
+
+def _h_buy(s: RCState, a: A.Buy) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    s.rubles[side] -= act.price
+    gain_material(s, side, a.material, 1)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} buys 1 {MATERIALS[a.material]} for {act.price}")
+
+
+def _h_exchange(s: RCState, a: A.Exchange) -> None:
+    side = s.side
+    for m in a.give:  # RC-AMB-20: inputs leave first
+        s.inv[side] = _add(s.inv[side], m, -1)
+        s.supply[m] += 1
+    for m in a.take:
+        gain_material(s, side, m, 1)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} exchanges {A._mats(a.give)} for {A._mats(a.take)}")
+
+
+def _h_upgrade(s: RCState, a: A.Upgrade) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    s.rubles[side] -= act.price
+    s.inv[side] = _add(s.inv[side], a.give, -1)
+    s.supply[a.give] += 1
+    gain_material(s, side, a.take, 1)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} exchanges 1 Ruble and 1 {MATERIALS[a.give]} "
+                 f"for 1 {MATERIALS[a.take]}")
+
+
+def _h_swap_tiles(s: RCState, a: A.SwapTiles) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    s.rubles[side] -= act.price
+    s.tiles[a.a], s.tiles[a.b] = s.tiles[a.b], s.tiles[a.a]
+    if s.opts.swap_moves_dice:  # alternative reading of RC-AMB-21
+        s.die_pos = [a.b if p == a.a else a.a if p == a.b else p for p in s.die_pos]
+    _influence_used(s)
+    if s.opts.swap_moves_dice and s.dest in (a.a, a.b):
+        # The moved die travelled with its tile: the destination (RC-MARKET-5) follows
+        # it, so its reroll (RC-MARKET-7) and the Obtain step still apply to it.
+        s.dest = a.b if s.dest == a.a else a.a
+    s.log.append(f"{_colour_name(s, side)} swaps the Resource tiles of spaces {a.a} and {a.b}")
+
+
+def _h_discard(s: RCState, a: A.Discard) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    for m in a.materials:
+        s.inv[side] = _add(s.inv[side], m, -1)
+        s.supply[m] += 1
+    gain_resource(s, side, act.resource, act.amount)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} discards {A._mats(a.materials)} for "
+                 f"{act.amount} {_unit(act.resource)}")
+
+
+def _unit(res: int) -> str:
+    return "PP" if res == PP else RESOURCES[res]
+
+
+def _h_perform(s: RCState) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    if act.effect == "pay_for":
+        s.rubles[side] -= act.price
+    got = gain_resource(s, side, act.resource, act.amount)
+    _influence_used(s)
+    s.log.append(f"{_colour_name(s, side)} gains {got} {_unit(act.resource)} ({act.rule})")
+
+
+def _h_hire_teamsters(s: RCState) -> None:
+    side = s.side
+    act = current_influence(s, s.stack[-1])
+    s.rubles[side] -= act.price
+    _influence_used(s)
+    s.stack.append((DELIVER, side, act.count, 0, True))  # RC-AMB-15: on top of any Build
+    s.log.append(f"{_colour_name(s, side)} pays {act.price} Rubles to the Teamsters")
+
+
+def _h_done(s: RCState) -> None:
+    s.stack.pop()
