@@ -18,7 +18,7 @@ After the game ends the evaluation is the final margin over the best other side.
 from __future__ import annotations
 
 from meeplehall.games.red_cathedral.components import RP, RUBLES, load
-from meeplehall.games.red_cathedral.rules import obtain_max
+from meeplehall.games.red_cathedral.market import obtain_max
 from meeplehall.games.red_cathedral.scoring import track
 from meeplehall.games.red_cathedral.state import MARKET, RCState
 
