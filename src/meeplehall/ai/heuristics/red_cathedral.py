@@ -14,8 +14,9 @@ The terms (all from the seat's side of the table):
   0.2 otherwise (0.4 for jewels, which decorate); Rubles 0.25 each;
 - 1 per face-up Workshop tile (future income);
 - pending steps of the seat's own turn: the best resources still obtainable in a Market
-  action (Recognition counted at 0.3), and 0.5 per delivery a Build can still make with Materials in hand, so that a
-  die move or starting a Build is judged by what it leads to;
+  action (Recognition counted at 0.3), and 0.5 per delivery a Build can still make
+  with Materials in hand, so that a die move or starting a Build is judged by what it
+  leads to;
 - minus 0.3 times the best other side's Prestige on the track.
 After the game ends the evaluation is 100 plus the final margin over the best other side.
 """
