@@ -28,6 +28,7 @@ TABLE = [
     ("ivan_inventory_take", "RC-AMB-6", "single-pile", "test_solo"),
     ("ivan_rerolls", "RC-AMB-7", True, "test_solo"),
     ("ivan_rp_multiplied", "RC-AMB-7", True, "test_solo"),
+    ("ivan_flip_when_skipped", "RC-IVAN-4", True, "test_solo"),
     ("ivan_ornament_pp", "RC-AMB-9", 1, "test_solo"),
     ("ivan_scores_leftovers", "RC-AMB-10", False, "test_solo"),
     ("later_sixth_bonus", "RC-AMB-11", False, "test_end"),

@@ -142,6 +142,10 @@ def test_ivan_skips_a_move_onto_a_full_space():
     assert s.die_pos[0] == 1
     assert s.iv_up[0] is False
     assert s.score[IVAN] == 2 + 4  # Recognition card still carried out
+    # The seed's "skip this part" may also keep the tile face up (audit D-6).
+    s = ivan_plays(solo(dice=crowded, score=[2, 2],
+                        options={"ivan_flip_when_skipped": False}))
+    assert s.iv_up[0] is True and s.score[IVAN] == 2 + 4
 
 
 def test_ivan_gains_only_recognition_from_a_move():

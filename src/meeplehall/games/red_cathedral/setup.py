@@ -76,6 +76,10 @@ OPTIONS: tuple[Option, ...] = (
            choices=("single-pile", "one-at-a-time"), rule="RC-AMB-6"),
     Option("ivan_rerolls", "bool", True, "dice are rerolled after Ivan moves one",
            rule="RC-AMB-7"),
+    Option("ivan_flip_when_skipped", "bool", True,
+           "Ivan's tile turns face down even when his die move was skipped (the "
+           "reference); false: it stays face up, so the same card comes again next turn",
+           rule="RC-IVAN-4"),
     Option("ivan_rp_multiplied", "bool", True,
            "Ivan's Recognition from the Recognition tile is multiplied by the dice there",
            rule="RC-AMB-7"),

@@ -67,8 +67,9 @@ def ivan_main(s: RCState) -> None:
     """RC-IVAN-1..5: leftmost face-up card, move its die, flip it, do the card."""
     i = s.iv_up.index(True)
     die = C.tiles[s.iv_tiles[i]].die
-    _ivan_move(s, die)
-    s.iv_up[i] = False  # RC-IVAN-4: even when the move was skipped
+    moved = _ivan_move(s, die)
+    if moved or s.opts.ivan_flip_when_skipped:
+        s.iv_up[i] = False  # RC-IVAN-4: by default even when the move was skipped
     card = s.ivan_order[i]
     s.iv_next = card
     if card == REC:
@@ -101,13 +102,13 @@ def ivan_finish(s: RCState) -> None:
     end_turn(s)
 
 
-def _ivan_move(s: RCState, die: int) -> None:
+def _ivan_move(s: RCState, die: int) -> bool:
     """RC-IVAN-2/3: pips only; skipped onto a full space; Recognition only."""
     start = s.die_pos[die]
     dest = (start + s.die_val[die]) % 8
     if s.die_pos.count(dest) >= 3:
         s.log.append(f"Ivan cannot move the {COLOURS[die]} die (space {dest} is full)")
-        return
+        return False
     s.die_pos[die] = dest
     dice = s.die_pos.count(dest)
     rp = 0
@@ -127,6 +128,7 @@ def _ivan_move(s: RCState, die: int) -> None:
     if s.opts.ivan_rerolls:
         text += f"; reroll: {roll_space(s, dest)}"
     s.log.append(text)
+    return True
 
 
 def _ivan_inventory(s: RCState) -> None:

@@ -41,6 +41,7 @@ class Options:
     ivan_build_scan: str
     ivan_inventory_take: str
     ivan_rerolls: bool
+    ivan_flip_when_skipped: bool
     ivan_rp_multiplied: bool
     ivan_ornament_pp: int
     ivan_scores_leftovers: bool
