@@ -113,9 +113,20 @@ def tile_benefit(s: RCState, side: int, tile: int) -> str:
     if wt.die >= 0:
         rt = C.resource_tiles[s.tiles[s.die_pos[wt.die]]]
         got = gain_resource(s, side, rt.resource, rt.amount)
-        return f"{got} {RESOURCES[rt.resource]} (beside the {COLOURS[wt.die]} die)"
+        return f"{amount_text(got, rt.resource)} (beside the {COLOURS[wt.die]} die)"
     got = gain_resource(s, side, wt.resource, wt.amount)
-    return f"{got} {RESOURCES[wt.resource]}"
+    return amount_text(got, wt.resource)
+
+
+def amount_text(n: int, res: int) -> str:
+    """'1 Ruble', '3 Rubles', '2 Recognition', '1 Prestige', '2 wood'."""
+    if res == RUBLES:
+        return f"{n} Ruble{'' if n == 1 else 's'}"
+    if res == RP:
+        return f"{n} Recognition"
+    if res == PP:
+        return f"{n} Prestige"
+    return f"{n} {RESOURCES[res]}"
 
 
 def _colour_name(s: RCState, side: int) -> str:
@@ -139,7 +150,7 @@ def complete_card(s: RCState, slot: int) -> None:
     if card.rubles and not ivan:  # RC-AMB-10: Ivan ignores Rubles
         gain_rubles(s, o, card.rubles)
     s.log.append(f"{_colour_name(s, o)} completes {card.id} (slot {slot}): +{card.rp} RP"
-                 + (f", +{card.rubles} Rubles" if card.rubles and not ivan else ""))
+                 + (f", +{amount_text(card.rubles, RUBLES)}" if card.rubles and not ivan else ""))
     # RC-TSAR-1..3: every unfinished claimed card below loses per foreign completion above.
     tower = s.towers[s.slot_tower[slot]]
     level = s.slot_level[slot]

@@ -13,6 +13,7 @@ from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
     MATERIALS,
+    ORNAMENTS,
     RESOURCES,
     WS_POSITIONS,
     load,
@@ -30,6 +31,31 @@ from meeplehall.games.red_cathedral.state import (
 )
 
 C = load()
+
+SIMPLE_LABELS = {
+    "build": "Build: up to 3 deliveries to your cards or Ornamentations",
+    "end-turn": "End your turn",
+    "pass": "Pass (no main action is possible)",
+    "sell-prestige": "Sell 1 Prestige for 2 Rubles",
+    "finish-market": "Finish the Market action (reroll the destination's dice)",
+    "perform": "Carry out the Influence action",
+    "hire-teamsters": "Pay the Teamsters to deliver Materials",
+    "done": "Stop using this Influence action",
+    "finish-delivery": "Stop delivering",
+}
+
+INFLUENCE_TEXT = {
+    "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
+    "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
+    "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
+    "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
+    "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
+    "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
+    "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
+    "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
+    "CL-3": "discard 3 different Materials for 1 Prestige",
+    "CL-4": "2 Prestige with a completed Base, Middle and Dome",
+}
 
 RULES_TEXT = {
     TURN: "RC-TURN-2: take exactly one main action: claim a Cathedral card (RC-CLAIM-1), "
@@ -163,8 +189,11 @@ class RedCathedral(GameBase):
             pips = state.die_val[action.die]
             dest = (state.die_pos[action.die] + pips + action.extra) % 8
             rt = C.resource_tiles[state.tiles[dest]]
-            paid = f", paying {action.extra} Ruble(s)" if action.extra else ""
-            return (f"Move the {COLOURS[action.die]} die {pips + action.extra} spaces to "
+            paid = (f", paying {action.extra} Ruble{'s' if action.extra > 1 else ''}"
+                    if action.extra else "")
+            steps = pips + action.extra
+            plural = "s" if steps > 1 else ""
+            return (f"Move the {COLOURS[action.die]} die {steps} space{plural} to "
                     f"space {dest} ({rt.amount} {RESOURCES[rt.resource]}){paid}")
         if isinstance(action, A.Deliver):
             card = C.cards[state.card_of[action.slot]]
@@ -174,7 +203,44 @@ class RedCathedral(GameBase):
         if isinstance(action, A.PlaceTile):
             return (f"Place the tile on {COLOURS[action.space]} "
                     f"{'face up' if action.face_up else 'face down'}")
-        return str(action)
+        if isinstance(action, A.Obtain) and state.dest >= 0:
+            rt = C.resource_tiles[state.tiles[state.dest]]
+            return f"Obtain {action.amount} {RESOURCES[rt.resource]}"
+        if isinstance(action, A.UseInfluence) and state.dest >= 0:
+            inf = C.influence[state.influence[state.dest // 2]]
+            act = inf.actions[action.index]
+            mark = "repeatable" if act.repeat else "once"
+            return f"Use Influence {inf.id}: {INFLUENCE_TEXT.get(act.rule, act.rule)} ({mark})"
+        if isinstance(action, A.Decorate):
+            kind = C.cards[state.card_of[action.slot]].kind
+            article = "an" if kind == 1 else "a"
+            return (f"Decorate {C.cards[state.card_of[action.slot]].id} with {article} "
+                    f"{ORNAMENTS[kind]}")
+        if isinstance(action, A.Sell):
+            return f"Sell 1 {MATERIALS[action.material]}"
+        if isinstance(action, A.Buy):
+            return f"Buy 1 {MATERIALS[action.material]}"
+        if isinstance(action, A.Exchange):
+            give, take = str(action).split()[1:]
+            return f"Exchange {give.replace('+', ', ')} for {take.replace('+', ', ')}"
+        if isinstance(action, A.Upgrade):
+            return (f"Pay 1 Ruble and 1 {MATERIALS[action.give]} for 1 "
+                    f"{MATERIALS[action.take]}")
+        if isinstance(action, A.SwapTiles):
+            return f"Swap the Resource tiles of spaces {action.a} and {action.b}"
+        if isinstance(action, A.Discard):
+            return f"Discard {str(action).split()[1].replace('+', ', ')}"
+        if isinstance(action, A.IvanClaim | A.IvanOrnament):
+            card = C.cards[state.card_of[action.slot]]
+            what = "Banner" if isinstance(action, A.IvanClaim) else "Ornamentation"
+            return f"Ivan's {what} goes on {CARD_KINDS[card.kind]} {card.id} (slot {action.slot})"
+        if isinstance(action, A.SetJewels):
+            n = len(action.jewels)
+            pp = 0 if n == 0 else 1 if n == 1 else 2 if action.jewels[0] == action.jewels[1] else 3
+            return f"Set jewels: {str(action).split()[1]} (+{pp} Prestige)"
+        if isinstance(action, A.Reroll):
+            return f"Pay 1 Prestige to reroll the dice on space {action.space}"
+        return SIMPLE_LABELS.get(str(action), str(action))
 
     def explain_illegal(self, state: RCState, action: Any, legal: tuple[Any, ...]) -> str:
         if state.stack and state.stack[-1][0] == TURN and state.main_done and not isinstance(

@@ -14,7 +14,6 @@ from meeplehall.games.red_cathedral.build import (
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
     MATERIALS,
-    RESOURCES,
     RUBLES,
     WHITE,
     WS_POSITIONS,
@@ -22,12 +21,12 @@ from meeplehall.games.red_cathedral.components import (
 )
 from meeplehall.games.red_cathedral.effects import (
     _ALL_MATS,
-    PP,
     C,
     _add,
     _bank_rubles,
     _between,
     _colour_name,
+    amount_text,
     free_space,
     gain_material,
     gain_resource,
@@ -194,7 +193,8 @@ def _h_move_die(s: RCState, a: A.MoveDie) -> None:
     s.mk_used = 0
     s.stack.append((MARKET, side))
     s.log.append(f"{_colour_name(s, side)} moves the {COLOURS[a.die]} die {steps} "
-                 f"space(s) to space {dest}" + (f", paying {a.extra}" if a.extra else ""))
+                 f"space{'s' if steps > 1 else ''} to space {dest}"
+                 + (f", paying {amount_text(a.extra, RUBLES)}" if a.extra else ""))
 
 
 def _h_obtain(s: RCState, a: A.Obtain) -> None:
@@ -202,7 +202,7 @@ def _h_obtain(s: RCState, a: A.Obtain) -> None:
     s.mk_used |= 1
     rt = C.resource_tiles[s.tiles[s.dest]]
     got = gain_resource(s, side, rt.resource, a.amount)
-    s.log.append(f"{_colour_name(s, side)} obtains {got} {RESOURCES[rt.resource]}")
+    s.log.append(f"{_colour_name(s, side)} obtains {amount_text(got, rt.resource)}")
 
 
 def _h_use_influence(s: RCState, a: A.UseInfluence) -> None:
@@ -247,7 +247,8 @@ def _h_sell(s: RCState, a: A.Sell) -> None:
     s.supply[a.material] += 1
     got = gain_rubles(s, side, act.price)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} sells 1 {MATERIALS[a.material]} for {got} Rubles")
+    s.log.append(f"{_colour_name(s, side)} sells 1 {MATERIALS[a.material]} for "
+                 f"{amount_text(got, RUBLES)}")
 
 
 def _h_buy(s: RCState, a: A.Buy) -> None:
@@ -306,11 +307,7 @@ def _h_discard(s: RCState, a: A.Discard) -> None:
     gain_resource(s, side, act.resource, act.amount)
     _influence_used(s)
     s.log.append(f"{_colour_name(s, side)} discards {A._mats(a.materials)} for "
-                 f"{act.amount} {_unit(act.resource)}")
-
-
-def _unit(res: int) -> str:
-    return "PP" if res == PP else RESOURCES[res]
+                 f"{amount_text(act.amount, act.resource)}")
 
 
 def _h_perform(s: RCState) -> None:
@@ -320,7 +317,7 @@ def _h_perform(s: RCState) -> None:
         s.rubles[side] -= act.price
     got = gain_resource(s, side, act.resource, act.amount)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} gains {got} {_unit(act.resource)} ({act.rule})")
+    s.log.append(f"{_colour_name(s, side)} gains {amount_text(got, act.resource)} ({act.rule})")
 
 
 def _h_hire_teamsters(s: RCState) -> None:

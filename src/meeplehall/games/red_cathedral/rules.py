@@ -24,6 +24,7 @@ from meeplehall.games.red_cathedral.build import (
 )
 from meeplehall.games.red_cathedral.components import (
     ORNAMENTS,
+    RUBLES,
     WS_POSITIONS,
 )
 from meeplehall.games.red_cathedral.effects import (
@@ -31,6 +32,7 @@ from meeplehall.games.red_cathedral.effects import (
     _between,
     _colour_name,
     _free_actions,
+    amount_text,
     gain_rubles,
     lose_pp_target,
     roll_space,
@@ -223,7 +225,7 @@ def _h_sell_prestige(s: RCState) -> None:
     assert target is not None
     s.score[side] = target
     got = gain_rubles(s, side, 2)
-    s.log.append(f"{_colour_name(s, side)} sells 1 Prestige for {got} Rubles")
+    s.log.append(f"{_colour_name(s, side)} sells 1 Prestige for {amount_text(got, RUBLES)}")
 
 
 def _h_reroll(s: RCState, a: A.Reroll) -> None:

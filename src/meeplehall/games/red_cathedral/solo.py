@@ -67,8 +67,8 @@ def ivan_main(s: RCState) -> None:
     """RC-IVAN-1..5: leftmost face-up card, move its die, flip it, do the card."""
     i = s.iv_up.index(True)
     die = C.tiles[s.iv_tiles[i]].die
-    moved = _ivan_move(s, die)
-    if moved or s.opts.ivan_flip_when_skipped:
+    die_moved = _ivan_move(s, die)
+    if die_moved or s.opts.ivan_flip_when_skipped:
         s.iv_up[i] = False  # RC-IVAN-4: by default even when the move was skipped
     card = s.ivan_order[i]
     s.iv_next = card
