@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from meeplehall.core.data import SOURCES, DataError
 from meeplehall.games.red_cathedral import GAME, components
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
@@ -17,9 +18,7 @@ from meeplehall.games.red_cathedral.components import (
     IVAN_CARDS,
     MATERIALS,
     RESOURCES,
-    SOURCES,
     WS_POSITIONS,
-    DataError,
     load,
 )
 from meeplehall.games.red_cathedral.scoring import track

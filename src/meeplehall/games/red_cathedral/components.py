@@ -7,11 +7,12 @@ files only; the loader re-checks counts and references and fails with a clear me
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
+
+from meeplehall.core.data import DataError, check_provenance, read_toml
 
 DATA_DIR = Path(__file__).parent / "data"
 
@@ -32,7 +33,6 @@ WS_POSITIONS: tuple[str, ...] = ("yellow", "red", "blue", "green", "white-1", "w
 WS_SPACES: tuple[str, ...] = ("yellow", "red", "blue", "green", "white")
 DECKS: tuple[str, ...] = ("craftsmen", "teamsters", "merchants", "clergy")
 IVAN_CARDS: tuple[str, ...] = ("recognition", "inventory", "transport", "claim", "build")
-SOURCES = ("rulebook", "public-page", "reconstructed")
 
 EFFECTS = {
     "sell": ("materials", "price"),
@@ -47,10 +47,6 @@ EFFECTS = {
     "discard_different": ("count", "resource", "amount"),
     "complete_set": ("resource", "amount"),
 }
-
-
-class DataError(ValueError):
-    """Component data that is missing, malformed or inconsistent."""
 
 
 Counts = tuple[int, int, int, int, int, int]
@@ -158,14 +154,7 @@ class Components:
 
 
 def _read(name: str) -> dict[str, Any]:
-    path = DATA_DIR / name
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise DataError(f"component file {name} is missing") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"component file {name} is not valid TOML: {exc}") from None
+    return read_toml(DATA_DIR, name)
 
 
 def _entries(data: dict[str, Any], key: str, file: str, count: int | None) -> list[dict[str, Any]]:
@@ -186,12 +175,7 @@ def _entries(data: dict[str, Any], key: str, file: str, count: int | None) -> li
 
 
 def _provenance(entry: dict[str, Any], file: str) -> None:
-    source = entry.get("source")
-    label = entry.get("id", "entry")
-    if source not in SOURCES:
-        raise DataError(f"{file}: {label} needs source = one of {', '.join(SOURCES)}")
-    if source == "public-page" and not entry.get("url"):
-        raise DataError(f"{file}: {label} has source 'public-page' but no url")
+    check_provenance(entry, file, str(entry.get("id", "entry")))
 
 
 def _index(name: Any, names: tuple[str, ...], file: str, what: str) -> int:
