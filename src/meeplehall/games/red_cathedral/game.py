@@ -8,7 +8,7 @@ from typing import Any
 from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import actions as A
-from meeplehall.games.red_cathedral import final, market, rules, setup, views
+from meeplehall.games.red_cathedral import build, final, market, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -164,7 +164,7 @@ class RedCathedral(GameBase):
             return f"{who}: use Influence {act.rule} ({'repeatable' if act.repeat else 'once'})"
         if kind == DELIVER:
             source = "Teamsters' delivery" if d[4] else "Build"
-            return f"{who}: {source}, {d[2]} delivery(ies) left"
+            return f"{who}: {source}, {d[2]} {'delivery' if d[2] == 1 else 'deliveries'} left"
         if kind == JEWELS:
             return f"{who}: jewels for the Ornamentation on slot {d[2]}"
         if kind == IVAN_CLAIM:
@@ -235,9 +235,8 @@ class RedCathedral(GameBase):
             what = "Banner" if isinstance(action, A.IvanClaim) else "Ornamentation"
             return f"Ivan's {what} goes on {CARD_KINDS[card.kind]} {card.id} (slot {action.slot})"
         if isinstance(action, A.SetJewels):
-            n = len(action.jewels)
-            pp = 0 if n == 0 else 1 if n == 1 else 2 if action.jewels[0] == action.jewels[1] else 3
-            return f"Set jewels: {str(action).split()[1]} (+{pp} Prestige)"
+            return (f"Set jewels: {str(action).split()[1]} "
+                    f"(+{build.ornament_prestige(action.jewels)} Prestige)")
         if isinstance(action, A.Reroll):
             return f"Pay 1 Prestige to reroll the dice on space {action.space}"
         return SIMPLE_LABELS.get(str(action), str(action))
