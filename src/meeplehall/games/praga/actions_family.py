@@ -1,0 +1,222 @@
+"""Performing the six actions (§4) and the hex-tile rows (§5).
+
+``performable`` is the one place that says whether an action can be performed now
+(P-ACT-3): the hub, the tile choice, the extra action and the technologies all ask it,
+and ``start_action`` begins a performance (P-ACT-2: upgrade bonus, King's Road tiles,
+then the action's first decision).
+"""
+
+from __future__ import annotations
+
+from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.board import (
+    free_wall_positions,
+    has_features,
+    place_upgrade,
+    place_wall,
+    upgrade_bonus,
+)
+from meeplehall.games.praga.city import can_build
+from meeplehall.games.praga.components import (
+    ACTIONS,
+    BUILDING,
+    HUNGER_WALL,
+    MINES,
+    QUARRIES,
+    ROAD,
+    UPGRADE,
+    WALL,
+    load,
+)
+from meeplehall.games.praga.effects import (
+    GOLD_TRACK,
+    QUARRY_TRACK,
+    active,
+    earn_sideways,
+    gain,
+    gain_reward,
+    log,
+    pay,
+)
+from meeplehall.games.praga.road import can_road, do_road
+from meeplehall.games.praga.state import (
+    BUILDING_ROW,
+    CHOOSE,
+    MINE,
+    ORIENT,
+    PICK,
+    SITE,
+    SRC_TILE,
+    UPGRADE_ROW,
+    WALL_AT,
+    WALL_ROW,
+    PragaState,
+)
+
+C = load()
+ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}
+RT_UPGRADE, RT_WALL = 0, 2  # components.ROAD_TILE_EFFECTS indices
+GOLD_STONE = (((1, 1),), ((2, 1),))  # 1 gold / 1 stone
+
+
+def stack_index(s: PragaState, row: int, special: bool) -> int:
+    return (s.era - 1) * 6 + row * 2 + int(special)
+
+
+def refill(s: PragaState, row: int, pos: int) -> None:
+    """P-ROW-2: refill a position from the matching stack; empty stack: stays empty."""
+    k = stack_index(s, row, pos == 3)
+    stack = s.stacks[k]
+    tiles = list(s.rows[row])
+    if stack:
+        tiles[pos] = stack[0]
+        s.stacks[k] = stack[1:]
+    else:
+        tiles[pos] = -1
+    s.rows[row] = tuple(tiles)
+
+
+def deal_rows(s: PragaState) -> None:
+    """P-SETUP-11, P-CLOCK-4: 3 normal + 1 special (rightmost) per row."""
+    for row in range(3):
+        s.rows[row] = (-1, -1, -1, -1)
+        for pos in range(4):
+            refill(s, row, pos)
+
+
+def wall_cost(wall: int, discount: int) -> tuple[int, int]:
+    w = C.walls[wall]
+    return w.gold, max(0, w.stone - discount)  # GL-T4-2 reduces stone only (P-EDGE-11)
+
+
+def pick_options(s: PragaState, seat: int, row: int, source: int,
+                 discount: int) -> list[int]:
+    """Row positions whose tile may be taken (P-ROW-3: the special one only with the
+    special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability)."""
+    out = []
+    tiles = s.rows[row]
+    last = 4 if source == SRC_TILE and s.special else 3
+    for pos in range(last):
+        tile = tiles[pos]
+        if tile < 0:
+            continue
+        if row == WALL_ROW:
+            gold, stone = wall_cost(tile, discount)
+            if gold > s.gold[seat] or stone > s.stone[seat]:
+                continue
+        elif row == BUILDING_ROW and not can_build(s, seat, tile, discount):
+            continue
+        out.append(pos)
+    return out
+
+
+def performable(s: PragaState, seat: int, action: int, source: int,
+                discount: int = 0) -> bool:
+    if action in (MINES, QUARRIES):
+        return True  # produce is always possible
+    if action == ROAD:
+        return can_road(s, seat)
+    if action == WALL and not free_wall_positions(s, seat):
+        return False
+    return bool(pick_options(s, seat, ROW_OF_ACTION[action], source, discount))
+
+
+def take_vp(s: PragaState, seat: int, vp: int) -> None:
+    """VP for taking the action tile (blue zone, 5-VP token, special bonus); GL-T1-4
+    adds 1 VP once per turn."""
+    if vp <= 0:
+        return
+    s.vp[seat] += vp
+    if not s.t14 and active(s, seat, "GL-T1-4"):
+        s.t14 = True
+        s.vp[seat] += 1
+
+
+def special_vp(s: PragaState, seat: int) -> None:
+    """P-ROW-3, GL-W2: the unused special-tile bonus gives the VP of its slot."""
+    s.special = False
+    take_vp(s, seat, C.crane.slots[s.taken_slot - 1].vp)
+
+
+def start_action(s: PragaState, seat: int, action: int, source: int, discount: int) -> None:
+    """Begin one performance (P-ACT-2, P-ACT-4, P-UPG-6, P-EFR-3, GL-RT1/RT3)."""
+    counts = list(s.performed)
+    counts[action] += 1
+    s.performed = tuple(counts)
+    log(s, f"seat {seat} performs {ACTIONS[action]}")
+    upgrade_bonus(s, seat, action)
+    road = s.road[seat]
+    effect = s.road_effect[road - 1] if road else -1
+    if effect == RT_UPGRADE and action == UPGRADE:
+        s.vp[seat] += 2
+        s.stack.append((CHOOSE, seat, GOLD_STONE, "King's Road tile"))
+    elif effect == RT_WALL and action == WALL:
+        s.vp[seat] += 2
+    if source == SRC_TILE and s.special and action not in ROW_OF_ACTION:
+        special_vp(s, seat)
+    if action in (MINES, QUARRIES):
+        s.stack.append((MINE, seat, GOLD_TRACK if action == MINES else QUARRY_TRACK))
+    elif action == ROAD:
+        do_road(s, seat)
+    else:
+        s.stack.append((PICK, seat, ROW_OF_ACTION[action], source, discount))
+
+
+def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
+              pos: int) -> None:
+    """Take a row tile and go on with what its action needs."""
+    tile = s.rows[row][pos]
+    if source == SRC_TILE and s.special:
+        if pos == 3:
+            s.special = False
+        else:
+            special_vp(s, seat)
+    refill(s, row, pos)
+    if row == BUILDING_ROW:
+        s.stack.append((SITE, seat, tile, discount, -1))
+    elif row == WALL_ROW:
+        w = C.walls[tile]
+        gold, stone = wall_cost(tile, discount)
+        pay(s, seat, gold=gold, stone=stone)  # P-WALL-2
+        log(s, f"seat {seat} takes wall {w.id} for {gold} gold {stone} stone")
+        gain_reward(s, seat, w.reward)  # P-WALL-3
+        if w.hunger_wall:
+            earn_sideways(s, seat, HUNGER_WALL)  # P-WALL-6
+            for t in active(s, seat, "GL-T2-5"):
+                s.vp[seat] += 1
+                gain(s, seat, C.technologies[t].resource, 1)
+        s.stack.append((WALL_AT, seat, tile))
+    elif has_features(False, tile):
+        s.stack.append((ORIENT, seat, UPGRADE_ROW, tile, C.upgrades[tile].action, 0))
+    else:
+        place_upgrade(s, seat, tile, 0)
+
+
+def wall_at(s: PragaState, seat: int, tile: int, pos: int) -> None:
+    if has_features(True, tile):
+        s.stack.append((ORIENT, seat, WALL_ROW, tile, pos, 0))
+    else:
+        place_wall(s, seat, tile, pos, 0)
+
+
+def takeable(s: PragaState, seat: int) -> list[int]:
+    """Wheel slots whose tile may be taken now (P-CRANE-4, P-EDGE-1): its red cost is
+    payable, and, if any tile offers a performable action, one that does."""
+    payable: list[int] = []
+    useful: list[int] = []
+    gold = s.gold[seat]
+    for w in range(1, C.crane.positions):
+        tile = s.slots[w]
+        if tile < 0:
+            continue
+        cost = K.zone_cost(C.crane, K.board_position(C.crane, w, s.rotation))
+        if cost > gold:
+            continue
+        payable.append(w)
+        s.gold[seat] = gold - cost
+        try:
+            if any(performable(s, seat, a, SRC_TILE) for a in s.pairs[tile]):
+                useful.append(w)
+        finally:
+            s.gold[seat] = gold
+    return useful or payable

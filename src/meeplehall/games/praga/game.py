@@ -1,0 +1,268 @@
+"""``Praga``: the protocol object tying setup, rules, scoring and views together."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
+from meeplehall.core.rng import Rng
+from meeplehall.games.praga import actions as A
+from meeplehall.games.praga import final, rules, setup, views
+from meeplehall.games.praga.components import (
+    ACTIONS,
+    GRIDS,
+    IV_EFFECTS,
+    SEAL_EFFECTS,
+    TECH_EFFECTS,
+    V_EFFECTS,
+    load,
+    reward_text,
+)
+from meeplehall.games.praga.state import (
+    ANY_ACTION,
+    ARROW,
+    BRIDGE_TILE,
+    CAT_TILE,
+    CHOOSE,
+    DISCARD,
+    GROW,
+    MARKET_PICK,
+    MINE,
+    ORIENT,
+    PICK,
+    PLANK,
+    REFRESH,
+    ROW_NAMES,
+    SITE,
+    TECH_DRAW,
+    TECH_GRID,
+    TOKEN,
+    TURN,
+    WALL_AT,
+    PragaState,
+)
+
+C = load()
+
+RULES_TEXT = {
+    TURN: "P-TURN-2/3: take one action tile (pay the red cost / gain the blue VP), perform "
+          "one of its two actions; at any moment of the turn: take the wheel bonus, buy "
+          "and perform one extra action (P-XACT-1: 2 gold windows or gold + silver), "
+          "refresh one row (P-ROW-5), move up on the Hunger Wall / Cathedral for 2 silver "
+          "windows (P-GRID-5), make earned sideways moves (P-GRID-4), claim a seal "
+          "(P-SEAL-2), use a level III/IV technology (P-TECH-6), resolve King's Road "
+          "effects (P-ROAD-3). Nothing is used before it is paid for.",
+    MINE: "P-MINE-2 / P-QUAR-1: expand (+1 and the cube moves right) or produce (the "
+          "number left of the cube plus every production bonus left of it).",
+    PICK: "P-ROW-1/3: take one tile of the row; the special (rightmost) tile only with the "
+          "special-tile wheel bonus and the action of your action tile.",
+    WALL_AT: "P-WALL-4: a free position around your action board.",
+    SITE: "P-BLD-2/4/5: a market, then an empty building site next to it; Old Town sites "
+          "cost their printed extra gold "
+          "and give their printed VP.",
+    ORIENT: "P-UPG-2, P-WALL-4: any of the 6 orientations; it decides which symbols and "
+            "corners meet (P-ADJ-3/8/9).",
+    REFRESH: "P-ROW-5: remove 2 normal tiles or the special and 1 normal tile.",
+    CHOOSE: "Choose one of the rewards.",
+    TECH_DRAW: "P-TECH-2: keep one of the drawn technologies.",
+    TOKEN: "P-PROD-1/2: take a production token for the leftmost space of the track.",
+    BRIDGE_TILE: "P-BRIDGE-2/3: keep one bridge tile.",
+    PLANK: "P-BRIDGE-1: place it on a free plank position and gain the two fields.",
+    ARROW: "P-GRID-6: you may move 1 up without windows (the tier cost is still due).",
+    CAT_TILE: "P-GRID-7: take one of the Cathedral's final-scoring tiles.",
+    DISCARD: "P-WIN-2: keep at most 2 windows at the end of your turn.",
+    ANY_ACTION: "GL-T4-3: perform any one action.",
+    TECH_GRID: "GL-T3-2: move 1 row up for free on the Hunger Wall or the Cathedral.",
+    MARKET_PICK: "GL-T4-5: gain both rewards of one market tile on the board.",
+    GROW: "GL-T4-6: +1 gold mine or quarry, then produce gold or stone.",
+}
+
+
+class Praga(GameBase):
+    """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 2-4 players."""
+
+    name = "praga"
+    title = "Praga Caput Regni"
+    rules_version = 1
+    options = setup.OPTIONS
+    min_players = 2
+    max_players = 4
+
+    def initial_state(self, params: Params, seed: int) -> PragaState:
+        return setup.initial_state(params, seed)
+
+    def current_player(self, state: PragaState) -> PlayerId | None:
+        if state.final is not None or not state.stack:
+            return None
+        seat: int = state.stack[-1][1]
+        return seat
+
+    def legal_actions(self, state: PragaState) -> tuple[Any, ...]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: PragaState, action: Any) -> None:
+        rules.apply_unchecked(state, action)
+
+    def apply(self, state: PragaState, action: Any) -> PragaState:
+        new_state: PragaState = super().apply(state, action)
+        return new_state
+
+    def outcome(self, state: PragaState) -> Outcome | None:
+        return final.outcome(state)
+
+    def player_view(self, state: PragaState, player: PlayerId | None) -> dict[str, Any]:
+        if player is not None and not 0 <= player < state.players:
+            raise ValueError(f"no seat {player} in a {state.players}-player game")
+        return views.player_view(state, player)
+
+    def parse_action(self, text: str) -> Any:
+        return A.parse_action(text)
+
+    def num_players(self, state: PragaState) -> int:
+        return state.players
+
+    def to_json(self, state: PragaState) -> dict[str, Any]:
+        return state.to_dict()
+
+    def from_json(self, data: Mapping[str, Any]) -> PragaState:
+        return PragaState.from_dict(dict(data))
+
+    def sample_hidden(self, view: dict[str, Any], rng: Rng) -> PragaState:
+        return views.sample_hidden(view, rng)
+
+    def side_name(self, state: PragaState, side: int) -> str:
+        return views.side_name(state, side)
+
+    def describe_decision(self, state: PragaState) -> str:
+        if not state.stack:
+            return "the game is over"
+        d = state.stack[-1]
+        who = views.side_name(state, d[1])
+        kind = d[0]
+        if kind == TURN:
+            if state.taken < 0:
+                return f"{who}: turn {state.played[d[1]] + 1} of 16, take an action tile"
+            if state.action_done:
+                return f"{who}: free activities, extra action or end your turn"
+            return f"{who}: perform one action of your action tile"
+        if kind == PICK:
+            return f"{who}: choose a tile of the {ROW_NAMES[d[2]]} row"
+        if kind == CHOOSE:
+            return f"{who}: choose a reward ({d[3]})"
+        return f"{who}: {RULES_TEXT[kind].split(':', 1)[1].strip()}"
+
+    def rules_text(self, state: PragaState) -> str:
+        if not state.stack:
+            return "P-SCORE-1..9: the game is over."
+        return RULES_TEXT[state.stack[-1][0]]
+
+    def action_label(self, state: PragaState, action: Any) -> str:
+        """A sentence for people (UI buttons, logs, hints)."""
+        v, a, b = action.verb, action.a, action.b
+        d = state.stack[-1] if state.stack else None
+        if v == "take-tile":
+            tile = state.slots[a]
+            pair = " / ".join(ACTIONS[x] for x in state.pairs[tile]) if tile >= 0 else "?"
+            return f"Take action tile {C.action_tiles[tile].id} ({pair}) from slot {a}"
+        if v == "perform":
+            return f"Perform {ACTIONS[a]}"
+        if v == "extra":
+            return f"Perform {ACTIONS[a]} as your extra action"
+        if v == "buy-extra":
+            return ("Buy the extra action with 2 gold windows" if a == 0
+                    else "Buy the extra action with 1 gold + 1 silver window")
+        if v == "up":
+            return f"Pay 2 silver windows to move up on the {GRIDS[a]}"
+        if v == "side":
+            return f"Move sideways on the {GRIDS[a]}"
+        if v == "pick" and d is not None and d[0] == PICK:
+            return f"Take {views._tile_text(d[2], state.rows[d[2]][a])}"
+        if v == "choose" and d is not None and d[0] == CHOOSE:
+            return f"Take {reward_text(d[2][a])}"
+        if v == "at-market":
+            m = C.markets[a]
+            tile = state.market_tile[a]
+            rewards = ("empty market" if tile < 0 else
+                       f"{reward_text(C.market_tiles[tile].upper)} / "
+                       f"{reward_text(C.market_tiles[tile].lower)}")
+            return f"Build next to market {m.id} ({rewards})"
+        if v == "site":
+            site = C.sites[a]
+            extra = f" (Old Town: +{site.surcharge} gold, {site.vp} VP)" if site.old_town else ""
+            return f"Build on {site.id} at market {C.markets[site.market].id}{extra}"
+        if v == "refresh":
+            return f"Pay 1 {('gold', 'stone')[b]} to refresh the {ROW_NAMES[a]} row"
+        if v == "end-turn":
+            return "End your turn"
+        if v == "claim-seal":
+            seal = C.seals[a]
+            return f"Claim seal {seal.id} ({SEAL_EFFECTS[seal.effect]}, {seal.vp})"
+        if v == "use-tech":
+            tech = C.technologies[a]
+            return f"Use technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
+        if v in ("keep-tech",):
+            tech = C.technologies[a]
+            return f"Keep technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
+        if v in ("bridge-tile", "cathedral-tile"):
+            tile = C.bridge_tiles[a]
+            effects = V_EFFECTS if tile.is_v else IV_EFFECTS
+            return f"Take bridge tile {tile.id} ({effects[tile.effect]})"
+        if v == "plank":
+            return ("Lay it on plank " + str(a) + " ("
+                    + " + ".join(reward_text(r) for r in state.planks[a]) + ")")
+        if v == "token":
+            token = C.production_tokens[a]
+            return f"Take production token {token.id} ({reward_text(token.gain)})"
+        if v == "wall-at":
+            return f"Place the wall on position {a} around your action board"
+        if v == "orient":
+            return f"Turn the tile to orientation {a} ({a * 60} degrees)"
+        if v == "keep-silver":
+            return f"Keep {a} silver and {2 - a} gold windows"
+        if v in ("any-action",):
+            return f"Perform {ACTIONS[a]}"
+        if v == "tech-grid":
+            return f"Move up 1 row on the {GRIDS[a]} for free"
+        if v == "market-tile":
+            tile = C.market_tiles[state.market_tile[a]]
+            return (f"Take both rewards of market {C.markets[a].id}: "
+                    f"{reward_text(tile.upper)} and {reward_text(tile.lower)}")
+        if v == "grow":
+            return (f"+1 {('gold mine', 'quarry')[a]}, then produce "
+                    f"{('gold', 'stone')[b]}")
+        if v == "expand":
+            return "Expand: +1 and move the cube right"
+        if v == "produce":
+            return "Produce"
+        if v == "arrow-up":
+            return "Follow the up arrow (pay the tier cost if any)"
+        if v == "arrow-stay":
+            return "Stay (the arrow no longer applies)"
+        if v == "road-free":
+            return "Resolve the King's Road space's free effect"
+        if v == "road-egg":
+            return "Pay 1 egg for the King's Road space's egg effect"
+        if v == "remove":
+            return f"Remove the tiles at positions {a} and {b}"
+        if v == "wheel-bonus":
+            slot = C.crane.slots[state.taken_slot - 1] if state.taken_slot > 0 else None
+            if slot is not None and slot.kind == 0:
+                return f"Take {slot.vp} VP instead of the special tile"
+            if slot is not None and slot.kind == 2:
+                return "Buy an egg (wheel bonus)"
+            return f"Take the wheel bonus ({reward_text(slot.gain) if slot else ''})"
+        return str(action)
+
+    def explain_illegal(self, state: PragaState, action: Any, legal: tuple[Any, ...]) -> str:
+        if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")
+                == "end-turn" and state.taken < 0):
+            return "end-turn is not legal: take an action tile first (P-TURN-2)"
+        if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")
+                == "end-turn"):
+            return ("end-turn is not legal: perform one action of your action tile first "
+                    "(P-TURN-2)")
+        return super().explain_illegal(state, action, legal)
+
+
+GAME = Praga()

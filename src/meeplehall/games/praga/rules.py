@@ -1,0 +1,369 @@
+"""The forward model: ``legal_actions`` and ``apply`` for every decision.
+
+One generator per decision kind (``_GENERATORS``) and one handler per verb
+(``_HANDLERS``), as STYLE.md section 3 asks; the hub's own generator and handlers and
+the end of the turn live in ``turn.py``. The turn is a hub (§3.1, P-TURN-2/3,
+P-TIMING-1): it offers at every moment exactly what may be done now; each choice inside
+an action is its own small decision pushed on top of it. Steps with no choice (refills,
+the crane's rotation, the clock, final scoring) happen inside ``apply``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from meeplehall.core.protocol import IllegalActionError
+from meeplehall.games.praga import actions as A
+from meeplehall.games.praga.actions_family import (
+    performable,
+    pick_options,
+    pick_tile,
+    refill,
+    stack_index,
+    start_action,
+    wall_at,
+)
+from meeplehall.games.praga.board import (
+    free_wall_positions,
+    place_upgrade,
+    place_wall,
+)
+from meeplehall.games.praga.city import affordable_sites, blue_mask, place_building
+from meeplehall.games.praga.components import (
+    GOLD,
+    STONE,
+    load,
+)
+from meeplehall.games.praga.effects import (
+    GOLD_TRACK,
+    add_resource,
+    advance_track,
+    can_move_up,
+    gain_reward,
+    grid_of,
+    keep_technology,
+    move_up,
+    produce,
+)
+from meeplehall.games.praga.road import (
+    keep_bridge_tile,
+    lay_plank,
+)
+from meeplehall.games.praga.state import (
+    ANY_ACTION,
+    ARROW,
+    BRIDGE_TILE,
+    BUILDING_ROW,
+    CAT_TILE,
+    CHOOSE,
+    DISCARD,
+    GROW,
+    MARKET_PICK,
+    MINE,
+    ORIENT,
+    PICK,
+    PLANK,
+    REFRESH,
+    SITE,
+    SRC_TECH,
+    TECH_DRAW,
+    TECH_GRID,
+    TOKEN,
+    TURN,
+    WALL_AT,
+    WALL_ROW,
+    PragaState,
+)
+from meeplehall.games.praga.turn import (
+    GRIDS,
+    REFRESH_PAIRS,
+    _gen_turn,
+    _h_buy_extra,
+    _h_claim_seal,
+    _h_end_turn,
+    _h_extra,
+    _h_perform,
+    _h_refresh,
+    _h_road_egg,
+    _h_road_free,
+    _h_side,
+    _h_take_tile,
+    _h_up,
+    _h_use_tech,
+    _h_wheel_bonus,
+    _refresh_ok,
+    _row,
+    finish_turn,
+)
+
+C = load()
+act = A.act
+
+
+# --- generators of the other decisions ---------------------------------------------------
+def _gen_mine(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    seat, track = d[1], d[2]
+    t = C.gold_track if track == GOLD_TRACK else C.quarry_track
+    pos = (s.mine if track == GOLD_TRACK else s.quarry)[seat]
+    return [A.EXPAND, A.PRODUCE] if pos < t.spaces else [A.PRODUCE]  # P-MINE-6
+
+
+def _gen_pick(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("pick", p) for p in pick_options(s, d[1], d[2], d[3], d[4])]
+
+
+def _gen_wall_at(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("wall-at", k) for k in free_wall_positions(s, d[1])]
+
+
+def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    """P-BLD-4/5 in two steps: a market with an affordable free site, then the site."""
+    sites = affordable_sites(s, d[1], d[2], d[3])
+    if d[4] < 0:
+        return [act("at-market", m) for m in sorted({C.sites[x].market for x in sites})]
+    return [act("site", x) for x in sites if C.sites[x].market == d[4]]
+
+
+def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("orient", o) for o in range(6)]
+
+
+def _gen_refresh(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("remove", i, j) for i, j in REFRESH_PAIRS if _refresh_ok(s, d[2], i, j)]
+
+
+def _gen_choose(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("choose", i) for i in range(len(d[2]))]
+
+
+def _gen_tech_draw(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("keep-tech", t) for t in sorted(d[2])]
+
+
+def _gen_token(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("token", t) for t in sorted(set(s.river))]
+
+
+def _gen_bridge_tile(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("bridge-tile", t) for t in sorted(d[2])]
+
+
+def _gen_plank(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("plank", k) for k, t in enumerate(s.bridge) if t < 0]
+
+
+def _gen_arrow(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    if can_move_up(s, d[1], d[2], windows=False):
+        return [A.ARROW_UP, A.ARROW_STAY]
+    return [A.ARROW_STAY]  # the tier cost can no longer be paid
+
+
+def _gen_cat_tile(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("cathedral-tile", t) for t in sorted(s.cat_pile)]
+
+
+def _gen_discard(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    seat = d[1]
+    return [act("keep-silver", n) for n in range(3)
+            if n <= s.silver[seat] and 2 - n <= s.goldw[seat]]
+
+
+def _gen_any_action(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("any-action", a) for a in range(6) if performable(s, d[1], a, SRC_TECH)]
+
+
+def _gen_tech_grid(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("tech-grid", g) for g in GRIDS
+            if _row(s, d[1], g) + 1 < grid_of(s, g).rows]
+
+
+def _gen_market_pick(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("market-tile", m) for m, t in enumerate(s.market_tile) if t >= 0]
+
+
+def _gen_grow(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    return [act("grow", track, res) for track in (0, 1) for res in (0, 1)]
+
+
+_GENERATORS: dict[int, Callable[[PragaState, tuple[Any, ...]], list[Any]]] = {
+    TURN: _gen_turn, MINE: _gen_mine, PICK: _gen_pick, WALL_AT: _gen_wall_at,
+    SITE: _gen_site, ORIENT: _gen_orient, REFRESH: _gen_refresh, CHOOSE: _gen_choose,
+    TECH_DRAW: _gen_tech_draw, TOKEN: _gen_token, BRIDGE_TILE: _gen_bridge_tile,
+    PLANK: _gen_plank, ARROW: _gen_arrow, CAT_TILE: _gen_cat_tile, DISCARD: _gen_discard,
+    ANY_ACTION: _gen_any_action, TECH_GRID: _gen_tech_grid, MARKET_PICK: _gen_market_pick,
+    GROW: _gen_grow,
+}
+
+
+def legal_actions(s: PragaState) -> tuple[Any, ...]:
+    """The legal actions of the decision on top of the stack, in generator order."""
+    if s.final is not None or not s.stack:
+        return ()
+    d = s.stack[-1]
+    return tuple(_GENERATORS[d[0]](s, d))
+
+
+# --- handlers: inside actions ----------------------------------------------------------
+def _h_expand(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    seat, track = d[1], d[2]
+    add_resource(s, seat, GOLD if track == GOLD_TRACK else STONE, 1)
+    advance_track(s, seat, track)
+
+
+def _h_produce(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    produce(s, d[1], d[2])
+
+
+def _h_pick(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    pick_tile(s, d[1], d[2], d[3], d[4], a.a)
+
+
+def _h_wall_at(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    wall_at(s, d[1], d[2], a.a)
+
+
+def _h_at_market(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack[-1] = (*d[:4], a.a)
+
+
+def _h_site(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    seat, tile, discount = d[1], d[2], d[3]
+    if blue_mask(tile, 0):
+        s.stack.append((ORIENT, seat, BUILDING_ROW, tile, a.a, discount))
+    else:
+        place_building(s, seat, tile, a.a, 0, discount)
+
+
+def _h_orient(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    _, seat, row, tile, where, discount = d
+    if row == BUILDING_ROW:
+        place_building(s, seat, tile, where, a.a, discount)
+    elif row == WALL_ROW:
+        place_wall(s, seat, tile, where, a.a)
+    else:
+        place_upgrade(s, seat, tile, a.a)
+
+
+def _h_remove(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-ROW-5: the two tiles go under their stacks; the gaps are refilled."""
+    s.stack.pop()
+    row = d[2]
+    removed = [(pos, s.rows[row][pos]) for pos in (a.a, a.b)]
+    for pos, _ in removed:
+        refill(s, row, pos)
+    for pos, tile in removed:
+        k = stack_index(s, row, pos == 3)
+        s.stacks[k] = (*s.stacks[k], tile)
+
+
+def _h_choose(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    gain_reward(s, d[1], d[2][a.a])
+
+
+def _h_keep_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    keep_technology(s, d[1], d[2], a.a)
+
+
+def _h_token(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-PROD-1/2: the token goes on the leftmost space of the track that earned it."""
+    s.stack.pop()
+    seat, track = d[1], d[2]
+    river = list(s.river)
+    river.remove(a.a)
+    s.river = tuple(river)
+    tokens = list(s.ptoken[seat])
+    tokens[track] = a.a
+    s.ptoken[seat] = (tokens[0], tokens[1])
+
+
+def _h_bridge_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    keep_bridge_tile(s, d[1], d[2], d[3], a.a)
+
+
+def _h_plank(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    lay_plank(s, d[1], d[2], a.a)
+
+
+def _h_arrow_up(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    move_up(s, d[1], d[2], windows=False, tier_cost=True)
+
+
+def _h_arrow_stay(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+
+
+def _h_cathedral_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-GRID-7: one of the Cathedral's final-scoring tiles (any '3 VP now' included)."""
+    s.stack.pop()
+    seat = d[1]
+    s.cat_pile = tuple(t for t in s.cat_pile if t != a.a)
+    s.cat_tile[seat] = a.a
+    s.vp[seat] += C.bridge_tiles[a.a].now_vp
+
+
+def _h_keep_silver(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-WIN-2: keep 2 windows, ``a`` of them silver."""
+    s.stack.pop()
+    seat = d[1]
+    s.silver[seat] = a.a
+    s.goldw[seat] = 2 - a.a
+    finish_turn(s)
+
+
+def _h_any_action(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    start_action(s, d[1], a.a, SRC_TECH, 0)
+
+
+def _h_tech_grid(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    move_up(s, d[1], a.a, windows=False, tier_cost=False)
+
+
+def _h_market_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    tile = C.market_tiles[s.market_tile[a.a]]
+    gain_reward(s, d[1], tile.upper)
+    gain_reward(s, d[1], tile.lower)
+
+
+def _h_grow(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.stack.pop()
+    advance_track(s, d[1], a.a)
+    produce(s, d[1], a.b)
+
+
+_HANDLERS: dict[str, Callable[[PragaState, tuple[Any, ...], Any], None]] = {
+    "take-tile": _h_take_tile, "perform": _h_perform, "wheel-bonus": _h_wheel_bonus,
+    "buy-extra": _h_buy_extra, "extra": _h_extra, "refresh": _h_refresh,
+    "remove": _h_remove, "up": _h_up, "side": _h_side, "claim-seal": _h_claim_seal,
+    "use-tech": _h_use_tech, "road-free": _h_road_free, "road-egg": _h_road_egg,
+    "end-turn": _h_end_turn, "expand": _h_expand, "produce": _h_produce, "pick": _h_pick,
+    "wall-at": _h_wall_at, "at-market": _h_at_market, "site": _h_site,
+    "orient": _h_orient, "choose": _h_choose,
+    "keep-tech": _h_keep_tech, "token": _h_token, "bridge-tile": _h_bridge_tile,
+    "plank": _h_plank, "arrow-up": _h_arrow_up, "arrow-stay": _h_arrow_stay,
+    "cathedral-tile": _h_cathedral_tile, "keep-silver": _h_keep_silver,
+    "any-action": _h_any_action, "tech-grid": _h_tech_grid,
+    "market-tile": _h_market_tile, "grow": _h_grow,
+}
+
+
+def apply_unchecked(s: PragaState, action: Any) -> None:
+    """Apply a legal action in place (the caller owns ``s``)."""
+    if not s.stack:
+        raise IllegalActionError(f"{action} is not legal: the game is over")
+    s.log.append(f"{s.stack[-1][1]}: {action}")
+    _HANDLERS[action.verb](s, s.stack[-1], action)

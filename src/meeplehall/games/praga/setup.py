@@ -1,0 +1,198 @@
+"""Options and ``initial_state(params, seed)`` (§2: P-SETUP-1..26, §15 variants, the
+engine decisions of §16.3 and the readings of §19)."""
+
+from __future__ import annotations
+
+from meeplehall.core.protocol import Option, Params, validate_params
+from meeplehall.core.rng import Rng
+from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.actions_family import deal_rows
+from meeplehall.games.praga.components import TIER_SETS, load
+from meeplehall.games.praga.effects import grid_data
+from meeplehall.games.praga.state import TURN, Options, PragaState
+from meeplehall.games.praga.turn import reset_turn
+
+C = load()
+
+OPTIONS: tuple[Option, ...] = (
+    Option("players", "int", 2, "number of seats", minimum=2, maximum=4, rule="P-SETUP-17"),
+    Option("action_side", "choice", "A",
+           "side of the 6 action tiles: 'A' standard, 'B' less symmetric (never mixed)",
+           choices=("A", "B"), rule="P-VAR-1"),
+    Option("tile_arrangement", "choice", "random",
+           "'random' order of the action tiles on the crane (later games) or the "
+           "'first-game' order of the data file", choices=("random", "first-game"),
+           rule="P-SETUP-14"),
+    Option("road_tiles", "bool", False,
+           "cover the free King's Road effects with the 3 King's Road tiles",
+           rule="P-VAR-2"),
+    Option("hunger_wall_tiers", "choice", "standard", "Hunger Wall level tiles",
+           choices=TIER_SETS, rule="P-VAR-3"),
+    Option("cathedral_tiers", "choice", "standard", "Cathedral level tiles",
+           choices=TIER_SETS, rule="P-VAR-3"),
+    Option("bridge_layout", "choice", "fixed",
+           "Charles Bridge bonus pieces: the 'fixed' layout of the data (side A) or a "
+           "'random' combination of pieces and sides", choices=("fixed", "random"),
+           rule="P-SETUP-2"),
+    Option("production_tokens", "choice", "all",
+           "lay out 'all' 8 production tokens (P-SETUP-5) or only those for the "
+           "player count ('by-player-count', solo helper)",
+           choices=("all", "by-player-count"), rule="P-SETUP-5"),
+    Option("corner_repay", "bool", True,
+           "a stacked upgrade's red corner pays against every visible red corner, even "
+           "pairs already paid with the covered tile", rule="P-EDGE-5"),
+    Option("spent", "choice", "paid",
+           "market tie-break 'spent': gold + stone actually 'paid' for the buildings, or "
+           "their 'printed' cost plus surcharge", choices=("paid", "printed"),
+           rule="P-MKT-9"),
+    Option("empty_v_pile", "choice", "allowed",
+           "moving onto King's Road space V when the V pile is empty: 'allowed' (egg "
+           "paid, no tile) or 'forbidden' ([RU])", choices=("allowed", "forbidden"),
+           rule="LANG-10"),
+    Option("up_arrow", "choice", "optional",
+           "an upward arrow is 'optional' ([PL], [PT], [RU]) or 'automatic' ([DE]) "
+           "when its tier cost can be paid", choices=("optional", "automatic"),
+           rule="LANG-11"),
+    Option("road_mine_and_quarry", "choice", "both",
+           "GL-R4's second reward: +1 gold mine 'both' and +1 quarry (literal [RU]) or "
+           "'one' of them", choices=("both", "one"), rule="GL-R4"),
+)
+
+
+def make_options(params: Params) -> Options:
+    return Options(**validate_params(OPTIONS, params))
+
+
+def _shuffled(rng: Rng, items: list[int]) -> tuple[int, ...]:
+    rng.shuffle(items)
+    return tuple(items)
+
+
+def initial_state(params: Params, seed: int) -> PragaState:
+    """Set up a game for 2-4 players (§2)."""
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"seed must be an integer, got {seed!r}")
+    opts = make_options(params)
+    rng = Rng.from_seed(seed)
+    n = opts.players
+    s = PragaState.__new__(PragaState)
+    s.opts = opts
+    s.players = n
+    s.rng = rng
+    s.log = []
+    # P-SETUP-7: market tiles at random on the markets of their colour in use
+    tiles_by_colour: dict[int, list[int]] = {}
+    for i, t in enumerate(C.market_tiles):
+        tiles_by_colour.setdefault(t.colour, []).append(i)
+    for pool in tiles_by_colour.values():
+        rng.shuffle(pool)
+    market_tile = []
+    for m in C.markets:
+        if m.min_players <= n:
+            market_tile.append(tiles_by_colour[m.colour].pop())
+        else:
+            market_tile.append(-1)
+    s.market_tile = tuple(market_tile)
+    s.unused = tuple(sorted(t for pool in tiles_by_colour.values() for t in pool))
+    # P-SETUP-2: bridge pieces
+    pieces = list(range(len(C.bridge_pieces)))
+    sides = [0] * len(pieces)
+    if opts.bridge_layout == "random":
+        rng.shuffle(pieces)
+        sides = [rng.randbelow(2) for _ in pieces]
+    s.planks = tuple(C.bridge_pieces[p].side_a if side == 0 else C.bridge_pieces[p].side_b
+                     for p, side in zip(pieces, sides, strict=True))
+    s.road_effect = tuple(
+        next((t.effect for t in C.road_tiles if t.covers == k + 1), -1)
+        if opts.road_tiles else -1 for k in range(5))
+    # P-SETUP-14, P-VAR-1: action tiles
+    s.pairs = tuple(t.side_a if opts.action_side == "A" else t.side_b
+                    for t in C.action_tiles)
+    order = list(range(len(C.action_tiles)))
+    if opts.tile_arrangement == "random":
+        rng.shuffle(order)
+    s.rotation = K.setup_rotation(C.crane, n)  # P-SETUP-13
+    s.slots = K.setup_slots(C.crane, s.rotation, tuple(order))
+    s.five_vp = -1  # P-SETUP-10
+    s.platform = C.crane.platform_start[n]  # P-SETUP-15/16
+    s.era = 1
+    s.star_armed = False
+    s.turns = 0
+    # P-SETUP-3/4: bridge tiles; P-SETUP-8: technologies; P-SETUP-11: hex stacks
+    iv = [i for i, t in enumerate(C.bridge_tiles) if not t.is_v]
+    v = list(_shuffled(rng, [i for i, t in enumerate(C.bridge_tiles) if t.is_v]))
+    s.iv_stack = _shuffled(rng, iv)
+    s.v_pile = tuple(sorted(v[:3]))
+    s.cat_pile = tuple(sorted(v[3:]))
+    s.tech_stacks = [_shuffled(rng, [i for i, t in enumerate(C.technologies)
+                                     if t.level == level]) for level in (1, 2, 3, 4)]
+    kinds = (tuple((t.era, t.special) for t in C.buildings),
+             tuple((t.era, t.special) for t in C.walls),
+             tuple((t.era, t.special) for t in C.upgrades))
+    stacks = []
+    for era in (1, 2):
+        for family in kinds:
+            for special in (False, True):
+                stacks.append(_shuffled(rng, [i for i, (e, sp) in enumerate(family)
+                                              if e == era and sp == special]))
+    s.stacks = stacks
+    s.rows = [(), (), ()]
+    deal_rows(s)
+    # P-SETUP-5: production tokens
+    s.river = tuple(i for i, t in enumerate(C.production_tokens)
+                    if opts.production_tokens == "all" or t.min_players <= n)
+    s.seal_owner = [-1] * len(C.seals)
+    s.bridge = [-1] * len(C.bridge_pieces)
+    sites = len(C.sites)
+    s.site_tile = [-1] * sites
+    s.site_owner = [-1] * sites
+    s.site_cube = [False] * sites
+    s.site_spent = [0] * sites
+    s.site_orient = [0] * sites
+    # P-SETUP-12: pre-built normal era I buildings (no owner, no cube)
+    for k, site in enumerate(C.sites):
+        if site.prebuilt == n:
+            stack = s.stacks[0]
+            s.site_tile[k] = stack[0]
+            s.stacks[0] = stack[1:]
+    s.market_done = [False] * len(C.markets)
+    # P-SETUP-17..25: players
+    hw = grid_data(0, opts.hunger_wall_tiers)
+    cat = grid_data(1, opts.cathedral_tiers)
+    s.vp = [0] * n  # P-SETUP-23
+    s.gold = [C.start_gold] * n  # P-SETUP-20
+    s.stone = [C.start_stone] * n
+    s.eggs = [0] * n  # P-SETUP-25
+    s.silver = [0] * n
+    s.goldw = [0] * n
+    s.red = [0] * n
+    s.blue = [0] * n
+    s.mine = [C.gold_track.start] * n  # P-SETUP-18
+    s.quarry = [C.quarry_track.start] * n
+    s.tech = [0] * n
+    s.univ = [0] * n
+    s.wealth = [0] * n  # P-SETUP-19
+    s.cubes = [C.supply_cubes] * n  # P-SETUP-24
+    s.hw = [hw.start] * n  # P-SETUP-21: bottom-right / bottom-left
+    s.cat = [cat.start] * n
+    s.cat_tile = [-1] * n
+    s.v_tile = [-1] * n
+    s.road = [0] * n  # P-SETUP-22
+    s.ptoken = [(-1, -1)] * n
+    s.seal_rights = [0] * n
+    s.techs = [()] * n
+    s.tech_ready = [0] * n
+    s.tech_used = [0] * n
+    s.upg = [((),) * 6] * n
+    s.walls = [(-1,) * len(C.wall_positions)] * n
+    s.edge_paid = [0] * n
+    s.corner_paid = [0] * n
+    s.once = [0] * n
+    s.played = [0] * n
+    s.seat = 0  # P-SETUP-26: seat 0 starts
+    reset_turn(s)
+    s.stack = [(TURN, 0)]
+    s.final = None
+    s.log.append(f"setup: {n} players, seed {seed}")
+    return s
+

@@ -1,0 +1,336 @@
+"""What is on the table in Praga Caput Regni, as plain data; query helpers only.
+
+*Static* fields are fixed at setup (options, market tiles, bridge planks, action pairs)
+and are shared between clones. *Dynamic* fields are lists of ints/bools or immutable
+tuples, so ``clone`` copies each list once and shares the tuples (STYLE.md section 2).
+
+Conventions (see docs/praga-status.md):
+
+* Seats are ``0..players-1``; seat 0 is the start player (P-SETUP-26).
+* Gold-mine and quarry positions are 1-based track spaces; mines = space - 1 (GL-P1).
+* Action-board positions: 0..5 are the action hexes (index = action, components.ACTIONS),
+  6..17 the wall positions (components.wall_positions). An upgrade or wall placed there
+  is coded ``tile * 6 + orientation``; ``upg[seat][action]`` is the stack of codes,
+  bottom first (P-UPG-5); ``walls[seat][k]`` is a code or -1.
+* Grid cells: ``hw``/``cat`` hold ``row * 8 + column`` per seat (row 0 = bottom).
+* Hex-tile stacks: ``stacks[(era - 1) * 6 + row * 2 + special]``, row 0 buildings,
+  1 walls, 2 upgrades (the order of ``ROW_NAMES``); ``rows[row]`` holds 4 tiles, the
+  special one last (P-SETUP-11); -1 is an empty position (P-EDGE-7).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from meeplehall.core.rng import Rng
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """Validated options of one game (see ``setup.OPTIONS`` for their meaning)."""
+
+    players: int
+    action_side: str
+    tile_arrangement: str
+    road_tiles: bool
+    hunger_wall_tiers: str
+    cathedral_tiers: str
+    bridge_layout: str
+    production_tokens: str
+    corner_repay: bool
+    spent: str
+    empty_v_pile: str
+    up_arrow: str
+    road_mine_and_quarry: str
+
+    def to_params(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+ROW_NAMES = ("building", "wall", "upgrade")
+BUILDING_ROW, WALL_ROW, UPGRADE_ROW = 0, 1, 2
+
+# Decision kinds (the first item of each tuple on ``state.stack``); item 1 is the seat.
+TURN = 0  # (TURN, seat): the turn hub
+MINE = 1  # (MINE, seat, track): expand or produce (P-MINE-2, P-QUAR-1)
+PICK = 2  # (PICK, seat, row, source, discount): choose a tile of a row (P-ROW-1/3)
+WALL_AT = 3  # (WALL_AT, seat, wall): choose a wall position (P-WALL-4)
+SITE = 4  # (SITE, seat, building, discount, market): a market (-1), then a site there
+ORIENT = 5  # (ORIENT, seat, row, tile, where, discount): choose the orientation
+REFRESH = 6  # (REFRESH, seat, row): choose the 2 tiles to remove (P-ROW-5)
+CHOOSE = 7  # (CHOOSE, seat, options, why): one of several rewards (tuple of Rewards)
+TECH_DRAW = 8  # (TECH_DRAW, seat, drawn, level): keep 1 of the drawn technologies (P-TECH-2)
+TOKEN = 9  # (TOKEN, seat, track): take a production token (P-PROD-1)
+BRIDGE_TILE = 10  # (BRIDGE_TILE, seat, tiles, pile): keep a IV or V tile (P-BRIDGE-2/3)
+PLANK = 11  # (PLANK, seat, tile): choose the plank position (P-BRIDGE-1)
+ARROW = 12  # (ARROW, seat, grid): follow an upward arrow or not (P-GRID-6)
+CAT_TILE = 13  # (CAT_TILE, seat): take a Cathedral final-scoring tile (P-GRID-7)
+DISCARD = 14  # (DISCARD, seat): keep at most 2 windows (P-WIN-2)
+ANY_ACTION = 15  # (ANY_ACTION, seat): GL-T4-3 perform any one action
+TECH_GRID = 16  # (TECH_GRID, seat): GL-T3-2 which grid to move up on
+MARKET_PICK = 17  # (MARKET_PICK, seat): GL-T4-5 which market tile
+GROW = 18  # (GROW, seat): GL-T4-6 +1 mine or quarry, then produce gold or stone
+
+DECISION_NAMES = ("turn", "mine-or-quarry", "pick-tile", "wall-position", "site",
+                  "orientation", "refresh", "choose-reward", "keep-technology",
+                  "production-token", "bridge-tile", "plank", "up-arrow",
+                  "cathedral-tile", "discard-windows", "any-action", "technology-grid",
+                  "market-tile", "grow-and-produce")
+
+# Action sources (P-ACT-2): the action tile, the bought extra action, a technology.
+SRC_TILE, SRC_EXTRA, SRC_TECH = 0, 1, 2
+
+
+class PragaState:
+    """The whole game state. ``==`` compares every field."""
+
+    __slots__ = (
+        # static
+        "opts", "players", "market_tile", "planks", "road_effect", "pairs", "unused",
+        # dynamic: table
+        "rng", "rotation", "slots", "five_vp", "platform", "era", "star_armed", "turns",
+        "stacks", "rows", "iv_stack", "v_pile", "cat_pile", "tech_stacks", "river",
+        "seal_owner", "bridge", "site_tile", "site_owner", "site_cube", "site_spent",
+        "site_orient", "market_done",
+        # dynamic: per seat
+        "vp", "gold", "stone", "eggs", "silver", "goldw", "red", "blue", "mine", "quarry",
+        "tech", "univ", "wealth", "cubes", "hw", "cat", "cat_tile", "v_tile", "road",
+        "ptoken", "seal_rights", "techs", "tech_ready", "tech_used", "upg", "walls",
+        "edge_paid", "corner_paid", "once", "played",
+        # dynamic: the turn
+        "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact",
+        "refreshed", "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg",
+        "stack", "final", "log",
+    )
+
+    opts: Options
+    players: int
+    market_tile: tuple[int, ...]  # per market: index into market_tiles, -1 empty
+    planks: tuple[tuple[Any, Any], ...]  # per plank position: the two bonus Rewards
+    road_effect: tuple[int, ...]  # per road space 0..4: variant tile effect or -1
+    pairs: tuple[tuple[int, int], ...]  # the two actions of each action tile
+    unused: tuple[int, ...]  # market tiles in the box (hidden)
+
+    rng: Rng
+    rotation: int
+    slots: tuple[int, ...]
+    five_vp: int  # action tile carrying the 5-VP token, -1: beside the crane
+    platform: int
+    era: int
+    star_armed: bool
+    turns: int  # completed turns
+    stacks: list[tuple[int, ...]]
+    rows: list[tuple[int, ...]]
+    iv_stack: tuple[int, ...]
+    v_pile: tuple[int, ...]
+    cat_pile: tuple[int, ...]
+    tech_stacks: list[tuple[int, ...]]
+    river: tuple[int, ...]
+    seal_owner: list[int]
+    bridge: list[int]
+    site_tile: list[int]
+    site_owner: list[int]
+    site_cube: list[bool]
+    site_spent: list[int]
+    site_orient: list[int]
+    market_done: list[bool]
+
+    vp: list[int]
+    gold: list[int]
+    stone: list[int]
+    eggs: list[int]
+    silver: list[int]
+    goldw: list[int]
+    red: list[int]
+    blue: list[int]
+    mine: list[int]
+    quarry: list[int]
+    tech: list[int]
+    univ: list[int]
+    wealth: list[int]  # bits: 1 six gold, 2 six stone, 4 nine
+    cubes: list[int]
+    hw: list[int]
+    cat: list[int]
+    cat_tile: list[int]
+    v_tile: list[int]
+    road: list[int]
+    ptoken: list[tuple[int, int]]  # production token on the gold / quarry track, -1
+    seal_rights: list[int]
+    techs: list[tuple[int, ...]]
+    tech_ready: list[int]  # bit per level - 1
+    tech_used: list[int]
+    upg: list[tuple[tuple[int, ...], ...]]
+    walls: list[tuple[int, ...]]
+    edge_paid: list[int]
+    corner_paid: list[int]
+    once: list[int]  # GL-T2-2 once-per-turn triggers used (bit per token colour)
+    played: list[int]
+
+    seat: int
+    taken: int
+    taken_slot: int
+    action_done: bool
+    bonus: bool  # wheel bonus (gain or egg) still to be taken
+    special: bool  # special-tile bonus still unused
+    xact: int  # 0 not bought, 1 bought, 2 performed
+    refreshed: bool
+    moves_hw: int
+    moves_cat: int
+    performed: tuple[int, ...]
+    t14: bool
+    road_free: int  # road space whose free effect is pending, 0: none
+    road_egg: int
+    stack: list[tuple[Any, ...]]
+    final: tuple[Any, ...] | None
+    log: list[str]
+
+    _LISTS = ("stacks", "rows", "tech_stacks", "seal_owner", "bridge", "site_tile",
+              "site_owner", "site_cube", "site_spent", "site_orient", "market_done",
+              "vp", "gold", "stone", "eggs", "silver", "goldw", "red", "blue", "mine",
+              "quarry", "tech", "univ", "wealth", "cubes", "hw", "cat", "cat_tile",
+              "v_tile", "road", "ptoken", "seal_rights", "techs", "tech_ready",
+              "tech_used", "upg", "walls", "edge_paid", "corner_paid", "once", "played",
+              "stack", "log")
+
+    def clone(self) -> PragaState:
+        """Copy every list once; share static fields and immutable tuples."""
+        new = PragaState.__new__(PragaState)
+        new.opts = self.opts
+        new.players = self.players
+        new.market_tile = self.market_tile
+        new.planks = self.planks
+        new.road_effect = self.road_effect
+        new.pairs = self.pairs
+        new.unused = self.unused
+        new.rng = Rng(self.rng.state)
+        new.rotation = self.rotation
+        new.slots = self.slots
+        new.five_vp = self.five_vp
+        new.platform = self.platform
+        new.era = self.era
+        new.star_armed = self.star_armed
+        new.turns = self.turns
+        new.stacks = self.stacks[:]
+        new.rows = self.rows[:]
+        new.iv_stack = self.iv_stack
+        new.v_pile = self.v_pile
+        new.cat_pile = self.cat_pile
+        new.tech_stacks = self.tech_stacks[:]
+        new.river = self.river
+        new.seal_owner = self.seal_owner[:]
+        new.bridge = self.bridge[:]
+        new.site_tile = self.site_tile[:]
+        new.site_owner = self.site_owner[:]
+        new.site_cube = self.site_cube[:]
+        new.site_spent = self.site_spent[:]
+        new.site_orient = self.site_orient[:]
+        new.market_done = self.market_done[:]
+        new.vp = self.vp[:]
+        new.gold = self.gold[:]
+        new.stone = self.stone[:]
+        new.eggs = self.eggs[:]
+        new.silver = self.silver[:]
+        new.goldw = self.goldw[:]
+        new.red = self.red[:]
+        new.blue = self.blue[:]
+        new.mine = self.mine[:]
+        new.quarry = self.quarry[:]
+        new.tech = self.tech[:]
+        new.univ = self.univ[:]
+        new.wealth = self.wealth[:]
+        new.cubes = self.cubes[:]
+        new.hw = self.hw[:]
+        new.cat = self.cat[:]
+        new.cat_tile = self.cat_tile[:]
+        new.v_tile = self.v_tile[:]
+        new.road = self.road[:]
+        new.ptoken = self.ptoken[:]
+        new.seal_rights = self.seal_rights[:]
+        new.techs = self.techs[:]
+        new.tech_ready = self.tech_ready[:]
+        new.tech_used = self.tech_used[:]
+        new.upg = self.upg[:]
+        new.walls = self.walls[:]
+        new.edge_paid = self.edge_paid[:]
+        new.corner_paid = self.corner_paid[:]
+        new.once = self.once[:]
+        new.played = self.played[:]
+        new.seat = self.seat
+        new.taken = self.taken
+        new.taken_slot = self.taken_slot
+        new.action_done = self.action_done
+        new.bonus = self.bonus
+        new.special = self.special
+        new.xact = self.xact
+        new.refreshed = self.refreshed
+        new.moves_hw = self.moves_hw
+        new.moves_cat = self.moves_cat
+        new.performed = self.performed
+        new.t14 = self.t14
+        new.road_free = self.road_free
+        new.road_egg = self.road_egg
+        new.stack = self.stack[:]
+        new.final = self.final
+        new.log = self.log[:]
+        return new
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, PragaState):
+            return NotImplemented
+        return all(getattr(self, name) == getattr(other, name) for name in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # --- queries ------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.final is not None
+
+    def windows(self, seat: int) -> int:
+        return self.silver[seat] + self.goldw[seat]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every field as JSON-compatible data (tuples become lists)."""
+        out: dict[str, Any] = {}
+        for name in self.__slots__:
+            value = getattr(self, name)
+            if name == "opts":
+                value = value.to_params()
+            elif name == "rng":
+                value = value.state
+            out[name] = _plain(value)
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PragaState:
+        """Inverse of ``to_dict``."""
+        state = cls.__new__(cls)
+        for name in cls.__slots__:
+            if name not in data:
+                raise ValueError(f"state field {name!r} is missing")
+            value = data[name]
+            if name == "opts":
+                value = Options(**value)
+            elif name == "rng":
+                value = Rng(int(value))
+            elif name in cls._LISTS:
+                value = [_tuplify(v) for v in value]
+            elif isinstance(value, list):
+                value = _tuplify(value)
+            setattr(state, name, value)
+        return state
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    return value
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list):
+        return tuple(_tuplify(v) for v in value)
+    return value

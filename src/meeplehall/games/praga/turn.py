@@ -1,0 +1,401 @@
+"""The turn hub (§3.1, P-TURN-1..4, P-TIMING-1/2): what may be done at each moment of a
+turn, the handlers of those choices, and the end of the turn with the crane and the
+clock (P-CRANE-9..12, P-CLOCK-1..8).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeplehall.games.praga import actions as A
+from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.actions_family import (
+    deal_rows,
+    performable,
+    special_vp,
+    stack_index,
+    start_action,
+    take_vp,
+    takeable,
+)
+from meeplehall.games.praga.components import (
+    BUILDING,
+    CATHEDRAL,
+    EGG,
+    GOLD,
+    GOLD_WINDOW,
+    HUNGER_WALL,
+    ROAD,
+    STONE,
+    TECH,
+    UNIV,
+    UPGRADE,
+    WALL,
+    load,
+)
+from meeplehall.games.praga.effects import (
+    GOLD_TRACK,
+    QUARRY_TRACK,
+    ROW_BITS,
+    TECH_EFFECT,
+    active,
+    add_resource,
+    can_move_up,
+    gain,
+    grid_of,
+    log,
+    move_up,
+    pay,
+    produce,
+    sideways,
+)
+from meeplehall.games.praga.road import (
+    apply_egg,
+    apply_free,
+    can_free,
+    can_road,
+    resolve_free_at_end,
+)
+from meeplehall.games.praga.state import (
+    ANY_ACTION,
+    DISCARD,
+    GROW,
+    MARKET_PICK,
+    REFRESH,
+    SRC_EXTRA,
+    SRC_TECH,
+    SRC_TILE,
+    TECH_GRID,
+    TURN,
+    PragaState,
+)
+
+C = load()
+act = A.act
+GRIDS = (HUNGER_WALL, CATHEDRAL)
+REFRESH_PAIRS = ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3))  # P-ROW-5
+
+
+# --- the hub -----------------------------------------------------------------------------
+def tile_action_pending(s: PragaState, seat: int) -> bool:
+    """The taken tile's action is still to be performed and can be (P-TURN-2 step 2,
+    P-EDGE-1: a tile whose actions cannot be performed lets the turn end)."""
+    return (s.taken >= 0 and not s.action_done
+            and any(performable(s, seat, a, SRC_TILE) for a in s.pairs[s.taken]))
+
+
+def can_refresh(s: PragaState, row: int) -> bool:
+    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable."""
+    return any(_refresh_ok(s, row, i, j) for i, j in REFRESH_PAIRS)
+
+
+def _refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
+    tiles = s.rows[row]
+    if tiles[i] < 0 or tiles[j] < 0:
+        return False
+    normal = len(s.stacks[stack_index(s, row, False)])
+    special = len(s.stacks[stack_index(s, row, True)])
+    need_normal = (i < 3) + (j < 3)
+    return normal >= need_normal and special >= (j == 3)
+
+
+def tech_usable(s: PragaState, seat: int, t: int) -> bool:
+    """Level III/IV technologies: once, in own turns, when their effect can happen."""
+    level = C.technologies[t].level
+    if level < 3 or not s.tech_ready[seat] >> (level - 1) & 1:
+        return False
+    if s.tech_used[seat] >> (level - 1) & 1:
+        return False
+    effect = TECH_EFFECT[t]
+    if effect == "GL-T3-1":
+        s.eggs[seat] += 1
+        ok = can_road(s, seat)
+        s.eggs[seat] -= 1
+        return ok
+    if effect == "GL-T3-2":
+        return any(_row(s, seat, g) + 1 < grid_of(s, g).rows for g in GRIDS)
+    if effect in ("GL-T3-4", "GL-T4-4"):
+        return performable(s, seat, UPGRADE, SRC_TECH)
+    if effect == "GL-T4-1":
+        return performable(s, seat, BUILDING, SRC_TECH, 2)
+    if effect == "GL-T4-2":
+        return performable(s, seat, WALL, SRC_TECH, 2)
+    if effect == "GL-T4-5":
+        return any(t >= 0 for t in s.market_tile)
+    return True
+
+
+def _row(s: PragaState, seat: int, grid: int) -> int:
+    return (s.hw if grid == HUNGER_WALL else s.cat)[seat] // ROW_BITS
+
+
+def _seal_ok(s: PragaState, seat: int, k: int) -> bool:
+    if s.seal_owner[k] >= 0:
+        return False
+    gold, stone, silver, goldw = C.seals[k].cost
+    return (s.gold[seat] >= gold and s.stone[seat] >= stone and s.silver[seat] >= silver
+            and s.goldw[seat] >= goldw)
+
+
+def _gen_turn(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+    seat = d[1]
+    out: list[Any] = []
+    if s.taken < 0:
+        out += [act("take-tile", w) for w in takeable(s, seat)]
+    else:
+        if not s.action_done:
+            out += [act("perform", a) for a in sorted(s.pairs[s.taken])
+                    if performable(s, seat, a, SRC_TILE)]
+        if (s.bonus and _bonus_ok(s, seat)) or s.special:
+            out.append(A.WHEEL_BONUS)
+    if s.xact == 0:
+        if s.goldw[seat] >= 2:
+            out.append(act("buy-extra", 0))
+        if s.goldw[seat] >= 1 and s.silver[seat] >= 1:
+            out.append(act("buy-extra", 1))
+    elif s.xact == 1:
+        out += [act("extra", a) for a in range(6) if performable(s, seat, a, SRC_EXTRA)]
+    if not s.refreshed:
+        for row in range(3):
+            if can_refresh(s, row):
+                if s.gold[seat]:
+                    out.append(act("refresh", row, 0))
+                if s.stone[seat]:
+                    out.append(act("refresh", row, 1))
+    for g in GRIDS:
+        if can_move_up(s, seat, g, windows=True):
+            out.append(act("up", g))
+    if s.moves_hw:
+        out.append(act("side", HUNGER_WALL))
+    if s.moves_cat:
+        out.append(act("side", CATHEDRAL))
+    if s.seal_rights[seat] and s.cubes[seat]:
+        out += [act("claim-seal", k) for k in range(len(C.seals)) if _seal_ok(s, seat, k)]
+    out += [act("use-tech", t) for t in s.techs[seat] if tech_usable(s, seat, t)]
+    if can_free(s):
+        out.append(A.ROAD_FREE)
+    if s.road_egg and s.eggs[seat]:
+        out.append(A.ROAD_EGG)
+    if s.taken >= 0 and not tile_action_pending(s, seat):
+        out.append(A.END_TURN)
+    return out
+
+
+def _bonus_ok(s: PragaState, seat: int) -> bool:
+    slot = C.crane.slots[s.taken_slot - 1]
+    if slot.kind == 2:  # egg purchase
+        gold, stone, _, _ = slot.price
+        return s.gold[seat] >= gold and s.stone[seat] >= stone
+    return True
+
+
+# --- handlers: the hub ---------------------------------------------------------------------
+def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-TURN-2 step 1, P-CRANE-2/4/5/6/12."""
+    seat, w = d[1], a.a
+    tile = s.slots[w]
+    board = K.board_position(C.crane, w, s.rotation)
+    cost = K.zone_cost(C.crane, board)
+    vp = K.zone_vp(C.crane, board)
+    if s.five_vp == tile:
+        vp = 5
+        s.five_vp = -1
+    pay(s, seat, gold=cost)
+    slots = list(s.slots)
+    slots[w] = -1
+    s.slots = tuple(slots)
+    s.taken, s.taken_slot = tile, w
+    log(s, f"seat {seat} takes action tile {C.action_tiles[tile].id} from slot {w}")
+    take_vp(s, seat, vp)
+    kind = C.crane.slots[w - 1].kind
+    s.special = kind == 0
+    s.bonus = kind != 0
+
+
+def _h_perform(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.action_done = True
+    start_action(s, d[1], a.a, SRC_TILE, 0)
+
+
+def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """GL-W1..W6, P-CRANE-6/7/8; GL-T1-1 adds 1 of the shown resource and 1 VP."""
+    seat = d[1]
+    if s.special:
+        special_vp(s, seat)
+        return
+    slot = C.crane.slots[s.taken_slot - 1]
+    s.bonus = False
+    if slot.kind == 1:
+        for kind, amount in slot.gain:
+            extra = sum(1 for t in active(s, seat, "GL-T1-1")
+                        if C.technologies[t].resource == kind)
+            gain(s, seat, kind, amount + extra)
+            s.vp[seat] += extra
+    elif slot.kind == 2:
+        gold, stone, _, _ = slot.price
+        pay(s, seat, gold=gold, stone=stone)
+        gain(s, seat, EGG, 1)
+    else:
+        gain(s, seat, UNIV if slot.track else TECH, 1)  # GL-W4
+
+
+def _h_buy_extra(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-XACT-1: 2 gold windows, or 1 gold + 1 silver window."""
+    if a.a == 0:
+        pay(s, d[1], goldw=2)
+    else:
+        pay(s, d[1], goldw=1, silver=1)
+    s.xact = 1
+
+
+def _h_extra(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    s.xact = 2
+    start_action(s, d[1], a.a, SRC_EXTRA, 0)
+
+
+def _h_refresh(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    pay(s, d[1], gold=1 if a.b == 0 else 0, stone=1 if a.b == 1 else 0)
+    s.refreshed = True
+    s.stack.append((REFRESH, d[1], a.a))
+
+
+def _h_up(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    move_up(s, d[1], a.a, windows=True, tier_cost=True)
+
+
+def _h_side(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    if a.a == HUNGER_WALL:
+        s.moves_hw -= 1
+    else:
+        s.moves_cat -= 1
+    sideways(s, d[1], a.a)
+
+
+def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-SEAL-2/3: pay the printed cost and put a cube from the supply on it."""
+    seat = d[1]
+    gold, stone, silver, goldw = C.seals[a.a].cost
+    pay(s, seat, gold=gold, stone=stone, silver=silver, goldw=goldw)
+    s.seal_rights[seat] -= 1
+    s.cubes[seat] -= 1
+    s.seal_owner[a.a] = seat
+    log(s, f"seat {seat} claims seal {C.seals[a.a].id}")
+
+
+def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """Level III/IV technologies (GL-T3-*, GL-T4-*; P-TECH-6/7)."""
+    seat, t = d[1], a.a
+    s.tech_used[seat] |= 1 << (C.technologies[t].level - 1)
+    effect = TECH_EFFECT[t]
+    log(s, f"seat {seat} uses technology {C.technologies[t].id}")
+    if effect == "GL-T3-1":
+        gain(s, seat, EGG, 1)
+        start_action(s, seat, ROAD, SRC_TECH, 0)
+    elif effect == "GL-T3-2":
+        s.stack.append((TECH_GRID, seat))
+    elif effect == "GL-T3-3":
+        gain(s, seat, UNIV, 4)
+    elif effect == "GL-T3-4":
+        s.vp[seat] += 3
+        start_action(s, seat, UPGRADE, SRC_TECH, 0)
+    elif effect == "GL-T3-5":
+        produce(s, seat, GOLD_TRACK)
+        add_resource(s, seat, STONE, 2)
+    elif effect == "GL-T3-6":
+        produce(s, seat, QUARRY_TRACK)
+        add_resource(s, seat, GOLD, 2)
+    elif effect == "GL-T4-1":
+        start_action(s, seat, BUILDING, SRC_TECH, 2)
+    elif effect == "GL-T4-2":
+        start_action(s, seat, WALL, SRC_TECH, 2)
+    elif effect == "GL-T4-3":
+        s.stack.append((ANY_ACTION, seat))
+    elif effect == "GL-T4-4":
+        gain(s, seat, GOLD_WINDOW, 1)
+        start_action(s, seat, UPGRADE, SRC_TECH, 0)
+    elif effect == "GL-T4-5":
+        s.stack.append((MARKET_PICK, seat))
+    else:
+        s.stack.append((GROW, seat))
+
+
+def _h_road_free(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    apply_free(s)
+
+
+def _h_road_egg(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    apply_egg(s)
+
+
+def _h_end_turn(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """P-CRANE-9 step 1 (windows), then the crane and the clock."""
+    seat = d[1]
+    resolve_free_at_end(s)
+    if s.special:
+        special_vp(s, seat)
+    s.bonus = False
+    s.stack.pop()
+    if s.windows(seat) > 2:
+        s.stack.append((DISCARD, seat))
+    else:
+        finish_turn(s)
+
+
+# --- end of turn ---------------------------------------------------------------------------
+def era_switch(s: PragaState) -> None:
+    """P-CLOCK-4/5, P-ROW-6: the era I rows leave the game; era II rows are dealt."""
+    s.era = 2
+    log(s, "era II begins")
+    deal_rows(s)
+
+
+def finish_turn(s: PragaState) -> None:
+    """P-CRANE-9 steps 2-5, P-CLOCK-1..8, then the next turn or final scoring."""
+    seat = s.seat
+    res = K.end_turn(C.crane, s.rotation, s.slots, s.taken)
+    s.rotation, s.slots = res.rotation, res.slots
+    if res.overflowed:
+        s.five_vp = res.overflowed[-1]
+    n = s.players
+    if res.star and s.star_armed and s.era == 1:
+        era_switch(s)
+    if res.drop:
+        s.platform += 1
+        if s.platform == C.crane.era_line[n] and s.era == 1:
+            if n == 2:
+                s.star_armed = True
+            else:
+                era_switch(s)
+    s.turns += 1
+    s.played[seat] += 1
+    for p in range(n):  # P-TECH-4, P-EDGE-4: gained technologies come into force
+        mask = 0
+        for t in s.techs[p]:
+            mask |= 1 << (C.technologies[t].level - 1)
+        s.tech_ready[p] = mask
+        s.once[p] = 0
+    if s.turns >= C.turns_per_player * n:
+        from meeplehall.games.praga.final import final_scoring
+
+        final_scoring(s)
+        return
+    s.seat = (seat + 1) % n
+    reset_turn(s)
+    s.stack.append((TURN, s.seat))
+
+
+def reset_turn(s: PragaState) -> None:
+    s.taken = -1
+    s.taken_slot = -1
+    s.action_done = False
+    s.bonus = False
+    s.special = False
+    s.xact = 0
+    s.refreshed = False
+    s.moves_hw = 0
+    s.moves_cat = 0
+    s.performed = (0, 0, 0, 0, 0, 0)
+    s.t14 = False
+    s.road_free = 0
+    s.road_egg = 0
+

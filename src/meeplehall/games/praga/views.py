@@ -1,0 +1,342 @@
+"""Player views (built by whitelist) and ``sample_hidden`` for AI determinisation.
+
+Hidden in Praga: the order and contents of the face-down stacks (hex tiles of both eras,
+technologies, IV bridge tiles, the V piles by the bridge and the Cathedral), the market
+tiles left in the box, the technologies or IV tiles another player is choosing among, and
+the PRNG state. A view shows counts of those and everything else, both as readable
+sections and as the public part of the state, so a bot can rebuild a full state with
+``sample_hidden`` (re-dealing the hidden parts from its own generator).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeplehall.core.rng import Rng
+from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.components import (
+    ACTIONS,
+    CATHEDRAL,
+    HUNGER_WALL,
+    MARKET_COLOURS,
+    SEAL_EFFECTS,
+    TECH_EFFECTS,
+    load,
+    reward_text,
+)
+from meeplehall.games.praga.effects import ROW_BITS, grid_of
+from meeplehall.games.praga.state import (
+    BRIDGE_TILE,
+    DECISION_NAMES,
+    ORIENT,
+    ROW_NAMES,
+    SITE,
+    TECH_DRAW,
+    WALL_AT,
+    PragaState,
+)
+
+C = load()
+
+# Whitelist: state fields any seat may know as they are. A new field stays hidden until
+# added here; the hidden ones are shown as counts (``HIDDEN_COUNTS``).
+PUBLIC_FIELDS: tuple[str, ...] = (
+    "opts", "players", "market_tile", "planks", "road_effect", "pairs",
+    "rotation", "slots", "five_vp", "platform", "era", "star_armed", "turns", "rows",
+    "river", "seal_owner", "bridge", "site_tile", "site_owner", "site_cube", "site_spent",
+    "site_orient", "market_done",
+    "vp", "gold", "stone", "eggs", "silver", "goldw", "red", "blue", "mine", "quarry",
+    "tech", "univ", "wealth", "cubes", "hw", "cat", "cat_tile", "v_tile", "road", "ptoken",
+    "seal_rights", "techs", "tech_ready", "tech_used", "upg", "walls", "edge_paid",
+    "corner_paid", "once", "played",
+    "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact", "refreshed",
+    "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg", "final", "log",
+)
+HIDDEN_COUNTS: tuple[str, ...] = ("stacks", "tech_stacks", "iv_stack", "v_pile",
+                                  "cat_pile", "unused")
+
+
+_TILE_KINDS: tuple[tuple[tuple[int, bool], ...], ...] = (
+    tuple((t.era, t.special) for t in C.buildings),
+    tuple((t.era, t.special) for t in C.walls),
+    tuple((t.era, t.special) for t in C.upgrades))
+
+
+def side_name(s: PragaState, seat: int) -> str:
+    return C.colours[seat]
+
+
+def _private_decision(d: tuple[Any, ...]) -> bool:
+    """A decision whose drawn tiles only its seat may see (P-TECH-2, P-BRIDGE-2)."""
+    return bool(d[0] == TECH_DRAW or (d[0] == BRIDGE_TILE and d[3] == 0))
+
+
+def _stack_for(s: PragaState, player: int | None) -> list[Any]:
+    out = []
+    for d in s.stack:
+        if d[1] != player and (_private_decision(d) or d[0] == BRIDGE_TILE):
+            d = (*d[:2], (-1,) * len(d[2]), *d[3:])
+        out.append(d)
+    return out
+
+
+def _tile_text(row: int, tile: int) -> str:
+    if tile < 0:
+        return "-"
+    if row == 0:
+        b = C.buildings[tile]
+        cost = " ".join(f"{n} {k}" for n, k in ((b.gold, "gold"), (b.stone, "stone")) if n)
+        marks = [x for x, on in (("cube", b.cube), ("cathedral", b.cathedral),
+                                 ("blue corner", bool(b.blue_corners))) if on]
+        return f"{b.id} ({cost} -> {reward_text(b.reward)}{'; ' if marks else ''}" \
+               f"{', '.join(marks)})"
+    if row == 1:
+        w = C.walls[tile]
+        cost = " ".join(f"{n} {k}" for n, k in ((w.gold, "gold"), (w.stone, "stone")) if n)
+        marks = [x for x, on in (("hunger wall", w.hunger_wall),
+                                 ("red corner", bool(w.red_corners))) if on]
+        return f"{w.id} ({cost or 'free'} -> {reward_text(w.reward)}" \
+               f"{'; ' if marks else ''}{', '.join(marks)})"
+    u = C.upgrades[tile]
+    return f"{u.id} ({ACTIONS[u.action]}: {reward_text(u.bonus)} per performance)"
+
+
+def _crane(s: PragaState) -> list[str]:
+    """One line per board position, from the start of the red zone (P-CRANE-1)."""
+    out = []
+    for board in range(C.crane.positions):
+        w = K.wheel_at(C.crane, board, s.rotation)
+        zone = ("red" if board < C.crane.green_start else "green"
+                if board < C.crane.blue_start else "blue" if board < C.crane.beyond
+                else "beyond")
+        cost = K.zone_cost(C.crane, board)
+        vp = K.zone_vp(C.crane, board)
+        where = f"{board:2} {zone}" + (f" (pay {cost} gold)" if cost else "") + (
+            f" (+{vp} VP)" if vp else "")
+        if w == 0:
+            out.append(f"{where}: the box")
+            continue
+        slot = C.crane.slots[w - 1]
+        bonus = (f"special tile or {slot.vp} VP" if slot.kind == 0 else
+                 reward_text(slot.gain) if slot.kind == 1 else
+                 f"buy an egg for {_cost_text(slot.price)}" if slot.kind == 2
+                 else "track step")
+        tile = s.slots[w]
+        what = "empty" if tile < 0 else (
+            f"{C.action_tiles[tile].id} {'/'.join(ACTIONS[a] for a in s.pairs[tile])}"
+            + (" +5 VP token" if s.five_vp == tile else ""))
+        out.append(f"{where}: slot {w} [{bonus}] {what}")
+    return out
+
+
+def _cost_text(cost: tuple[int, int, int, int]) -> str:
+    names = ("gold", "stone", "silver", "gold window")
+    return " + ".join(f"{n} {k}" for n, k in zip(cost, names, strict=True) if n) or "free"
+
+
+def _cell(s: PragaState, seat: int, grid: int) -> str:
+    row, col = divmod((s.hw if grid == HUNGER_WALL else s.cat)[seat], ROW_BITS)
+    g = grid_of(s, grid)
+    return f"row {row + 1} ({g.row_values[row]} VP) column {col} (x{g.column_values[col]})"
+
+
+def _seat_line(s: PragaState, seat: int) -> str:
+    """Everything public about a seat on one line."""
+    parts = [
+        f"{side_name(s, seat)}: {s.vp[seat]} VP",
+        f"{s.gold[seat]} gold, {s.stone[seat]} stone",
+        f"windows {s.silver[seat]} silver + {s.goldw[seat]} gold",
+        f"{s.eggs[seat]} eggs, tokens {s.red[seat]} red + {s.blue[seat]} blue",
+        f"mines {s.mine[seat] - 1}, quarries {s.quarry[seat] - 1}",
+        f"technology {s.tech[seat]}, University {s.univ[seat]}",
+        f"cubes {s.cubes[seat]}",
+        f"Hunger Wall {_cell(s, seat, HUNGER_WALL)}",
+        f"Cathedral {_cell(s, seat, CATHEDRAL)}",
+        f"King's Road {s.road[seat] or 'not yet'}",
+        f"turns {s.played[seat]}/16",
+    ]
+    if s.techs[seat]:
+        parts.append("technologies " + ", ".join(
+            f"{C.technologies[t].id} {TECH_EFFECTS[C.technologies[t].effect]}"
+            for t in s.techs[seat]))
+    upg = [f"{ACTIONS[a]}:{'<'.join(C.upgrades[c // 6].id for c in st)}"
+           for a, st in enumerate(s.upg[seat]) if st]
+    if upg:
+        parts.append("upgrades " + " ".join(upg))
+    walls = [C.walls[c // 6].id for c in s.walls[seat] if c >= 0]
+    if walls:
+        parts.append(f"{len(walls)} walls " + " ".join(walls))
+    tokens = [C.production_tokens[t].id for t in s.ptoken[seat] if t >= 0]
+    if tokens:
+        parts.append("production tokens " + " ".join(tokens))
+    if s.seal_rights[seat]:
+        parts.append(f"{s.seal_rights[seat]} seal right(s)")
+    for label, tile in (("V tile", s.v_tile[seat]), ("Cathedral tile", s.cat_tile[seat])):
+        if tile >= 0:
+            parts.append(f"{label} {C.bridge_tiles[tile].id}")
+    return " | ".join(parts)
+
+
+def _this_turn(s: PragaState) -> str:
+    if s.taken < 0:
+        return "no action tile taken yet"
+    parts = [f"took {C.action_tiles[s.taken].id} from slot {s.taken_slot}",
+             "action done" if s.action_done else "action to perform"]
+    if s.bonus:
+        parts.append("wheel bonus waiting")
+    if s.special:
+        parts.append("special-tile bonus waiting")
+    parts.append(("extra action available", "extra action bought",
+                  "extra action done")[s.xact])
+    if s.refreshed:
+        parts.append("row refreshed")
+    if s.moves_hw or s.moves_cat:
+        parts.append(f"sideways moves: Hunger Wall {s.moves_hw}, Cathedral {s.moves_cat}")
+    if s.road_free or s.road_egg:
+        parts.append("King's Road effects waiting")
+    return "; ".join(parts)
+
+
+def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
+    """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
+    readable lines first, then the public state for programs (``state``)."""
+    full = s.to_dict()
+    public = {name: full[name] for name in PUBLIC_FIELDS}
+    public["stack"] = _plain(_stack_for(s, player))
+    counts = {"stacks": [len(x) for x in s.stacks],
+              "tech_stacks": [len(x) for x in s.tech_stacks],
+              "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
+              "cat_pile": len(s.cat_pile), "unused": len(s.unused)}
+    top = s.stack[-1] if s.stack else None
+    view: dict[str, Any] = {
+        "game": "praga",
+        "seat": player,
+        "players": s.players,
+        "to_move": None if top is None else top[1],
+        "decision": None if top is None else DECISION_NAMES[top[0]],
+        "turn_of": side_name(s, s.seat),
+        "turn": f"{min(s.turns + 1, 16 * s.players)} of {16 * s.players}",
+        "era": "I" if s.era == 1 else "II",
+        "platform": f"space {s.platform} of {C.crane.platform_spaces - 1}",
+        "this_turn": _this_turn(s),
+        "seats": [_seat_line(s, p) for p in range(s.players)],
+        "crane": _crane(s),
+        "rows": {ROW_NAMES[r]: [_tile_text(r, t) for t in s.rows[r]] for r in range(3)},
+        "markets": [
+            f"{m.id} {MARKET_COLOURS[m.colour]}: "
+            + ("empty market" if s.market_tile[k] < 0 else
+               f"{reward_text(C.market_tiles[s.market_tile[k]].upper)} / "
+               f"{reward_text(C.market_tiles[s.market_tile[k]].lower)}")
+            + (" (scored)" if s.market_done[k] else "")
+            + " | " + ", ".join(
+                f"{C.sites[x].id}"
+                + (f" {C.buildings[s.site_tile[x]].id}" if s.site_tile[x] >= 0 else " free")
+                + (f" {side_name(s, s.site_owner[x])}" if s.site_owner[x] >= 0 else "")
+                + (" +cube" if s.site_cube[x] else "")
+                for x in C.market_sites[k])
+            for k, m in enumerate(C.markets)],
+        "bridge": [f"plank {k}: {' | '.join(reward_text(r) for r in s.planks[k])}: "
+                   + (C.bridge_tiles[t].id if t >= 0 else "free")
+                   for k, t in enumerate(s.bridge)],
+        "seals": [f"{C.seals[k].id} ({SEAL_EFFECTS[C.seals[k].effect]} {C.seals[k].vp}, "
+                  f"cost {_cost_text(C.seals[k].cost)}): "
+                  + ("free" if o < 0 else side_name(s, o))
+                  for k, o in enumerate(s.seal_owner)],
+        "river": [f"{C.production_tokens[t].id} {reward_text(C.production_tokens[t].gain)}"
+                  for t in s.river],
+        "face_down": counts,
+        "log": list(s.log[-30:]),
+        "state": public | {"hidden_counts": counts},
+    }
+    if s.final is not None:
+        view["final"] = {"vp": list(s.final[0]), "breakdown": [list(p) for p in s.final[1]]}
+    return view
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
+    """A full state consistent with ``view``: the public fields plus the hidden stacks
+    re-dealt from the bot's own generator and a fresh PRNG state."""
+    data = dict(view["state"])
+    counts = data.pop("hidden_counts")
+    data["rng"] = rng.next_u64()
+    stack = [list(d) for d in data["stack"]]
+    # technologies not seen anywhere
+    seen_tech = {t for techs in data["techs"] for t in techs}
+    for d in stack:
+        if d[0] == TECH_DRAW:
+            seen_tech |= {t for t in d[2] if t >= 0}
+    tech_pool = [[i for i, t in enumerate(C.technologies)
+                  if t.level == level and i not in seen_tech] for level in (1, 2, 3, 4)]
+    for pool in tech_pool:
+        rng.shuffle(pool)
+    for d in stack:
+        if d[0] == TECH_DRAW and d[2] and d[2][0] < 0:
+            d[2] = [tech_pool[d[3]].pop() for _ in d[2]]
+    data["tech_stacks"] = [pool[:n] for pool, n in zip(tech_pool, counts["tech_stacks"],
+                                                       strict=True)]
+    # bridge tiles
+    on_bridge = {t for t in data["bridge"] if t >= 0}
+    owned_v = {t for t in (*data["v_tile"], *data["cat_tile"]) if t >= 0}
+    iv_seen = set(on_bridge)
+    v_seen = set(owned_v) | on_bridge
+    shown_v: list[int] = []  # the V pile, seen by the seat choosing from it
+    for d in stack:
+        if d[0] == BRIDGE_TILE and d[3] == 0:
+            iv_seen.update(t for t in d[2] if t >= 0)
+        elif d[0] == BRIDGE_TILE and d[2] and d[2][0] >= 0:
+            shown_v = list(d[2])
+    v_seen |= set(shown_v)
+    iv_pool = [i for i, t in enumerate(C.bridge_tiles) if not t.is_v and i not in iv_seen]
+    v_pool = [i for i, t in enumerate(C.bridge_tiles) if t.is_v and i not in v_seen]
+    rng.shuffle(iv_pool)
+    rng.shuffle(v_pool)
+    for d in stack:
+        if d[0] == BRIDGE_TILE and d[2] and d[2][0] < 0 and d[3] == 0:
+            d[2] = [iv_pool.pop() for _ in d[2]]
+    data["iv_stack"] = iv_pool[:counts["iv_stack"]]
+    if shown_v:
+        v_pile = shown_v
+    else:
+        v_pile = v_pool[:counts["v_pile"]]
+        v_pool = v_pool[counts["v_pile"]:]
+    for d in stack:
+        if d[0] == BRIDGE_TILE and d[3] == 1:
+            d[2] = sorted(v_pile)
+    data["v_pile"] = sorted(v_pile)
+    data["cat_pile"] = sorted(v_pool[:counts["cat_pile"]])
+    # hex tiles
+    seen: set[tuple[int, int]] = set()
+    for r, tiles in enumerate(data["rows"]):
+        seen |= {(r, t) for t in tiles if t >= 0}
+    seen |= {(0, t) for t in data["site_tile"] if t >= 0}
+    for seat_walls in data["walls"]:
+        seen |= {(1, c // 6) for c in seat_walls if c >= 0}
+    for seat_upg in data["upg"]:
+        seen |= {(2, c // 6) for st in seat_upg for c in st}
+    for d in stack:
+        if d[0] in (SITE, WALL_AT):  # they hold a taken tile
+            seen.add((0 if d[0] == SITE else 1, d[2]))
+        if d[0] == ORIENT:
+            seen.add((d[2], d[3]))
+    stacks = []
+    k = 0
+    for era in (1, 2):
+        for r in range(3):
+            for special in (False, True):
+                pool = [i for i, (e, sp) in enumerate(_TILE_KINDS[r]) if e == era
+                        and sp == special and (r, i) not in seen]
+                rng.shuffle(pool)
+                stacks.append(pool[:counts["stacks"][k]])
+                k += 1
+    data["stacks"] = stacks
+    on_board = {t for t in data["market_tile"] if t >= 0}
+    data["unused"] = [i for i in range(len(C.market_tiles)) if i not in on_board]
+    data["stack"] = stack
+    return PragaState.from_dict(data)
+

@@ -1,0 +1,140 @@
+"""Regenerate the golden files of the Praga tests (STYLE.md section 9).
+
+Run from the repository root::
+
+    python tests/games/praga/regen_golden.py
+
+It writes
+
+- ``golden/<name>.json``: records of complete games played by a seeded random chooser,
+  with the final scores, ranking and ``core.testing.state_digest`` of the final state;
+- ``perft.txt``: counts of decision sequences from fixed seeds, depths 1-3;
+- ``golden/two_players_playthrough.txt``: a readable game, its first decisions step by
+  step.
+
+A changed file needs a rules explanation in the commit (and usually a ``rules_version``
+bump); review the diff like code.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from meeplehall.core.record import GameRecord
+from meeplehall.core.rng import Rng
+from meeplehall.core.testing import perft, random_playout, state_digest
+from meeplehall.games.praga import GAME
+
+HERE = Path(__file__).resolve().parent
+GOLDEN_DIR = HERE / "golden"
+PERFT_FILE = HERE / "perft.txt"
+PLAYTHROUGH_FILE = GOLDEN_DIR / "two_players_playthrough.txt"
+
+# name, params, game seed, chooser seed
+GOLDEN_GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
+    ("two_players", {"players": 2}, 12, 102),
+    ("three_players", {"players": 3}, 13, 103),
+    ("four_players", {"players": 4}, 14, 104),
+    ("three_players_variants", {"players": 3, "action_side": "B", "road_tiles": True,
+                                "bridge_layout": "random", "cathedral_tiers": "A",
+                                "hunger_wall_tiers": "B"}, 15, 105),
+)
+PERFT_SEEDS = (1, 7)
+PERFT_PLAYERS = (2, 3, 4)
+PERFT_DEPTHS = (1, 2, 3)
+PLAYTHROUGH = ({"players": 2}, 3, 33, 30)  # params, seed, chooser seed, decisions
+
+
+def golden_game(params: dict[str, Any], seed: int, chooser_seed: int) -> dict[str, Any]:
+    """A complete random game: its record plus what the replay must reproduce."""
+    final, record = random_playout(GAME, params, seed, chooser_seed)
+    outcome = GAME.outcome(final)
+    assert outcome is not None
+    return {
+        "record": record.to_dict(),
+        "chooser_seed": chooser_seed,
+        "decisions": len(record.actions),
+        "scores": list(outcome.scores),
+        "ranking": [list(g) for g in outcome.ranking],
+        "breakdown": [dict(b) for b in outcome.breakdown],
+        "digest": state_digest(GAME, final),
+    }
+
+
+def load_golden(path: Path) -> tuple[GameRecord, dict[str, Any]]:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    return GameRecord.from_dict(data["record"]), data
+
+
+def perft_line(seed: int, players: int, depth: int) -> str:
+    count = perft(GAME, GAME.initial_state({"players": players}, seed), depth)
+    return f"seed {seed} players {players} perft {depth} {count}"
+
+
+def perft_lines() -> list[str]:
+    return [perft_line(seed, players, depth) for seed in PERFT_SEEDS
+            for players in PERFT_PLAYERS for depth in PERFT_DEPTHS]
+
+
+def parse_perft(text: str) -> list[tuple[int, int, int, int]]:
+    """``seed S players P perft D N`` lines as (seed, players, depth, count)."""
+    rows = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        words = line.split()
+        assert words[0::2][:3] == ["seed", "players", "perft"], line
+        rows.append((int(words[1]), int(words[3]), int(words[5]), int(words[6])))
+    return rows
+
+
+def _view_summary(view: dict[str, Any]) -> list[str]:
+    return [f"    {line}" for line in (*view["seats"], view["this_turn"])]
+
+
+def playthrough_text() -> str:
+    """The first decisions of a seeded game: decision, legal actions, choice, view."""
+    params, seed, chooser_seed, decisions = PLAYTHROUGH
+    state = GAME.initial_state(params, seed)
+    rng = Rng.from_seed(chooser_seed)
+    out = [f"# Praga Caput Regni playthrough: params {json.dumps(params)}, seed {seed}, "
+           f"chooser seed {chooser_seed}.",
+           "# Regenerate with: python tests/games/praga/regen_golden.py", ""]
+    out += ["setup:", *(f"    {line}" for line in state.log)]
+    seen = len(state.log)
+    for step in range(1, decisions + 1):
+        if GAME.current_player(state) is None:
+            break
+        actions = GAME.legal_actions(state)
+        action = actions[rng.randbelow(len(actions))]
+        out.append("")
+        out.append(f"step {step}: {GAME.describe_decision(state)}")
+        out.append(f"  legal ({len(actions)}): " + ", ".join(str(a) for a in actions))
+        out.append(f"  chosen: {action} ({GAME.action_label(state, action)})")
+        state = GAME.apply(state, action)
+        out += [f"  log: {line}" for line in state.log[seen:]]
+        seen = len(state.log)
+        out.append("  view of seat 0:")
+        out += _view_summary(GAME.player_view(state, 0))
+    return "\n".join(out) + "\n"
+
+
+def main() -> None:
+    GOLDEN_DIR.mkdir(exist_ok=True)
+    for name, params, seed, chooser_seed in GOLDEN_GAMES:
+        data = golden_game(params, seed, chooser_seed)
+        (GOLDEN_DIR / f"{name}.json").write_text(json.dumps(data, indent=1) + "\n",
+                                                 encoding="utf-8")
+        print(f"golden/{name}.json: {data['decisions']} decisions, scores {data['scores']}")
+    header = ["# Perft counts of Praga Caput Regni from the initial state (default options).",
+              "# Regenerate with: python tests/games/praga/regen_golden.py"]
+    PERFT_FILE.write_text("\n".join(header + perft_lines()) + "\n", encoding="utf-8")
+    print(f"perft.txt: {len(PERFT_SEEDS) * len(PERFT_PLAYERS) * len(PERFT_DEPTHS)} counts")
+    PLAYTHROUGH_FILE.write_text(playthrough_text(), encoding="utf-8")
+    print(f"golden/{PLAYTHROUGH_FILE.name}")
+
+
+if __name__ == "__main__":
+    main()
