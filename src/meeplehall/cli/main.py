@@ -221,6 +221,20 @@ def cmd_replay(args: argparse.Namespace, console: Console,
     return run_replay(console, args.file, args.to, args.print_only, args.seat, input_fn)
 
 
+def player_range(game: Game) -> tuple[int, int]:
+    """The smallest and largest player counts: the game's ``min_players`` and
+    ``max_players`` where it has them, else the bounds of its ``players`` option
+    (1 to 4 when neither says)."""
+    option = next((o for o in game.options if o.name == "players"), None)
+    low = getattr(game, "min_players", None)
+    high = getattr(game, "max_players", None)
+    if not isinstance(low, int):
+        low = option.minimum if option is not None and option.minimum is not None else 1
+    if not isinstance(high, int):
+        high = option.maximum if option is not None and option.maximum is not None else 4
+    return low, high
+
+
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     from meeplehall.cli.bench import run_bench
 
@@ -229,9 +243,7 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced)
     if args.players is None:
-        option = next((o for o in game.options if o.name == "players"), None)
-        low = option.minimum if option is not None and option.minimum is not None else 1
-        high = option.maximum if option is not None and option.maximum is not None else 4
+        low, high = player_range(game)
         counts = list(range(low, high + 1))
     else:
         try:

@@ -25,6 +25,7 @@ from meeplehall.ai.greedy import GreedyBot
 from meeplehall.cli.render import (
     COLOUR_STYLES,
     action_label,
+    format_log,
     render_board,
     render_outcome,
     render_status,
@@ -178,7 +179,7 @@ class PlaySession:
             render_board(self.console, self.game, self.state, seat)
             self.need_board = False
         else:
-            new = self._new_log()
+            new = format_log(self.game, self.state, seat, self._new_log())
             if new:
                 self.say("\n".join(f"  * {line}" for line in new))
             render_status(self.console, self.game, self.state, seat)

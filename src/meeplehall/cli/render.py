@@ -262,12 +262,47 @@ def status_generic(view: Mapping[str, Any]) -> RenderableType:
     return Text("")
 
 
+# Praga's renderer lives in its own module (it imports this one): loaded on first use.
+def render_praga(view: Mapping[str, Any]) -> RenderableType:
+    """Praga Caput Regni (``cli/render_praga.py``)."""
+    from meeplehall.cli import render_praga as module
+
+    return module.render_praga(view)
+
+
+def status_praga(view: Mapping[str, Any]) -> RenderableType:
+    from meeplehall.cli import render_praga as module
+
+    return module.status_praga(view)
+
+
+def log_praga(view: Mapping[str, Any], line: str) -> str:
+    from meeplehall.cli import render_praga as module
+
+    return module.name_seats(line, module.C.colours[: int(view["players"])])
+
+
 BOARD_RENDERERS: dict[str, BoardRenderer] = {
     "red-cathedral": render_red_cathedral,
+    "praga": render_praga,
 }
 STATUS_RENDERERS: dict[str, BoardRenderer] = {
     "red-cathedral": status_red_cathedral,
+    "praga": status_praga,
 }
+# How a game's log lines read in the terminal (the view gives the names); default: as is.
+LOG_FORMATTERS: dict[str, Callable[[Mapping[str, Any], str], str]] = {
+    "praga": log_praga,
+}
+
+
+def format_log(game: Game, state: Any, seat: int | None, lines: Sequence[str]) -> list[str]:
+    """``lines`` of the game's log as the terminal shows them to ``seat``."""
+    formatter = LOG_FORMATTERS.get(game.name)
+    if formatter is None:
+        return list(lines)
+    view = game.player_view(state, seat)
+    return [formatter(view, line) for line in lines]
 
 
 def render_status(console: Console, game: Game, state: Any, seat: int) -> None:
@@ -298,7 +333,7 @@ def render_outcome(console: Console, game: Game, state: Any, outcome: Outcome,
     table.add_column("Seat")
     table.add_column("Player")
     for cat in categories:
-        table.add_column(cat.capitalize(), justify="right")
+        table.add_column(cat.replace("_", " ").capitalize(), justify="right")
     table.add_column("Total", justify="right", style="bold")
     ivan = outcome.details.get("ivan") if isinstance(outcome.details, Mapping) else None
     if ivan is None:  # solo: the result against the automaton is printed below instead

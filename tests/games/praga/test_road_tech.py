@@ -8,7 +8,7 @@ import pytest
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga.components import HUNGER_WALL, load
 from meeplehall.games.praga.effects import ROW_BITS, gain
-from meeplehall.games.praga.state import CHOOSE, TECH_DRAW, TURN
+from meeplehall.games.praga.state import CHOOSE, PICK, TECH_DRAW, TURN
 from tests.games.praga.fixtures import GREEN, RED, build, end_of_game, legal, play
 
 C = load()
@@ -58,7 +58,11 @@ def test_P_ROAD_7_and_GL_RT1_RT2_RT3_road_tiles():
     s = build({"options": {"road_tiles": True},
                "crane": (2, GREEN_ZONE, ("upgrade", "mines")), "p": {0: {"road": 1}}})
     s = play(s, "take-tile 2", "perform upgrade")
-    assert s.vp[0] == 2 and s.stack[-2][0] == CHOOSE  # under the tile choice
+    # P-ACT-2: the trigger is answered first, then the Upgrade's tile choice
+    assert s.vp[0] == 2 and s.stack[-1][0] == CHOOSE and s.stack[-2][0] == PICK
+    gold = s.gold[0]
+    s = play(s, "choose 0")
+    assert s.gold[0] == gold + 1 and s.stack[-1][0] == PICK
     s = build({"options": {"road_tiles": True}, "p": {0: {"road": 3, "goldw": 2}}})
     s = play(s, "buy-extra gold", "extra wall")
     assert s.vp[0] == 2

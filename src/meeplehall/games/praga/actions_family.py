@@ -139,7 +139,12 @@ def special_vp(s: PragaState, seat: int) -> None:
 
 
 def start_action(s: PragaState, seat: int, action: int, source: int, discount: int) -> None:
-    """Begin one performance (P-ACT-2, P-ACT-4, P-UPG-6, P-EFR-3, GL-RT1/RT3)."""
+    """Begin one performance (P-ACT-2, P-ACT-4, P-UPG-6, P-EFR-3, GL-RT1/RT3).
+
+    The triggers come first (upgrade bonus, King's Road tile): choices they push are
+    answered before the action's own first decision, which goes under them on the stack
+    (e.g. GL-RT1's gold/stone before the Upgrade action's tile choice)."""
+    base = len(s.stack)
     counts = list(s.performed)
     counts[action] += 1
     s.performed = tuple(counts)
@@ -155,11 +160,11 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     if source == SRC_TILE and s.special and action not in ROW_OF_ACTION:
         special_vp(s, seat)
     if action in (MINES, QUARRIES):
-        s.stack.append((MINE, seat, GOLD_TRACK if action == MINES else QUARRY_TRACK))
+        s.stack.insert(base, (MINE, seat, GOLD_TRACK if action == MINES else QUARRY_TRACK))
     elif action == ROAD:
         do_road(s, seat)
     else:
-        s.stack.append((PICK, seat, ROW_OF_ACTION[action], source, discount))
+        s.stack.insert(base, (PICK, seat, ROW_OF_ACTION[action], source, discount))
 
 
 def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,

@@ -11,6 +11,7 @@ onto the decision stack.
 from __future__ import annotations
 
 from functools import cache
+from typing import Any
 
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
@@ -168,8 +169,10 @@ def gain(s: PragaState, seat: int, kind: int, amount: int) -> None:
             earn_sideways(s, seat, grid)
     elif kind == SIDE_MOVE:
         for _ in range(amount):
-            if in_final(s):
-                sideways(s, seat, _better_side(s, seat))
+            if in_final(s):  # GL-M1: the receiver's best choice, on copies
+                grids = (HUNGER_WALL, CATHEDRAL)
+                sideways(s, seat, grids[best_final(s, seat, tuple(
+                    (lambda c, g=g: sideways(c, seat, g)) for g in grids))])
             else:
                 s.stack.append((CHOOSE, seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
                                 "sideways move"))
@@ -293,18 +296,19 @@ def earn_sideways(s: PragaState, seat: int, grid: int) -> None:
         sideways(s, seat, grid)
 
 
-def _better_side(s: PragaState, seat: int) -> int:
-    best, best_gain = HUNGER_WALL, -1
-    for grid, tokens in ((HUNGER_WALL, s.blue[seat]), (CATHEDRAL, s.red[seat])):
-        g = grid_of(s, grid)
-        cell = (s.hw if grid == HUNGER_WALL else s.cat)[seat]
-        row, col = divmod(cell, ROW_BITS)
-        new = col + g.direction
-        if 0 <= new < g.columns:
-            gain_now = ((g.column_values[new] - g.column_values[col]) * tokens
-                        + max(0, g.cells[row][new]))
-            if gain_now > best_gain:
-                best, best_gain = grid, gain_now
+def best_final(s: PragaState, seat: int, options: tuple[Any, ...]) -> int:
+    """During final scoring no decision is asked: a choice the rules leave to a player
+    (GL-M1 grid, LANG-11 upward arrow, P-GRID-7 Cathedral tile) takes the option whose
+    copy scores most for that player in the remaining final steps (first on ties)."""
+    from meeplehall.games.praga.final import remaining_points
+
+    best, best_points = 0, -1
+    for k, option in enumerate(options):
+        c = s.clone()
+        option(c)
+        points = c.vp[seat] + remaining_points(c, seat)
+        if points > best_points:
+            best, best_points = k, points
     return best
 
 
@@ -346,8 +350,20 @@ def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool)
     s.vp[seat] += 2 * len(active(s, seat, "GL-T1-3"))
     if (grid == CATHEDRAL and g.tier[row + 1] == 2 and g.tier[row] < 2
             and s.cat_tile[seat] < 0 and s.cat_pile):
-        s.stack.append((CAT_TILE, seat))
+        if in_final(s):  # P-GRID-7 reached in final step 1: no decision, best tile
+            pile = s.cat_pile
+            take_cathedral_tile(s, seat, pile[best_final(s, seat, tuple(
+                (lambda c, t=t: take_cathedral_tile(c, seat, t)) for t in pile))])
+        else:
+            s.stack.append((CAT_TILE, seat))
     land(s, seat, grid)
+
+
+def take_cathedral_tile(s: PragaState, seat: int, tile: int) -> None:
+    """P-GRID-7: one of the Cathedral's final-scoring tiles (any '3 VP now' included)."""
+    s.cat_pile = tuple(t for t in s.cat_pile if t != tile)
+    s.cat_tile[seat] = tile
+    s.vp[seat] += C.bridge_tiles[tile].now_vp
 
 
 def land(s: PragaState, seat: int, grid: int) -> None:
@@ -361,7 +377,9 @@ def land(s: PragaState, seat: int, grid: int) -> None:
     elif cell == CELL_SIDE:
         sideways(s, seat, grid)
     elif cell == CELL_UP and can_move_up(s, seat, grid, windows=False):
-        if s.opts.up_arrow == "automatic" or in_final(s):
+        if s.opts.up_arrow == "automatic" or (in_final(s) and best_final(s, seat, (
+                lambda c: move_up(c, seat, grid, windows=False, tier_cost=True),
+                lambda c: None)) == 0):
             move_up(s, seat, grid, windows=False, tier_cost=True)
-        else:
+        elif not in_final(s):
             s.stack.append((ARROW, seat, grid))

@@ -65,6 +65,24 @@ def seal_score(s: PragaState, seat: int) -> int:
     return best
 
 
+def _steps(s: PragaState, seat: int) -> list[int]:
+    """Final steps 2-6 of one seat."""
+    return [
+        scoring.academics_points(s.tech[seat], s.univ[seat]),  # step 2
+        _grid_points(s, seat, HUNGER_WALL),  # step 3
+        _grid_points(s, seat, CATHEDRAL),
+        scoring.wall_points(wall_count(s, seat)),  # step 4
+        sum(_v_points(s, seat, t) for t in (s.v_tile[seat], s.cat_tile[seat])
+            if t >= 0) + seal_score(s, seat),  # step 5
+        scoring.egg_points(s.eggs[seat]),  # step 6
+    ]
+
+
+def remaining_points(s: PragaState, seat: int) -> int:
+    """What final steps 2-6 would add for ``seat`` now (choices in step 1)."""
+    return sum(_steps(s, seat))
+
+
 def final_scoring(s: PragaState) -> None:
     n = s.players
     parts = [[0] * len(CATEGORIES) for _ in range(n)]
@@ -78,16 +96,7 @@ def final_scoring(s: PragaState) -> None:
                 gain_reward(s, seat, lower)
     for seat in range(n):
         parts[seat][1] = s.vp[seat] - before[seat]
-        steps = [
-            scoring.academics_points(s.tech[seat], s.univ[seat]),  # step 2
-            _grid_points(s, seat, HUNGER_WALL),  # step 3
-            _grid_points(s, seat, CATHEDRAL),
-            scoring.wall_points(wall_count(s, seat)),  # step 4
-            sum(_v_points(s, seat, t) for t in (s.v_tile[seat], s.cat_tile[seat])
-                if t >= 0) + seal_score(s, seat),  # step 5
-            scoring.egg_points(s.eggs[seat]),  # step 6
-        ]
-        for k, pts in enumerate(steps):
+        for k, pts in enumerate(_steps(s, seat)):
             parts[seat][2 + k] = pts
             s.vp[seat] += pts
     s.final = (tuple(s.vp), tuple(tuple(p) for p in parts))

@@ -84,7 +84,7 @@ class Praga(GameBase):
 
     name = "praga"
     title = "Praga Caput Regni"
-    rules_version = 1
+    rules_version = 2  # 2: mandatory tile action kept, trigger choices first
     options = setup.OPTIONS
     min_players = 2
     max_players = 4
@@ -262,6 +262,10 @@ class Praga(GameBase):
                 == "end-turn"):
             return ("end-turn is not legal: perform one action of your action tile first "
                     "(P-TURN-2)")
+        if (state.stack and state.final is None and getattr(action, "verb", "") in rules.RISKY
+                and action in rules._GENERATORS[state.stack[-1][0]](state, state.stack[-1])):
+            return (f"{action} is not legal: it would make the action of your action tile "
+                    "impossible, and that action is mandatory (P-TURN-2)")
         return super().explain_illegal(state, action, legal)
 
 

@@ -32,7 +32,10 @@ from meeplehall.games.praga.board import (
 from meeplehall.games.praga.city import affordable_sites, blue_mask, place_building
 from meeplehall.games.praga.components import (
     GOLD,
+    MINES,
+    QUARRIES,
     STONE,
+    UPGRADE,
     load,
 )
 from meeplehall.games.praga.effects import (
@@ -45,6 +48,7 @@ from meeplehall.games.praga.effects import (
     keep_technology,
     move_up,
     produce,
+    take_cathedral_tile,
 )
 from meeplehall.games.praga.road import (
     keep_bridge_tile,
@@ -71,6 +75,7 @@ from meeplehall.games.praga.state import (
     TECH_GRID,
     TOKEN,
     TURN,
+    UPGRADE_ROW,
     WALL_AT,
     WALL_ROW,
     PragaState,
@@ -95,6 +100,7 @@ from meeplehall.games.praga.turn import (
     _refresh_ok,
     _row,
     finish_turn,
+    tile_action_pending,
 )
 
 C = load()
@@ -201,7 +207,68 @@ def legal_actions(s: PragaState) -> tuple[Any, ...]:
     if s.final is not None or not s.stack:
         return ()
     d = s.stack[-1]
-    return tuple(_GENERATORS[d[0]](s, d))
+    out = _GENERATORS[d[0]](s, d)
+    if s.taken >= 0 and not s.action_done and d[1] == s.seat and _fragile(s):
+        return tuple(_keep_tile_action(s, d, out))
+    return tuple(out)
+
+
+# --- the tile action is mandatory (P-TURN-2 step 2, P-ACT-3, P-EDGE-1) -------------------
+# Verbs that can spend gold, stone or eggs, take row tiles, fill a wall position or move
+# the pawn: only these can make the taken tile's action impossible.
+RISKY = frozenset({
+    "refresh", "remove", "up", "side", "claim-seal", "wheel-bonus", "road-free",
+    "road-egg", "use-tech", "extra", "any-action", "pick", "wall-at", "at-market", "site",
+    "arrow-up", "tech-grid",
+})
+# Normal upgrade tiles shown + in the stack that no turn can use up before its tile
+# action: the extra action and two one-shot technologies take at most 3 (a refresh keeps
+# the count), so with 4 one is always left.
+SAFE_UPGRADE = 4
+
+
+def _fragile(s: PragaState) -> bool:
+    """Can the taken tile's action be made impossible by what the player does first?
+    Mines/Quarries never (produce is always possible); Upgrade not while enough normal
+    upgrade tiles are left."""
+    for a in s.pairs[s.taken]:
+        if a in (MINES, QUARRIES):
+            return False
+        if a == UPGRADE:
+            row = s.rows[UPGRADE_ROW]
+            shown = (row[0] >= 0) + (row[1] >= 0) + (row[2] >= 0)
+            if shown + len(s.stacks[stack_index(s, UPGRADE_ROW, False)]) >= SAFE_UPGRADE:
+                return False
+    return True
+
+
+def _keep_tile_action(s: PragaState, d: tuple[Any, ...], out: list[Any]) -> list[Any]:
+    """P-TURN-2: once a tile is taken whose action can be performed, the action is
+    mandatory, so nothing may be done that makes it impossible (e.g. spending the gold a
+    building needs). At the hub this applies while the action is performable; inside
+    other decisions, an option is kept when some continuation returns to the hub with the
+    action still performable. If no option qualifies (the action was already impossible,
+    P-EDGE-1) nothing is filtered, so no state is ever stuck."""
+    if d[0] == TURN and not tile_action_pending(s, s.seat):
+        return out
+    kept = [a for a in out if a.verb not in RISKY or _keeps(s, a, 0)]
+    return kept or out
+
+
+def _keeps(s: PragaState, a: Any, depth: int) -> bool:
+    c = s.clone()
+    _HANDLERS[a.verb](c, c.stack[-1], a)
+    if c.final is not None or not c.stack:
+        return False
+    d = c.stack[-1]
+    if d[0] == TURN:
+        return tile_action_pending(c, c.seat)
+    if depth >= 10:
+        return True
+    options = _GENERATORS[d[0]](c, d)
+    if d[0] == ORIENT:
+        options = options[:1]  # orientation costs nothing (gains only)
+    return any(_keeps(c, x, depth + 1) for x in options)
 
 
 # --- handlers: inside actions ----------------------------------------------------------
@@ -307,10 +374,7 @@ def _h_arrow_stay(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
 def _h_cathedral_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     """P-GRID-7: one of the Cathedral's final-scoring tiles (any '3 VP now' included)."""
     s.stack.pop()
-    seat = d[1]
-    s.cat_pile = tuple(t for t in s.cat_pile if t != a.a)
-    s.cat_tile[seat] = a.a
-    s.vp[seat] += C.bridge_tiles[a.a].now_vp
+    take_cathedral_tile(s, d[1], a.a)
 
 
 def _h_keep_silver(s: PragaState, d: tuple[Any, ...], a: Any) -> None:

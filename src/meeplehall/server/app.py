@@ -1,0 +1,311 @@
+"""The ASGI app: ``create_app(db_url, redis_url=None)``.
+
+HTTP routes (all under ``/api``; the OpenAPI schema is at ``/openapi.json``):
+
+- ``GET /games``: the games of the registry, their options, and the seat kinds.
+- ``GET|POST /tables``, ``POST /tables/import``, ``GET /tables/{id}``.
+- ``POST /tables/{id}/seats/{seat}/join`` (returns the seat token), ``POST .../leave``.
+- ``GET /tables/{id}/view`` (spectator), ``GET /tables/{id}/me`` (the token's seat),
+  ``GET /tables/{id}/legal``, ``POST /tables/{id}/actions``, ``POST /tables/{id}/undo``,
+  ``GET /tables/{id}/record`` (finished games), ``GET /tables/{id}/replay/{k}``.
+- WebSocket ``/tables/{id}/ws``: live updates (see :mod:`meeplehall.server.live`).
+
+Seat tokens travel in ``Authorization: Bearer TOKEN``. Every error is JSON
+``{"detail": "..."}`` naming the problem; a stale ``seq`` gets ``409`` with the current
+``seq``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import traceback
+from collections.abc import AsyncIterator
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from starlette.websockets import WebSocketDisconnect
+
+from meeplehall.ai.base import BOTS
+from meeplehall.server.bots import BotDriver
+from meeplehall.server.db import ensure_schema, make_engine
+from meeplehall.server.errors import ApiError, Invalid
+from meeplehall.server.live import Connection, Hub, table_message
+from meeplehall.server.schemas import (
+    CreateTable,
+    ErrorOut,
+    GamesOut,
+    ImportTable,
+    JoinOut,
+    LegalOut,
+    MoveIn,
+    SeatState,
+    TableList,
+    TableOut,
+    UndoIn,
+    ViewOut,
+)
+from meeplehall.server.security import BodySizeLimit, RateLimiter
+from meeplehall.server.service import HUMAN, TableService, games
+
+log = logging.getLogger("meeplehall.server")
+
+MAX_TABLE_ID = 2**62
+TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
+_bearer = HTTPBearer(auto_error=False, description="a seat token from join")
+Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+_ERRORS: dict[int | str, dict[str, Any]] = {
+    code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429)}
+
+
+def _token(credentials: HTTPAuthorizationCredentials | None) -> str | None:
+    return None if credentials is None else credentials.credentials
+
+
+def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
+               move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
+               bot_workers: int = 2) -> FastAPI:
+    """Build the app on the database at ``db_url`` (migrated now, or refused).
+
+    Args:
+        db_url: ``sqlite:///PATH`` or ``postgresql+psycopg://user:pw@host:port/db``.
+        redis_url: ``redis://host:port/0`` to share live updates between processes.
+        move_rate, move_burst: moves (and undos) per second per seat token, and bursts.
+        max_body: largest request body in bytes.
+        bot_think_time: seconds a bot may think before the random bot moves for it.
+
+    Raises:
+        meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
+    """
+    engine = make_engine(db_url)
+    ensure_schema(engine)
+    service = TableService(engine)
+    hub = Hub(service, redis_url)
+    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time)
+    service.listeners += [hub.on_change, bots.on_change]
+    limiter = RateLimiter(move_rate, move_burst)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
+        await hub.start()
+        for table_id in await service.unfinished_bot_tables():
+            bots.kick(table_id)
+        try:
+            yield
+        finally:
+            await bots.close()
+            await hub.close()
+            engine.dispose()
+
+    app = FastAPI(title="meeplehall", version="1", lifespan=lifespan,
+                  description="Tables, seats, views and live updates for the games of "
+                              "meeplehall. Responses carry player views only.")
+    app.state.service = service
+    app.state.hub = hub
+    app.state.bots = bots
+    app.add_middleware(BodySizeLimit, limit=max_body)
+
+    @app.exception_handler(ApiError)
+    async def _api_error(_request: Request, exc: ApiError) -> JSONResponse:
+        headers = {}
+        if "retry_after" in exc.extra:
+            headers["Retry-After"] = str(max(1, round(exc.extra["retry_after"] + 0.5)))
+        return JSONResponse(exc.body(), status_code=exc.status, headers=headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", ""))}
+                  for e in exc.errors()]
+        text = "; ".join(f"{'.'.join(e['loc'])}: {e['msg']}" for e in errors)
+        return JSONResponse({"detail": f"invalid request: {text}", "errors": errors},
+                            status_code=422)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        # Type and frames only: a message could quote a game state.
+        log.error("internal error on %s %s: %s\n%s", request.method, request.url.path,
+                  type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))
+        return JSONResponse({"detail": "internal server error"}, status_code=500)
+
+    def seat_state(live: Any, seat: int | None) -> dict[str, Any]:
+        return table_message(live, seat)
+
+    # -- catalogue and tables -------------------------------------------------------------
+
+    @app.get("/api/health")
+    async def health() -> dict[str, Any]:
+        return {"ok": True, "connections": hub.connections()}
+
+    @app.get("/api/games", response_model=GamesOut)
+    async def list_games() -> dict[str, Any]:
+        return {"games": [
+            {"name": g.name, "title": getattr(g, "title", g.name),
+             "rules_version": g.rules_version,
+             "options": [{"name": o.name, "kind": o.kind, "default": o.default,
+                          "help": o.help, "choices": list(o.choices), "minimum": o.minimum,
+                          "maximum": o.maximum} for o in g.options]}
+            for g in games().values()], "seat_kinds": [HUMAN, *BOTS]}
+
+    @app.get("/api/tables", response_model=TableList)
+    async def list_tables(
+            game: Annotated[str | None, Query(max_length=64)] = None,
+            finished: bool | None = None,
+            limit: Annotated[int, Query(ge=1, le=200)] = 50,
+            offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+        return {"tables": await service.list_tables(game, finished, limit, offset)}
+
+    @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
+    async def create_table(body: CreateTable) -> dict[str, Any]:
+        live = await service.create(body.game, body.options, body.seed, body.seats)
+        return service.summary(live)
+
+    @app.post("/api/tables/import", status_code=201, response_model=TableOut,
+              responses=_ERRORS)
+    async def import_table(body: ImportTable) -> dict[str, Any]:
+        live = await service.import_record(body.record, body.seats)
+        return service.summary(live)
+
+    @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_ERRORS)
+    async def get_table(table_id: TableId) -> dict[str, Any]:
+        return service.summary(await service.get_live(table_id))
+
+    # -- seats --------------------------------------------------------------------------------
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/join", response_model=JoinOut,
+              responses=_ERRORS)
+    async def join(table_id: TableId,
+                   seat: Annotated[int, Path(ge=0, le=63)]) -> dict[str, Any]:
+        token = await service.join(table_id, seat)
+        return {"table_id": table_id, "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/leave", response_model=SeatState, responses=_ERRORS)
+    async def leave(table_id: TableId, credentials: Bearer) -> dict[str, Any]:
+        live, seat = await service.authenticate(table_id, _token(credentials))
+        await service.leave(table_id, seat)
+        return seat_state(live, seat)
+
+    # -- views --------------------------------------------------------------------------------
+
+    def view_response(live: Any, seat: int | None, view: dict[str, Any]) -> JSONResponse:
+        return JSONResponse({**seat_state(live, seat), "view": view})
+
+    @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
+    async def spectate(table_id: TableId) -> JSONResponse:
+        live = await service.get_live(table_id)
+        return view_response(live, None, live.view(None))
+
+    @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
+    async def my_view(table_id: TableId, credentials: Bearer) -> JSONResponse:
+        live, seat = await service.authenticate(table_id, _token(credentials))
+        return view_response(live, seat, live.view(seat))
+
+    @app.get("/api/tables/{table_id}/legal", response_model=LegalOut, responses=_ERRORS)
+    async def legal(table_id: TableId, credentials: Bearer) -> dict[str, Any]:
+        live, seat = await service.authenticate(table_id, _token(credentials))
+        state = seat_state(live, seat)
+        return {**state, "legal": None, "actions": state.get("legal") or []}
+
+    @app.get("/api/tables/{table_id}/replay/{k}",
+             responses={200: {"model": ViewOut}, **_ERRORS})
+    async def replay_view(table_id: TableId, k: Annotated[int, Path(ge=0, le=1_000_000)],
+                          credentials: Bearer) -> JSONResponse:
+        """The view after the first ``k`` moves: the spectator's, or with a token, the
+        seat's own."""
+        seat: int | None = None
+        if credentials is not None:
+            live, seat = await service.authenticate(table_id, _token(credentials))
+        else:
+            live = await service.get_live(table_id)
+        view = await service.view_at(live, k, seat)
+        return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
+
+    @app.get("/api/tables/{table_id}/record", responses=_ERRORS)
+    async def export_record(table_id: TableId) -> dict[str, Any]:
+        """The finished game as a GameRecord (JSON), ready for ``meeplehall replay``."""
+        return service.record(await service.get_live(table_id))
+
+    # -- moves --------------------------------------------------------------------------------
+
+    @app.post("/api/tables/{table_id}/actions", response_model=SeatState, responses=_ERRORS)
+    async def submit(table_id: TableId, body: MoveIn, credentials: Bearer) -> JSONResponse:
+        seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
+        limiter.check(digest)
+        live = await service.submit(table_id, seat, body.action, body.seq, token_hash=digest)
+        return JSONResponse(seat_state(live, seat))
+
+    @app.post("/api/tables/{table_id}/undo", response_model=SeatState, responses=_ERRORS)
+    async def undo(table_id: TableId, body: UndoIn, credentials: Bearer) -> JSONResponse:
+        seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
+        limiter.check(digest)
+        live = await service.undo(table_id, seat, body.seq, body.count, token_hash=digest)
+        return JSONResponse(seat_state(live, seat))
+
+    # -- live updates ---------------------------------------------------------------------------
+
+    @app.websocket("/api/tables/{table_id}/ws")
+    async def live_updates(websocket: WebSocket, table_id: int) -> None:
+        """Send ``{"token": TOKEN|null, "since": SEQ|null}`` first; then receive a
+        ``sync`` message (the full view) and an ``update`` (a patch) after each change."""
+        await websocket.accept()
+        try:
+            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), 10.0))
+            token, since = _hello(hello, websocket)
+            if not 1 <= table_id <= MAX_TABLE_ID:
+                raise Invalid("the table id is out of range")
+            seat: int | None = None
+            if token is not None:
+                live, seat = await service.authenticate(table_id, token)
+            else:
+                live = await service.get_live(table_id)
+        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, ApiError,
+                UnicodeDecodeError) as exc:
+            status = exc.status if isinstance(exc, ApiError) else 400
+            detail = exc.detail if isinstance(exc, ApiError) else (
+                "send a JSON hello first: {\"token\": TOKEN or null, \"since\": SEQ or null}")
+            with contextlib.suppress(Exception):
+                await websocket.send_json({"type": "error", "status": status, "detail": detail})
+                await websocket.close(4000 + status)
+            return
+        conn = Connection(websocket, table_id, seat)
+        hub.register(conn)
+        pump: asyncio.Task[None] | None = None
+        try:
+            await websocket.send_text(json.dumps(await hub.sync_message(conn, live, since)))
+            pump = asyncio.get_running_loop().create_task(hub.pump(conn))
+            conn.wake.set()  # catch up with anything committed while we were syncing
+            while True:
+                text = await websocket.receive_text()
+                if text.strip() == '{"type": "ping"}' or text.strip() == '{"type":"ping"}':
+                    await websocket.send_json({"type": "pong", "seq": conn.last_seq})
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+        finally:
+            hub.unregister(conn)
+            if pump is not None:
+                pump.cancel()
+                with contextlib.suppress(BaseException):
+                    await pump
+
+    return app
+
+
+def _hello(data: Any, websocket: WebSocket) -> tuple[str | None, int | None]:
+    if not isinstance(data, dict):
+        raise Invalid("the hello must be a JSON object")
+    token = data.get("token")
+    if token is None:
+        header = websocket.headers.get("authorization", "")
+        if header.lower().startswith("bearer "):
+            token = header[7:].strip() or None
+    if token is not None and (not isinstance(token, str) or len(token) > 200):
+        raise Invalid("'token' must be a string of at most 200 characters, or null")
+    since = data.get("since")
+    if since is not None and (not isinstance(since, int) or isinstance(since, bool)
+                              or not 0 <= since <= 2**31):
+        raise Invalid("'since' must be a seq (a non-negative integer), or null")
+    return token, since

@@ -1,0 +1,129 @@
+"""Bots as seats: they think in a worker pool, off the event loop, within a time budget.
+
+After every change of a table, the driver checks whose turn it is; when a bot seat is to
+move, it asks the bot (through ``player_view`` only) in a worker thread and submits its
+choice like any seat would. A bot that raises, overruns its think time or answers with an
+action that is not legal is logged, and the random bot moves for it that once, with a
+note in the table's history that every client sees. So a table never hangs on a bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any
+
+from meeplehall.ai.base import make_bot
+from meeplehall.server.errors import ApiError, Conflict, NotFound
+from meeplehall.server.live_table import Live
+from meeplehall.server.service import HUMAN, TableService
+
+log = logging.getLogger("meeplehall.server.bots")
+
+
+def bot_seed(table_seed: int, seat: int, seq: int) -> int:
+    """A per-move bot seed: bots are reproducible without keeping their state."""
+    digest = hashlib.sha256(f"{table_seed}:{seat}:{seq}".encode()).digest()
+    return int.from_bytes(digest[:8], "big")
+
+
+class BotDriver:
+    """Plays the bot seats of every table this process changes."""
+
+    def __init__(self, service: TableService, *, workers: int = 2,
+                 think_time: float = 5.0) -> None:
+        self.service = service
+        self.think_time = think_time
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
+        self._tasks: dict[int, asyncio.Task[None]] = {}
+        self._pending: set[int] = set()
+        self._closed = False
+
+    def on_change(self, table_id: int, _seq: int, _undo: bool) -> None:
+        live = self.service.cached(table_id)
+        if live is not None and all(s.kind == HUMAN for s in live.seats):
+            return
+        self.kick(table_id)
+
+    def kick(self, table_id: int) -> None:
+        """Make sure the table's bots get to move if it is a bot's turn."""
+        if self._closed:
+            return
+        self._pending.add(table_id)
+        if table_id not in self._tasks:
+            task = asyncio.get_running_loop().create_task(self._drive(table_id))
+            self._tasks[table_id] = task
+
+    async def _drive(self, table_id: int) -> None:
+        try:
+            while table_id in self._pending and not self._closed:
+                self._pending.discard(table_id)
+                try:
+                    live = await self.service.get_live(table_id)
+                except NotFound:
+                    return
+                seat = live.to_move
+                if seat is None or live.seats[seat].kind == HUMAN:
+                    continue
+                await self._move(live, seat)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bot driver of table %d stopped", table_id)
+        finally:
+            self._tasks.pop(table_id, None)
+
+    async def _move(self, live: Live, seat: int) -> None:
+        kind = live.seats[seat].kind
+        seq = live.seq
+        game = live.game
+        state = live.state
+        view = live.view(seat)  # for the fallback; the bot gets its own copy
+        legal = game.legal_actions(state)
+        seed = bot_seed(live.seed, seat, seq)
+        note = None
+        try:
+            bot = make_bot(kind, seed)
+            future = asyncio.get_running_loop().run_in_executor(
+                self._pool, lambda: bot.choose(game, game.player_view(state, seat), legal))
+            action: Any = await asyncio.wait_for(future, self.think_time)
+            if action not in legal:
+                raise _IllegalChoice
+        except Exception as exc:
+            reason = _reason(exc, self.think_time)
+            log.warning("table %d seat %d: bot %r failed (%s); the random bot moves instead",
+                        live.table_id, seat, kind, reason)
+            note = f"seat {seat}: the {kind} bot failed ({reason}); the random bot moved instead"
+            action = make_bot("random", seed).choose(game, view, legal)  # reads only len()
+        try:
+            await self.service.submit(live.table_id, seat, str(action), seq, note=note)
+        except Conflict:
+            pass  # someone else changed the table (an undo, another process): look again
+        except ApiError as exc:
+            log.warning("table %d seat %d: bot move refused (%s)", live.table_id, seat,
+                        type(exc).__name__)
+            raise
+        self._pending.add(live.table_id)
+
+    async def close(self) -> None:
+        self._closed = True
+        tasks = list(self._tasks.values())
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+class _IllegalChoice(Exception):
+    pass
+
+
+def _reason(exc: BaseException, think_time: float) -> str:
+    # Only the exception's type: its message could quote the bot's view of the table.
+    if isinstance(exc, TimeoutError):
+        return f"no answer within {think_time:g} s"
+    if isinstance(exc, _IllegalChoice):
+        return "it chose an action that is not legal"
+    return f"it raised {type(exc).__name__}"

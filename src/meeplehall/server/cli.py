@@ -1,0 +1,129 @@
+"""Command line: ``serve`` and ``bench server``.
+
+``add_server_commands(subparsers)`` registers both on an ``argparse`` sub-parser set;
+``run_server_command(args)`` runs the one parsed. ``python -m meeplehall.server`` offers
+the same commands on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+DEFAULT_HOST = "127.0.0.1"
+DEFAULT_PORT = 8000
+
+
+def default_db_url() -> tuple[str, Path]:
+    """SQLite in the user's data directory (``platformdirs``), and that file's path."""
+    import platformdirs
+
+    path = Path(platformdirs.user_data_dir("meeplehall", appauthor=False)) / "meeplehall.db"
+    return f"sqlite:///{path}", path
+
+
+def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--db", default=None, metavar="URL",
+                        help="database: sqlite:///PATH or postgresql+psycopg://USER:PW@HOST:"
+                             "PORT/DB (default: SQLite in the user data directory)")
+    parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
+    parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
+    parser.add_argument("--redis", default=None, metavar="URL",
+                        help="redis://HOST:PORT/0: share live updates with other server "
+                             "processes on the same database")
+    parser.add_argument("--move-rate", type=float, default=20.0,
+                        help="moves per second allowed per seat token (default 20; 0: no limit)")
+    parser.add_argument("--bot-think-time", type=float, default=5.0,
+                        help="seconds a bot may think before the random bot moves for it")
+    parser.add_argument("--quiet", action="store_true", help="no access log")
+
+
+def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tables", "-k", type=int, default=200,
+                        help="concurrent tables (default 200)")
+    parser.add_argument("--seconds", type=float, default=20.0,
+                        help="measuring time per database (default 20)")
+    parser.add_argument("--db", action="append", choices=("sqlite", "postgresql"), default=None,
+                        help="database(s) to measure (repeatable; default both)")
+    parser.add_argument("--pg-url", default=None,
+                        help="an empty PostgreSQL database to use instead of a throwaway one")
+    parser.add_argument("--game", default="red-cathedral", help="game to play")
+
+
+def add_server_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``serve`` and, when no ``bench`` command exists yet, ``bench server``.
+
+    Where the host program already has a ``bench`` command, it dispatches ``bench
+    server`` itself with :func:`bench_server_main` (for example when ``argv[:2] ==
+    ["bench", "server"]``).
+    """
+    serve = subparsers.add_parser("serve", help="run the game server (HTTP + WebSocket)")
+    add_serve_arguments(serve)
+    serve.set_defaults(server_command=cmd_serve)
+    if "bench" not in subparsers.choices:
+        bench = subparsers.add_parser("bench", help="benchmarks")
+        targets = bench.add_subparsers(dest="bench_target", metavar="TARGET", required=True)
+        server = targets.add_parser("server", help="the game server on loopback, under load")
+        add_bench_arguments(server)
+        server.set_defaults(server_command=cmd_bench_server)
+
+
+def run_server_command(args: argparse.Namespace) -> int:
+    code: int = args.server_command(args)
+    return code
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from meeplehall.server.app import create_app
+    from meeplehall.server.db import StorageError, describe_url
+
+    if args.db is None:
+        url, path = default_db_url()
+        print(f"meeplehall server: database {path}", flush=True)
+    else:
+        url = args.db
+        print(f"meeplehall server: database {describe_url(url)}", flush=True)
+    try:
+        app = create_app(url, args.redis, move_rate=args.move_rate,
+                         bot_think_time=args.bot_think_time)
+    except StorageError as exc:
+        print(f"meeplehall server: {exc}", file=sys.stderr)
+        return 2
+    if args.redis:
+        print(f"meeplehall server: live updates shared through {describe_url(args.redis)}",
+              flush=True)
+    print(f"meeplehall server: http://{args.host}:{args.port}/ (API under /api, "
+          f"schema at /openapi.json)", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, log_level="info",
+                access_log=not args.quiet, ws="websockets",
+                ws_per_message_deflate=False)
+    return 0
+
+
+def cmd_bench_server(args: argparse.Namespace) -> int:
+    from meeplehall.server.bench import run
+
+    return run(tables=args.tables, seconds=args.seconds,
+               databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,
+               game=args.game)
+
+
+def bench_server_main(argv: Sequence[str]) -> int:
+    """``bench server`` for a host program with its own ``bench``: ``argv`` follows it."""
+    parser = argparse.ArgumentParser(prog="meeplehall bench server",
+                                     description="benchmark the game server on loopback")
+    add_bench_arguments(parser)
+    return cmd_bench_server(parser.parse_args(list(argv)))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m meeplehall.server",
+                                     description="the meeplehall game server")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    add_server_commands(sub)
+    args = parser.parse_args(argv)
+    return run_server_command(args)

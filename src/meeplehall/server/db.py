@@ -1,0 +1,203 @@
+"""Storage: the SQLAlchemy models, engine set-up and the schema check.
+
+Three tables hold everything: ``game_tables`` (a ``GameRecord`` header per table),
+``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
+history. ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides
+which of two concurrent submissions wins. An undo is a history entry of its own (kind
+``undo``) and marks the moves it takes back as undone; nothing is ever deleted.
+
+The schema is managed by the Alembic migrations under ``migrations/``; the server applies
+them at start and refuses a database whose schema revision it does not know.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    create_engine,
+    event,
+    inspect,
+    text,
+)
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import StaticPool
+
+MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+_PG_MIGRATION_LOCK = 0x6D65_6570  # pg_advisory_xact_lock key: one migrator at a time
+
+# BIGINT in PostgreSQL; INTEGER in SQLite, where only INTEGER PRIMARY KEY autoincrements.
+_ID = BigInteger().with_variant(Integer(), "sqlite")
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used; the message says why and what to do."""
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class TableRow(Base):
+    """A table: the header of its ``GameRecord``."""
+
+    __tablename__ = "game_tables"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    game: Mapped[str] = mapped_column(String(64))
+    rules_version: Mapped[int] = mapped_column(Integer)
+    params: Mapped[str] = mapped_column(Text)  # JSON object
+    seed: Mapped[int] = mapped_column(BigInteger)
+    source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "import"
+    finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SeatRow(Base):
+    """A seat: ``human`` (open while ``token_hash`` is NULL) or a bot kind."""
+
+    __tablename__ = "seats"
+
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(32))
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class MoveRow(Base):
+    """One history entry: a move (``kind='move'``) or an undo (``kind='undo'``)."""
+
+    __tablename__ = "moves"
+    __table_args__ = (UniqueConstraint("table_id", "seq", name="uq_moves_table_seq"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seq: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8), default="move")
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    action: Mapped[str] = mapped_column(Text)
+    undone: Mapped[bool] = mapped_column(Boolean, default=False)
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+def describe_url(url: str | URL) -> str:
+    """The URL with any password hidden, for messages and the start banner."""
+    try:
+        return make_url(url).render_as_string(hide_password=True)
+    except ArgumentError:
+        return "<unparsable database URL>"
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for a SQLite (WAL, synchronous=FULL) or PostgreSQL (psycopg) URL.
+
+    Raises:
+        StorageError: the URL is malformed or names another kind of database.
+    """
+    try:
+        parsed = make_url(url)
+    except ArgumentError:
+        raise StorageError(f"cannot parse the database URL {url!r}") from None
+    backend = parsed.get_backend_name()
+    if backend == "sqlite":
+        memory = parsed.database in (None, "", ":memory:")
+        if not memory:
+            Path(str(parsed.database)).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        if memory:
+            kwargs["poolclass"] = StaticPool
+        else:
+            kwargs.update(pool_size=8, max_overflow=8)
+        engine = create_engine(parsed, **kwargs)
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+            cursor = dbapi_connection.cursor()
+            cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=FULL")  # durable before the reply is sent
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.close()
+
+        return engine
+    if backend == "postgresql":
+        if parsed.get_driver_name() not in ("psycopg", ""):
+            raise StorageError("PostgreSQL URLs must use the psycopg driver: "
+                               "postgresql+psycopg://user:password@host:port/database")
+        return create_engine(parsed.set(drivername="postgresql+psycopg"),
+                             pool_size=10, max_overflow=20, pool_pre_ping=True)
+    raise StorageError(f"unsupported database {backend!r}: use sqlite:///PATH or "
+                       "postgresql+psycopg://user:password@host:port/database")
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS))
+    return config
+
+
+def known_revisions() -> list[str]:
+    script = ScriptDirectory.from_config(_alembic_config())
+    return [rev.revision for rev in script.walk_revisions()]
+
+
+def ensure_schema(engine: Engine) -> None:
+    """Apply the migrations, or refuse a database this version does not know.
+
+    Raises:
+        StorageError: the database cannot be reached, holds other tables, or carries a
+            schema revision this program does not know (made by a newer version).
+    """
+    where = describe_url(engine.url)
+    config = _alembic_config()
+    known = known_revisions()
+    try:
+        with engine.begin() as connection:
+            if engine.dialect.name == "postgresql":
+                connection.execute(text("SELECT pg_advisory_xact_lock(:k)"),
+                                   {"k": _PG_MIGRATION_LOCK})
+            current = MigrationContext.configure(connection).get_current_revision()
+            names = set(inspect(connection).get_table_names()) - {"alembic_version"}
+            if current is None and names:
+                raise StorageError(
+                    f"the database {where} already holds tables ({', '.join(sorted(names))}) "
+                    "but no meeplehall schema version: it is not a meeplehall database. "
+                    "Use an empty database.")
+            if current is not None and current not in known:
+                raise StorageError(
+                    f"the database {where} has schema revision {current!r}, which this "
+                    f"version of meeplehall does not know (it knows {', '.join(known)}). "
+                    "It was probably written by a newer meeplehall: upgrade meeplehall, or "
+                    "use another database.")
+            config.attributes["connection"] = connection
+            command.upgrade(config, "head")
+    except StorageError:
+        raise
+    except SQLAlchemyError as exc:
+        raise StorageError(
+            f"cannot open the database {where}: {type(exc).__name__}: "
+            f"{str(getattr(exc, 'orig', None) or exc).splitlines()[0]}") from None

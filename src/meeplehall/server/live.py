@@ -1,0 +1,219 @@
+"""Live updates: one WebSocket per client and table, fed by local and Redis events.
+
+Every committed change calls :meth:`Hub.on_change`. Local connections to that table are
+woken; each sends its client what changed since the last message it sent: a JSON patch
+between two views of the same seat (so nothing hidden can slip in), the new log lines,
+whose turn it is and, to the seat to move, its legal actions. Moves made in rapid
+succession are coalesced into one message. With Redis, the change is also published on
+one channel; the other server processes wake their own connections and read the new
+moves from the shared database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import secrets
+from dataclasses import dataclass, field
+from typing import Any
+
+from starlette.websockets import WebSocket
+
+from meeplehall.server.live_table import Live
+from meeplehall.server.patch import diff
+from meeplehall.server.service import TableService
+
+log = logging.getLogger("meeplehall.server.live")
+CHANNEL = "meeplehall:changes"
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's WebSocket on one table, as ``seat`` (None: spectator)."""
+
+    ws: WebSocket
+    table_id: int
+    seat: int | None
+    wake: asyncio.Event = field(default_factory=asyncio.Event)
+    # Wake-ups say how new the table is known to be; None: ask the database (the first
+    # push, and after missed Redis events, since another process may have moved).
+    min_seq: int | None = None
+    last_seq: int = -1
+    last_view: dict[str, Any] | None = None
+    log_len: int = 0
+
+
+def table_message(live: Live, seat: int | None) -> dict[str, Any]:
+    """Fields every view-carrying message has: whose turn, and what the seat may do."""
+    to_move = live.to_move
+    out: dict[str, Any] = {"table_id": live.table_id, "seq": live.seq,
+                           "moves": len(live.entries), "seat": seat, "to_move": to_move,
+                           "your_turn": seat is not None and seat == to_move,
+                           "finished": to_move is None,
+                           "outcome": live.outcome() if to_move is None else None,
+                           "notes": live.notes_since(-1)[-20:]}
+    if seat is not None:
+        out["undoable"] = live.undoable(seat) if to_move is not None else 0
+        if to_move == seat:
+            out["decision"] = live.decision()
+            out["legal"] = live.legal()
+    return out
+
+
+class Hub:
+    """Local WebSocket connections per table, plus the optional Redis bridge."""
+
+    def __init__(self, service: TableService, redis_url: str | None = None) -> None:
+        self.service = service
+        self.redis_url = redis_url
+        self.origin = secrets.token_hex(8)
+        self._conns: dict[int, set[Connection]] = {}
+        self._redis: Any = None
+        self._outbox: asyncio.Queue[str] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
+
+    async def start(self) -> None:
+        if not self.redis_url:
+            return
+        import redis.asyncio as aioredis
+
+        self._redis = aioredis.from_url(self.redis_url)
+        await self._redis.ping()
+        self._outbox = asyncio.Queue()
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._listener())]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+        if self._redis is not None:
+            await self._redis.aclose()
+
+    # -- events -------------------------------------------------------------------------
+
+    def on_change(self, table_id: int, seq: int, _undo: bool) -> None:
+        """A change committed by this process."""
+        self._wake(table_id, seq)
+        if self._outbox is not None:
+            self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id, "s": seq}))
+
+    def _wake(self, table_id: int, seq: int | None) -> None:
+        for conn in self._conns.get(table_id, ()):
+            if seq is None or conn.min_seq is None:
+                conn.min_seq = None
+            else:
+                conn.min_seq = max(conn.min_seq, seq)
+            conn.wake.set()
+
+    async def _publisher(self) -> None:
+        assert self._outbox is not None
+        while True:
+            message = await self._outbox.get()
+            try:
+                await self._redis.publish(CHANNEL, message)
+            except Exception as exc:
+                log.warning("cannot publish to Redis (%s)", type(exc).__name__)
+
+    async def _listener(self) -> None:
+        while True:
+            try:
+                pubsub = self._redis.pubsub()
+                await pubsub.subscribe(CHANNEL)
+                for table_id in list(self._conns):  # we may have missed events
+                    self._wake(table_id, None)
+                async for message in pubsub.listen():
+                    if message.get("type") != "message":
+                        continue
+                    try:
+                        data = json.loads(message["data"])
+                        if data["o"] != self.origin:
+                            self._wake(int(data["t"]), int(data["s"]))
+                    except (ValueError, KeyError, TypeError):
+                        log.warning("ignored a malformed message on %s", CHANNEL)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.warning("Redis subscription lost (%s); retrying", type(exc).__name__)
+                await asyncio.sleep(1.0)
+
+    # -- connections ------------------------------------------------------------------------
+
+    def register(self, conn: Connection) -> None:
+        self._conns.setdefault(conn.table_id, set()).add(conn)
+
+    def unregister(self, conn: Connection) -> None:
+        conns = self._conns.get(conn.table_id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                del self._conns[conn.table_id]
+
+    def connections(self) -> int:
+        return sum(len(c) for c in self._conns.values())
+
+    async def sync_message(self, conn: Connection, live: Live,
+                           since: int | None) -> dict[str, Any]:
+        """The full current view, plus the log lines since history point ``since``."""
+        view = live.view(conn.seat)
+        lines = view.get("log", [])
+        start = 0 if since is None else await self.service.log_at(live, since, conn.seat)
+        start = 0 if start is None else min(start, len(lines))
+        message = {"type": "sync", **table_message(live, conn.seat), "view": view,
+                   "log_from": start, "log": lines[start:],
+                   "notes": live.notes_since(-1 if since is None else since)}
+        self._sent(conn, live, view)
+        return message
+
+    def update_message(self, conn: Connection, live: Live) -> dict[str, Any]:
+        view = live.view(conn.seat)
+        lines = view.get("log", [])
+        assert conn.last_view is not None
+        message = {"type": "update", **table_message(live, conn.seat),
+                   "patch": diff(conn.last_view, view), "log_from": conn.log_len,
+                   "log": lines[conn.log_len:], "notes": live.notes_since(conn.last_seq)}
+        self._sent(conn, live, view)
+        return message
+
+    @staticmethod
+    def _sent(conn: Connection, live: Live, view: dict[str, Any]) -> None:
+        conn.last_seq = live.seq
+        conn.last_view = view
+        conn.log_len = len(view.get("log", ()))
+
+    async def pump(self, conn: Connection) -> None:
+        """Send ``conn`` every change until cancelled (runs beside the receive loop)."""
+        while True:
+            await conn.wake.wait()
+            conn.wake.clear()
+            try:
+                if not await self._push(conn):
+                    return
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("live update to a client of table %d failed (%s)", conn.table_id,
+                          type(exc).__name__, exc_info=True)
+                return
+
+    async def _push(self, conn: Connection) -> bool:
+        """Send what changed; False when the connection should end."""
+        if True:
+            min_seq, conn.min_seq = conn.min_seq, 0
+            live = await self.service.get_live(conn.table_id, min_seq=min_seq)
+            if conn.seat is not None and not live.seats[conn.seat].taken:
+                with contextlib.suppress(Exception):
+                    await conn.ws.send_json({"type": "error", "status": 401,
+                                             "detail": "this seat was given up"})
+                    await conn.ws.close(4401)
+                return False
+            if live.seq == conn.last_seq:
+                return True
+            if conn.last_view is None or live.undone_since(conn.last_seq):
+                message = await self.sync_message(conn, live, None)
+            else:
+                message = self.update_message(conn, live)
+            await conn.ws.send_text(json.dumps(message))
+        return True

@@ -1,0 +1,214 @@
+"""One table rebuilt from its move log: state, active moves, notes and per-seat views.
+
+``replay_rows`` turns database rows into the pieces of a :class:`Live`; it is a pure
+function, so the server runs it in a worker thread and installs the result on the event
+loop.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from meeplehall.core.protocol import Game, IllegalActionError
+
+MOVE = "move"
+UNDO = "undo"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """A history entry as read from the ``moves`` table."""
+
+    seq: int
+    kind: str
+    seat: int | None
+    action: str
+    undone: bool
+    note: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """An active (not undone) move. ``random``: it changed the PRNG state, an undo barrier."""
+
+    seq: int
+    seat: int
+    action: str
+    random: bool
+
+
+@dataclass(frozen=True, slots=True)
+class SeatInfo:
+    """A seat as cached in memory; ``token_hash`` never leaves the server."""
+
+    seat: int
+    kind: str
+    token_hash: str | None
+
+    @property
+    def taken(self) -> bool:
+        return self.token_hash is not None
+
+
+@dataclass
+class Built:
+    """What a replay of a table's rows produces."""
+
+    state: Any
+    entries: list[Entry]
+    seq: int
+    undo_seqs: list[int]
+    notes: list[tuple[int, str]]
+
+
+class CorruptLog(RuntimeError):
+    """A stored move does not replay: the database was changed behind the server's back."""
+
+
+def rng_state(state: Any) -> Any:
+    """The PRNG state of a game state (None for games without one)."""
+    return getattr(getattr(state, "rng", None), "state", None)
+
+
+def step(game: Game, state: Any, seat: int | None, text: str) -> tuple[Any, str, bool]:
+    """Apply one logged action; returns (new state, canonical text, changed the PRNG).
+
+    Raises:
+        IllegalActionError, ValueError: the action does not apply here.
+    """
+    current = game.current_player(state)
+    if seat is not None and current != seat:
+        raise IllegalActionError(f"seat {seat} is not to move (seat {current} is)")
+    action = game.parse_action(text)
+    before = rng_state(state)
+    new_state = game.apply(state, action)
+    return new_state, str(action), rng_state(new_state) != before
+
+
+def replay_entries(game: Game, params: dict[str, Any], seed: int,
+                   entries: Sequence[Entry]) -> Any:
+    """The state after ``entries`` (which are known to replay)."""
+    state = game.initial_state(params, seed)
+    for entry in entries:
+        state = game.apply(state, game.parse_action(entry.action))
+    return state
+
+
+def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Row],
+                base: Built | None = None) -> Built:
+    """Replay history rows (ordered by seq), from scratch or on top of ``base``.
+
+    Raises:
+        CorruptLog: a move does not replay.
+    """
+    if base is None:
+        base = Built(game.initial_state(params, seed), [], 0, [], [])
+    state, entries = base.state, list(base.entries)
+    undo_seqs, notes, seq = list(base.undo_seqs), list(base.notes), base.seq
+    for row in rows:
+        seq = row.seq
+        if row.note:
+            notes.append((row.seq, row.note))
+        if row.kind == UNDO:
+            undo_seqs.append(row.seq)
+            continue
+        if row.undone:
+            continue
+        try:
+            state, text, random = step(game, state, row.seat, row.action)
+        except (IllegalActionError, ValueError) as exc:
+            raise CorruptLog(f"stored move {row.seq} does not replay: {exc}") from None
+        entries.append(Entry(row.seq, row.seat if row.seat is not None else -1, text, random))
+    return Built(state, entries, seq, undo_seqs, notes)
+
+
+@dataclass
+class Live:
+    """A table as the server holds it in memory. Mutated only on the event loop."""
+
+    table_id: int
+    game: Game
+    params: dict[str, Any]
+    seed: int
+    source: str
+    created_at: datetime
+    seats: list[SeatInfo]
+    state: Any = None
+    entries: list[Entry] = field(default_factory=list)
+    seq: int = 0
+    undo_seqs: list[int] = field(default_factory=list)
+    notes: list[tuple[int, str]] = field(default_factory=list)
+    _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _legal: list[dict[str, str]] | None = None
+
+    def install(self, built: Built) -> None:
+        self.state = built.state
+        self.entries = built.entries
+        self.seq = built.seq
+        self.undo_seqs = built.undo_seqs
+        self.notes = built.notes
+        self._views = {}
+        self._legal = None
+
+    def built(self) -> Built:
+        return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)
+
+    @property
+    def to_move(self) -> int | None:
+        seat: int | None = self.game.current_player(self.state)
+        return seat
+
+    @property
+    def finished(self) -> bool:
+        return self.to_move is None
+
+    def outcome(self) -> dict[str, Any] | None:
+        result = self.game.outcome(self.state)
+        return None if result is None else result.to_dict()
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """``player_view`` for ``seat`` (None: spectator), cached until the next change.
+        Callers must not mutate it."""
+        cached = self._views.get(seat)
+        if cached is None:
+            cached = self.game.player_view(self.state, seat)
+            self._views[seat] = cached
+        return cached
+
+    def legal(self) -> list[dict[str, str]]:
+        """The legal actions of the current decision: text form and a label for people."""
+        if self._legal is None:
+            if self.to_move is None:
+                self._legal = []
+            else:
+                label = getattr(self.game, "action_label", None)
+                self._legal = [
+                    {"text": str(a), "label": str(label(self.state, a)) if label else str(a)}
+                    for a in self.game.legal_actions(self.state)]
+        return self._legal
+
+    def decision(self) -> str | None:
+        return None if self.to_move is None else self.game.describe_decision(self.state)
+
+    def undoable(self, seat: int) -> int:
+        """How many of ``seat``'s latest moves can be taken back: back to the last move
+        that revealed randomness or was made by another seat (both are barriers)."""
+        count = 0
+        for entry in reversed(self.entries):
+            if entry.seat != seat or entry.random:
+                break
+            count += 1
+        return count
+
+    def notes_since(self, seq: int) -> list[dict[str, Any]]:
+        return [{"seq": s, "text": t} for s, t in self.notes if s > seq]
+
+    def undone_since(self, seq: int) -> bool:
+        return any(s > seq for s in self.undo_seqs)
+
+    def active_at(self, seq: int) -> int:
+        """How many active moves existed at history point ``seq`` (when no undo since)."""
+        return sum(1 for e in self.entries if e.seq <= seq)

@@ -1,0 +1,138 @@
+"""Request and response bodies of the HTTP API (they make its OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+
+MAX_SEQ = 2**31 - 1
+SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
+SeatKind = StrictStr
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class CreateTable(_Strict):
+    """Open a table: a game of the registry, its options, a seed and who sits where."""
+
+    game: StrictStr = Field(min_length=1, max_length=64, examples=["red-cathedral"])
+    options: dict[str, Any] = Field(default_factory=dict, max_length=64,
+                                    examples=[{"players": 2}])
+    seed: StrictInt | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX,
+                                   description="game seed; omitted: a random one")
+    seats: list[SeatKind] | None = Field(
+        default=None, max_length=16,
+        description="one entry per seat: 'human' or a bot kind; omitted: all human")
+
+
+class ImportTable(_Strict):
+    """Open a table from an exported game record; it must replay."""
+
+    record: dict[str, Any]
+    seats: list[SeatKind] | None = Field(default=None, max_length=16)
+
+
+class MoveIn(_Strict):
+    action: StrictStr = Field(min_length=1, max_length=200, examples=["end-turn"],
+                              description="the text form of a legal action")
+    seq: StrictInt = Field(ge=0, le=MAX_SEQ,
+                           description="the table's seq you last saw (views carry it)")
+
+
+class UndoIn(_Strict):
+    seq: StrictInt = Field(ge=0, le=MAX_SEQ)
+    count: StrictInt | None = Field(
+        default=1, ge=1, le=10_000,
+        description="moves to take back; null: all of yours back to the last barrier")
+
+
+class SeatOut(BaseModel):
+    seat: int
+    kind: str
+    open: bool
+
+
+class TableOut(BaseModel):
+    id: int
+    game: str
+    params: dict[str, Any]
+    seats: list[SeatOut]
+    seq: int
+    moves: int | None = None
+    to_move: int | None = None
+    finished: bool
+    source: str
+    created_at: str
+
+
+class TableList(BaseModel):
+    tables: list[TableOut]
+
+
+class JoinOut(BaseModel):
+    table_id: int
+    seat: int
+    token: str = Field(description="the seat's secret: send it as 'Authorization: Bearer'")
+
+
+class SeatState(BaseModel):
+    """Where a table stands, for one seat (None: a spectator)."""
+
+    table_id: int
+    seq: int
+    moves: int
+    seat: int | None
+    to_move: int | None
+    your_turn: bool
+    finished: bool
+    outcome: dict[str, Any] | None
+    undoable: int | None = None
+    decision: str | None = None
+    legal: list[ActionOut] | None = None
+
+
+class ActionOut(BaseModel):
+    text: str
+    label: str
+
+
+class ViewOut(SeatState):
+    view: dict[str, Any] = Field(description="the game's player_view for this seat")
+
+
+class LegalOut(SeatState):
+    actions: list[ActionOut]
+
+
+class OptionOut(BaseModel):
+    name: str
+    kind: str
+    default: Any
+    help: str
+    choices: list[Any]
+    minimum: int | None
+    maximum: int | None
+
+
+class GameOut(BaseModel):
+    name: str
+    title: str
+    rules_version: int
+    options: list[OptionOut]
+
+
+class GamesOut(BaseModel):
+    games: list[GameOut]
+    seat_kinds: list[str]
+
+
+class ErrorOut(BaseModel):
+    detail: str
+
+
+SeatState.model_rebuild()
+ViewOut.model_rebuild()
+LegalOut.model_rebuild()

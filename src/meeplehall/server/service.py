@@ -1,0 +1,587 @@
+"""The table service: every change goes through here, to the database first.
+
+The move log in the database is the truth; :class:`~meeplehall.server.live_table.Live`
+objects cache the state rebuilt from it. A move is checked against the cached state,
+then inserted with the next sequence number; the unique ``(table_id, seq)`` constraint
+makes exactly one of two concurrent submissions win, in this process or another one
+sharing the database. The reply is sent only after the commit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import secrets
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
+from functools import partial
+from typing import Any, TypeVar
+
+import anyio.to_thread
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
+
+from meeplehall.ai.base import BOTS
+from meeplehall.core.protocol import Game, IllegalActionError, validate_params
+from meeplehall.core.record import GameRecord, RecordError, replay
+from meeplehall.server.db import MoveRow, SeatRow, TableRow, now
+from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from meeplehall.server.live_table import (
+    MOVE,
+    UNDO,
+    Built,
+    CorruptLog,
+    Entry,
+    Live,
+    Row,
+    SeatInfo,
+    replay_entries,
+    replay_rows,
+    step,
+)
+from meeplehall.server.security import hash_token, match_token, new_token
+
+log = logging.getLogger("meeplehall.server")
+
+HUMAN = "human"
+MAX_SEED = 2**63 - 1
+MAX_RECORD_ACTIONS = 20_000
+T = TypeVar("T")
+Listener = Callable[[int, int, bool], None]
+
+
+def games() -> dict[str, Game]:
+    from meeplehall.games import GAMES
+
+    return GAMES
+
+
+def find_game(name: str) -> Game:
+    registry = games()
+    if name not in registry:
+        raise Invalid(f"unknown game {name!r}; games are: {', '.join(sorted(registry))}")
+    return registry[name]
+
+
+@dataclass(frozen=True, slots=True)
+class Probe:
+    """What one cheap read says about a table: its seats and its newest seq."""
+
+    seats: list[tuple[int, str, str | None]]
+    head: int
+
+
+class TableService:
+    """Tables, seats, moves and undo, with an in-memory cache of rebuilt states."""
+
+    def __init__(self, engine: Engine, *, cache_size: int = 2000) -> None:
+        self.engine = engine
+        self.cache_size = cache_size
+        self._live: OrderedDict[int, Live] = OrderedDict()
+        self._locks: dict[int, asyncio.Lock] = {}
+        self.listeners: list[Listener] = []
+        # SQLite has one writer at a time; writers queueing on its busy handler sleep for
+        # up to 100 ms, so this process's writers queue on a lock instead.
+        self._writing: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+
+    @contextlib.contextmanager
+    def _write(self) -> Iterator[Connection]:
+        with self._writing, self.engine.begin() as conn:
+            yield conn
+
+    # -- plumbing -----------------------------------------------------------------------
+
+    async def _thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run blocking work (writes that fsync, replays) in a worker thread."""
+        return await anyio.to_thread.run_sync(partial(fn, *args))
+
+    def _lock(self, table_id: int) -> asyncio.Lock:
+        lock = self._locks.get(table_id)
+        if lock is None:
+            lock = self._locks[table_id] = asyncio.Lock()
+        return lock
+
+    def _remember(self, live: Live) -> None:
+        self._live[live.table_id] = live
+        self._live.move_to_end(live.table_id)
+        while len(self._live) > self.cache_size:
+            oldest = next(iter(self._live))
+            if self._lock(oldest).locked():
+                break
+            del self._live[oldest]
+            self._locks.pop(oldest, None)
+
+    def _changed(self, table_id: int, seq: int, undo: bool = False) -> None:
+        for listener in self.listeners:
+            try:
+                listener(table_id, seq, undo)
+            except Exception:  # a listener must never break a committed move
+                log.exception("change listener failed for table %d", table_id)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def _probe_sync(self, table_id: int) -> Probe | None:
+        head = (select(func.max(MoveRow.seq)).where(MoveRow.table_id == table_id)
+                .scalar_subquery())
+        with self.engine.connect() as conn:
+            seats = conn.execute(
+                select(SeatRow.seat, SeatRow.kind, SeatRow.token_hash, head)
+                .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
+        if not seats:
+            return None
+        return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0))
+
+    async def probe(self, table_id: int) -> Probe:
+        # A read on an indexed key: cheaper inline than a hop to a thread and back.
+        found = self._probe_sync(table_id)
+        if found is None:
+            raise NotFound(f"no table {table_id}")
+        return found
+
+    def _load_sync(self, table_id: int, after: int | None) -> tuple[Any, list[Row]]:
+        with self.engine.connect() as conn:
+            header = None
+            if after is None:
+                header = conn.execute(select(TableRow).where(TableRow.id == table_id)).first()
+            query = select(MoveRow.seq, MoveRow.kind, MoveRow.seat, MoveRow.action,
+                           MoveRow.undone, MoveRow.note).where(MoveRow.table_id == table_id)
+            if after is not None:
+                query = query.where(MoveRow.seq > after)
+            rows = [Row(r.seq, r.kind, r.seat, r.action, bool(r.undone), r.note)
+                    for r in conn.execute(query.order_by(MoveRow.seq))]
+        return header, rows
+
+    def cached(self, table_id: int) -> Live | None:
+        """The cached table, if any (possibly behind the database)."""
+        return self._live.get(table_id)
+
+    async def get_live(self, table_id: int, *, min_seq: int | None = None,
+                       probe: Probe | None = None) -> Live:
+        """The cached table, brought up to date with the database when it may be stale.
+
+        With ``min_seq``, a cached table at least that new is returned without a read.
+        """
+        live = self._live.get(table_id)
+        if live is not None and min_seq is not None and live.seq >= min_seq:
+            return live
+        if probe is None:
+            probe = await self.probe(table_id)
+        if live is not None and live.seq == probe.head:
+            live.seats = _seat_infos(probe)
+            return live
+        async with self._lock(table_id):
+            return await self._refresh_locked(table_id, probe)
+
+    async def _refresh_locked(self, table_id: int, probe: Probe | None = None) -> Live:
+        """Bring the cached table up to date; the caller holds the table's lock."""
+        if probe is None:
+            probe = await self.probe(table_id)
+        live = self._live.get(table_id)
+        if live is not None and live.seq == probe.head:
+            live.seats = _seat_infos(probe)
+            return live
+        if live is not None:
+            _, rows = await self._thread(self._load_sync, table_id, live.seq)
+            if not any(r.kind == UNDO for r in rows):
+                live.install(await self._thread(
+                    replay_rows, live.game, live.params, live.seed, rows, live.built()))
+                live.seats = _seat_infos(probe)
+                return live
+        header, rows = await self._thread(self._load_sync, table_id, None)
+        if header is None:
+            raise NotFound(f"no table {table_id}")
+        game = games().get(header.game)
+        if game is None:
+            raise Conflict(f"table {table_id} is a game of {header.game!r}, which this server "
+                           "does not have")
+        params = json.loads(header.params)
+        try:
+            built = await self._thread(replay_rows, game, params, header.seed, rows)
+        except CorruptLog as exc:
+            log.error("table %d: %s", table_id, exc)
+            raise Conflict(f"table {table_id} cannot be loaded: its stored log does not "
+                           "replay") from None
+        fresh = Live(table_id, game, params, header.seed, header.source, header.created_at,
+                     _seat_infos(probe))
+        fresh.install(built)
+        if live is not None:  # keep the object others hold; just refill it
+            live.install(built)
+            live.seats = fresh.seats
+            fresh = live
+        self._remember(fresh)
+        return fresh
+
+    async def authenticate(self, table_id: int, token: str | None) -> tuple[Live, int]:
+        """The table and the seat that ``token`` holds there.
+
+        Raises:
+            NotFound: no such table.
+            Unauthorized: no token, or not a token of a seat at this table.
+        """
+        if not token:
+            await self.probe(table_id)  # 404 before 401
+            raise Unauthorized("this needs a seat token: send 'Authorization: Bearer TOKEN'")
+        probe = await self.probe(table_id)
+        seat = match_token(token, [(s, h) for s, _, h in probe.seats])
+        if seat is None:
+            raise Unauthorized(f"the token is not the token of a seat at table {table_id}")
+        return await self.get_live(table_id, probe=probe), seat
+
+    async def authenticate_for_move(self, table_id: int, token: str | None) -> tuple[int, str]:
+        """The seat of ``token`` from the cached seats when they know it (the write
+        transaction checks it again against the database); otherwise as ``authenticate``.
+        Returns the seat and the token's hash."""
+        live = self._live.get(table_id)
+        if token and live is not None:
+            seat = match_token(token, [(s.seat, s.token_hash) for s in live.seats])
+            if seat is not None:
+                return seat, hash_token(token)
+        _, seat = await self.authenticate(table_id, token)
+        assert token is not None
+        return seat, hash_token(token)
+
+    def _list_sync(self, game: str | None, finished: bool | None, limit: int,
+                   offset: int) -> list[dict[str, Any]]:
+        with self.engine.connect() as conn:
+            query = select(TableRow).order_by(TableRow.id.desc()).limit(limit).offset(offset)
+            if game is not None:
+                query = query.where(TableRow.game == game)
+            if finished is not None:
+                query = query.where(TableRow.finished == finished)
+            tables = conn.execute(query).all()
+            ids = [t.id for t in tables]
+            seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
+            heads: dict[int, int] = {}
+            if ids:
+                for s in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.kind,
+                                             SeatRow.token_hash)
+                                      .where(SeatRow.table_id.in_(ids))
+                                      .order_by(SeatRow.table_id, SeatRow.seat)):
+                    seats[s.table_id].append(_seat_json(s.seat, s.kind, s.token_hash is not None))
+                for h in conn.execute(select(MoveRow.table_id, func.max(MoveRow.seq))
+                                      .where(MoveRow.table_id.in_(ids))
+                                      .group_by(MoveRow.table_id)):
+                    heads[h[0]] = int(h[1])
+        return [{"id": t.id, "game": t.game, "params": json.loads(t.params),
+                 "seats": seats[t.id], "seq": heads.get(t.id, 0), "finished": bool(t.finished),
+                 "source": t.source, "created_at": t.created_at.isoformat()}
+                for t in tables]
+
+    async def list_tables(self, game: str | None, finished: bool | None, limit: int,
+                          offset: int) -> list[dict[str, Any]]:
+        return await self._thread(self._list_sync, game, finished, limit, offset)
+
+    def summary(self, live: Live) -> dict[str, Any]:
+        return {"id": live.table_id, "game": live.game.name, "params": live.params,
+                "seats": [_seat_json(s.seat, s.kind, s.taken) for s in live.seats],
+                "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
+                "finished": live.finished, "source": live.source,
+                "created_at": live.created_at.isoformat()}
+
+    def _unfinished_bot_tables_sync(self) -> list[int]:
+        with self.engine.connect() as conn:
+            rows = conn.execute(
+                select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
+                .where(TableRow.finished.is_(False), SeatRow.kind != HUMAN).distinct())
+            return [r[0] for r in rows]
+
+    async def unfinished_bot_tables(self) -> list[int]:
+        return await self._thread(self._unfinished_bot_tables_sync)
+
+    # -- creating tables ------------------------------------------------------------------
+
+    def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
+                           kinds: Sequence[str], moves: Sequence[Entry],
+                           finished: bool) -> tuple[int, Any]:
+        stamp = now()
+        with self._write() as conn:
+            table_id = conn.execute(insert(TableRow).values(
+                game=game.name, rules_version=game.rules_version,
+                params=json.dumps(params, sort_keys=True), seed=seed, source=source,
+                finished=finished, created_at=stamp).returning(TableRow.id)).scalar_one()
+            conn.execute(insert(SeatRow), [
+                {"table_id": table_id, "seat": i, "kind": k, "token_hash": None,
+                 "joined_at": None} for i, k in enumerate(kinds)])
+            if moves:
+                conn.execute(insert(MoveRow), [
+                    {"table_id": table_id, "seq": e.seq, "kind": MOVE, "seat": e.seat,
+                     "action": e.action, "undone": False, "note": None, "created_at": stamp}
+                    for e in moves])
+        return table_id, stamp
+
+    def _check_seats(self, game: Game, state: Any, seats: Sequence[str] | None) -> list[str]:
+        count = game.num_players(state)
+        kinds = list(seats) if seats is not None else [HUMAN] * count
+        if len(kinds) != count:
+            raise Invalid(f"this game has {count} seat(s), but {len(kinds)} seat kind(s) "
+                          "were given")
+        for i, kind in enumerate(kinds):
+            if kind != HUMAN and kind not in BOTS:
+                raise Invalid(f"seat {i}: unknown seat kind {kind!r}; use 'human' or a bot: "
+                              f"{', '.join(BOTS)}")
+        return kinds
+
+    async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
+                     kinds: list[str], built: Built) -> Live:
+        table_id, stamp = await self._thread(
+            self._insert_table_sync, game, params, seed, source, kinds, built.entries,
+            game.current_player(built.state) is None)
+        live = Live(table_id, game, params, seed, source, stamp,
+                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)])
+        live.install(built)
+        self._remember(live)
+        self._changed(table_id, live.seq)
+        return live
+
+    async def create(self, game_name: str, options: dict[str, Any], seed: int | None,
+                     seats: Sequence[str] | None) -> Live:
+        """Open a table. Raises ``Invalid`` naming a bad game, option or seat kind."""
+        game = find_game(game_name)
+        try:
+            params = validate_params(game.options, options)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
+        if seed is None:
+            seed = secrets.randbits(63)
+        try:
+            state = game.initial_state(params, seed)
+        except (ValueError, TypeError) as exc:
+            raise Invalid(f"cannot set up {game.name} with these options: {exc}") from None
+        kinds = self._check_seats(game, state, seats)
+        return await self._start(game, params, seed, "new", kinds, Built(state, [], 0, [], []))
+
+    async def import_record(self, data: Any, seats: Sequence[str] | None) -> Live:
+        """Open a table from an exported ``GameRecord``; it replays or is refused."""
+        try:
+            record = GameRecord.from_dict(data)
+        except RecordError as exc:
+            raise Invalid(str(exc)) from None
+        game = find_game(record.game)
+        if not -MAX_SEED - 1 <= record.seed <= MAX_SEED:
+            raise Invalid("corrupt record: the seed must fit in 64 signed bits")
+        if len(record.actions) > MAX_RECORD_ACTIONS:
+            raise Invalid(f"the record has {len(record.actions)} actions; at most "
+                          f"{MAX_RECORD_ACTIONS} can be imported")
+        try:
+            params = validate_params(game.options, record.params)
+        except ValueError as exc:
+            raise Invalid(f"bad parameters in record: {exc}") from None
+        record.params = params
+        try:
+            await self._thread(replay, record, game)
+            built = await self._thread(_replay_record, game, params, record.seed,
+                                       record.actions)
+        except RecordError as exc:
+            raise Invalid(str(exc)) from None
+        kinds = self._check_seats(game, built.state, seats)
+        return await self._start(game, params, record.seed, "import", kinds, built)
+
+    # -- seats ----------------------------------------------------------------------------
+
+    def _join_sync(self, table_id: int, seat: int, digest: str) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN,
+                SeatRow.token_hash.is_(None)).values(token_hash=digest, joined_at=now()))
+            return bool(done.rowcount == 1)
+
+    async def join(self, table_id: int, seat: int) -> str:
+        """Take an open human seat; returns its secret token (shown only this once)."""
+        probe = await self.probe(table_id)
+        kinds = {s: k for s, k, _ in probe.seats}
+        if seat not in kinds:
+            raise NotFound(f"table {table_id} has no seat {seat} (seats 0-{len(kinds) - 1})")
+        if kinds[seat] != HUMAN:
+            raise Conflict(f"seat {seat} is played by the {kinds[seat]} bot")
+        token = new_token()
+        digest = hash_token(token)
+        if not await self._thread(self._join_sync, table_id, seat, digest):
+            raise Conflict(f"seat {seat} at table {table_id} is already taken")
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = [SeatInfo(s.seat, s.kind, digest if s.seat == seat else s.token_hash)
+                          for s in live.seats]
+        return token
+
+    def _leave_sync(self, table_id: int, seat: int) -> None:
+        with self._write() as conn:
+            conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
+                                               SeatRow.seat == seat)
+                         .values(token_hash=None, joined_at=None))
+
+    async def leave(self, table_id: int, seat: int) -> None:
+        """Give a seat up: its token stops working and the seat is open again."""
+        await self._thread(self._leave_sync, table_id, seat)
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = [SeatInfo(s.seat, s.kind, None if s.seat == seat else s.token_hash)
+                          for s in live.seats]
+
+    # -- moves ----------------------------------------------------------------------------
+
+    def _append_sync(self, table_id: int, seq: int, kind: str, seat: int, action: str,
+                     note: str | None, undone: Sequence[int], finished: bool,
+                     token_hash: str | None) -> None:
+        with self._write() as conn:
+            if token_hash is not None:  # the seat may have been given up meanwhile
+                stored = conn.execute(select(SeatRow.token_hash).where(
+                    SeatRow.table_id == table_id, SeatRow.seat == seat)).scalar()
+                if stored is None or not hmac.compare_digest(stored, token_hash):
+                    raise Unauthorized(f"the token is not the token of a seat at table "
+                                       f"{table_id}")
+            conn.execute(insert(MoveRow).values(
+                table_id=table_id, seq=seq, kind=kind, seat=seat, action=action,
+                undone=False, note=note, created_at=now()))
+            if undone:
+                conn.execute(update(MoveRow).where(MoveRow.table_id == table_id,
+                                                   MoveRow.seq.in_(list(undone)))
+                             .values(undone=True))
+            if finished:
+                conn.execute(update(TableRow).where(TableRow.id == table_id)
+                             .values(finished=True))
+
+    async def _checked_live(self, table_id: int, expected_seq: int) -> Live:
+        """The table at ``expected_seq``, or ``Conflict`` saying where it is."""
+        live = self._live.get(table_id)
+        if live is None or live.seq != expected_seq:
+            live = await self._refresh_locked(table_id)
+        if live.seq != expected_seq:
+            raise Conflict(f"the table is at seq {live.seq}, not {expected_seq}: "
+                           "fetch the view and try again", seq=live.seq)
+        return live
+
+    async def submit(self, table_id: int, seat: int, text: str, expected_seq: int,
+                     note: str | None = None, token_hash: str | None = None) -> Live:
+        """Play ``text`` for ``seat`` if the table is at ``expected_seq``.
+
+        Raises:
+            Conflict: the table is at another seq (``seq`` in the body) or is over.
+            Forbidden: it is another seat's turn.
+            Invalid: the action cannot be read or is not legal (the game says why).
+        """
+        async with self._lock(table_id):
+            live = await self._checked_live(table_id, expected_seq)
+            current = live.to_move
+            if current is None:
+                raise Conflict("the game is over", seq=live.seq)
+            if current != seat:
+                raise Forbidden(f"it is seat {current}'s turn, not seat {seat}'s")
+            try:
+                state, canonical, random = step(live.game, live.state, seat, text)
+            except (IllegalActionError, ValueError) as exc:
+                raise Invalid(f"{exc}") from None
+            except Exception as exc:
+                log.error("table %d: the engine failed on an action (%s)", table_id,
+                          type(exc).__name__)
+                raise Invalid(f"the action {text!r} cannot be played here") from None
+            seq = live.seq + 1
+            finished = live.game.current_player(state) is None
+            await asyncio.shield(self._commit(
+                live, seq, MOVE, seat, canonical, note, (), finished, token_hash,
+                Built(state, [*live.entries, Entry(seq, seat, canonical, random)], seq,
+                      live.undo_seqs, live.notes + ([(seq, note)] if note else []))))
+            return live
+
+    async def _commit(self, live: Live, seq: int, kind: str, seat: int, action: str,
+                      note: str | None, undone: Sequence[int], finished: bool,
+                      token_hash: str | None, built: Built) -> None:
+        """Write the entry, then (only then) update the cache and tell listeners."""
+        try:
+            await self._thread(self._append_sync, live.table_id, seq, kind, seat, action,
+                               note, undone, finished, token_hash)
+        except Unauthorized:
+            await self._refresh_locked(live.table_id)
+            raise
+        except IntegrityError:
+            fresh = await self._refresh_locked(live.table_id)
+            raise Conflict(f"another move was accepted first: the table is at seq {fresh.seq}",
+                           seq=fresh.seq) from None
+        live.install(built)
+        self._changed(live.table_id, seq, kind == UNDO)
+
+    async def undo(self, table_id: int, seat: int, expected_seq: int,
+                   count: int | None, token_hash: str | None = None) -> Live:
+        """Take back ``count`` of ``seat``'s latest moves (None: back to the barrier)."""
+        async with self._lock(table_id):
+            live = await self._checked_live(table_id, expected_seq)
+            if live.finished:
+                raise Conflict("the game is over", seq=live.seq)
+            can = live.undoable(seat)
+            if can == 0:
+                raise Conflict("nothing to undo: your last move revealed something random, "
+                               "or another seat moved since", seq=live.seq)
+            take = can if count is None else count
+            if take > can:
+                raise Conflict(f"only {can} move(s) can be taken back (back to the last "
+                               "random event or move by another seat)", seq=live.seq)
+            keep = live.entries[:-take]
+            undone = [e.seq for e in live.entries[-take:]]
+            state = await self._thread(replay_entries, live.game, live.params, live.seed, keep)
+            seq = live.seq + 1
+            await asyncio.shield(self._commit(
+                live, seq, UNDO, seat, f"undo {take}", None, undone, False, token_hash,
+                Built(state, keep, seq, [*live.undo_seqs, seq], live.notes)))
+            return live
+
+    # -- records and replays ----------------------------------------------------------------
+
+    def record(self, live: Live) -> dict[str, Any]:
+        """The finished game as a ``GameRecord``; refused while the game runs (its seed
+        would reveal every future die and card)."""
+        if not live.finished:
+            raise Conflict("the record is available when the game is over: it holds the "
+                           "seed, which would reveal what is still hidden", seq=live.seq)
+        record = GameRecord(live.game.name, live.game.rules_version, dict(live.params),
+                            live.seed, [(e.seat, e.action) for e in live.entries],
+                            {"server": {"table": live.table_id,
+                                        "seats": [s.kind for s in live.seats]}})
+        return record.to_dict()
+
+    async def view_at(self, live: Live, k: int, seat: int | None) -> dict[str, Any]:
+        """The view of ``seat`` after the first ``k`` active moves."""
+        if k > len(live.entries):
+            raise NotFound(f"table {live.table_id} has only {len(live.entries)} move(s)")
+        if k == len(live.entries):
+            return live.view(seat)
+        entries = live.entries[:k]
+
+        def build() -> dict[str, Any]:
+            state = replay_entries(live.game, live.params, live.seed, entries)
+            view: dict[str, Any] = live.game.player_view(state, seat)
+            return view
+
+        return await self._thread(build)
+
+    async def log_at(self, live: Live, seq: int, seat: int | None) -> int | None:
+        """Length of ``seat``'s view log at history point ``seq``; None when an undo since
+        then makes the log no longer a continuation (the client must take it whole)."""
+        if seq >= live.seq:
+            return len(live.view(seat).get("log", ()))
+        if live.undone_since(seq) or seq < 0:
+            return None
+        view = await self.view_at(live, live.active_at(seq), seat)
+        return len(view.get("log", ()))
+
+
+def _replay_record(game: Game, params: dict[str, Any], seed: int,
+                   actions: Sequence[tuple[int | None, str]]) -> Built:
+    rows = [Row(i, MOVE, None, text, False, None) for i, (_, text) in enumerate(actions, 1)]
+    try:
+        return replay_rows(game, params, seed, rows)
+    except CorruptLog as exc:
+        raise RecordError(str(exc)) from None
+
+
+def _seat_infos(probe: Probe) -> list[SeatInfo]:
+    return [SeatInfo(s, k, h) for s, k, h in probe.seats]
+
+
+def _seat_json(seat: int, kind: str, taken: bool) -> dict[str, Any]:
+    return {"seat": seat, "kind": kind, "open": kind == HUMAN and not taken}

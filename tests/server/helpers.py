@@ -1,0 +1,68 @@
+"""Small helpers for driving the API in tests."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from fastapi.testclient import TestClient
+
+from meeplehall.core.rng import Rng
+
+GAME = "red-cathedral"
+QUICK = {"players": 2, "round_limit": 10}  # ends by the round limit: a short whole game
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client: Any, seats: list[str] | None = None, options: dict[str, Any] | None = None,
+              seed: int = 7, game: str = GAME) -> dict[str, Any]:
+    body: dict[str, Any] = {"game": game, "options": options or dict(QUICK), "seed": seed}
+    if seats is not None:
+        body["seats"] = seats
+    reply = client.post("/api/tables", json=body)
+    assert reply.status_code == 201, reply.text
+    result: dict[str, Any] = reply.json()
+    return result
+
+
+def join(client: Any, table: int, seat: int) -> str:
+    reply = client.post(f"/api/tables/{table}/seats/{seat}/join")
+    assert reply.status_code == 200, reply.text
+    token: str = reply.json()["token"]
+    return token
+
+
+def hotseat(client: Any, **kwargs: Any) -> tuple[int, list[str]]:
+    """A two-human table and both seat tokens."""
+    table = new_table(client, ["human", "human"], **kwargs)["id"]
+    return table, [join(client, table, 0), join(client, table, 1)]
+
+
+def play_random(client: Any, table: int, tokens: list[str], rng: Rng,
+                max_moves: int = 5000) -> int:
+    """Play random legal moves over HTTP until the game ends; returns the moves made."""
+    for made in range(max_moves):
+        state = client.get(f"/api/tables/{table}/view").json()
+        if state["finished"]:
+            return made
+        token = tokens[state["to_move"]]
+        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+        actions = legal["actions"]
+        choice = actions[rng.randbelow(len(actions))]["text"]
+        reply = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
+                            json={"action": choice, "seq": legal["seq"]})
+        assert reply.status_code == 200, reply.text
+    raise AssertionError("the game did not end")
+
+
+def wait_finished(client: TestClient, table: int, timeout: float = 60.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        state: dict[str, Any] = client.get(f"/api/tables/{table}/view").json()
+        if state["finished"]:
+            return state
+        time.sleep(0.05)
+    raise AssertionError(f"table {table} did not finish within {timeout} s")

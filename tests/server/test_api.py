@@ -1,0 +1,236 @@
+"""The HTTP API on SQLite and on PostgreSQL: tables, seats, moves, undo, records."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi.testclient import TestClient
+from sqlalchemy import create_engine, text
+
+from meeplehall.core.record import GameRecord, replay
+from meeplehall.core.rng import Rng
+from meeplehall.games import GAMES
+from tests.server.helpers import GAME, QUICK, bearer, hotseat, join, new_table, play_random
+
+
+def test_games_lists_the_registry_and_the_seat_kinds(client: TestClient) -> None:
+    body = client.get("/api/games").json()
+    assert {g["name"] for g in body["games"]} == set(GAMES)
+    assert body["seat_kinds"][0] == "human" and "random" in body["seat_kinds"]
+
+
+def test_create_list_and_get_tables(client: TestClient) -> None:
+    table = new_table(client, ["human", "random"])
+    assert table["seats"] == [{"seat": 0, "kind": "human", "open": True},
+                              {"seat": 1, "kind": "random", "open": False}]
+    assert table["params"]["players"] == 2 and "seed" not in table
+    listed = client.get("/api/tables").json()["tables"]
+    assert [t["id"] for t in listed] == [table["id"]]
+    assert client.get(f"/api/tables/{table['id']}").json()["to_move"] == 0
+    assert client.get("/api/tables", params={"finished": True}).json()["tables"] == []
+    assert client.get("/api/tables/999").status_code == 404
+
+
+def test_bad_tables_are_refused_with_a_reason(client: TestClient) -> None:
+    cases: list[tuple[dict[str, Any], str]] = [
+        ({"game": "chess"}, "unknown game 'chess'"),
+        ({"game": GAME, "options": {"players": 9}}, "must be <= 4"),
+        ({"game": GAME, "options": {"colour": "red"}}, "unknown option 'colour'"),
+        ({"game": GAME, "seats": ["human"]}, "2 seat(s)"),
+        ({"game": GAME, "seats": ["human", "wizard"]}, "unknown seat kind 'wizard'"),
+        ({"game": GAME, "seed": "x"}, "seed"),
+        ({"game": GAME, "seed": 2**70}, "seed"),
+        ({"game": GAME, "surprise": 1}, "surprise"),
+    ]
+    for body, expected in cases:
+        reply = client.post("/api/tables", json=body)
+        assert reply.status_code == 422, (body, reply.text)
+        assert expected in reply.json()["detail"], (body, reply.json())
+    assert client.post("/api/tables", content=b"{not json",
+                       headers={"content-type": "application/json"}).status_code == 422
+
+
+def test_join_leave_and_taken_seats(client: TestClient) -> None:
+    table = new_table(client, ["human", "random"])["id"]
+    token = join(client, table, 0)
+    assert len(token) >= 43  # 256 bits, URL-safe base64
+    assert client.post(f"/api/tables/{table}/seats/0/join").status_code == 409
+    assert client.post(f"/api/tables/{table}/seats/1/join").status_code == 409  # a bot
+    assert client.post(f"/api/tables/{table}/seats/5/join").status_code == 404
+    assert client.post(f"/api/tables/{table}/leave", headers=bearer(token)).status_code == 200
+    assert client.get(f"/api/tables/{table}/me", headers=bearer(token)).status_code == 401
+    assert join(client, table, 0) != token
+
+
+def test_moves_need_the_current_seq_and_a_legal_action(client: TestClient) -> None:
+    table, tokens = hotseat(client)
+    legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[0])).json()
+    assert legal["your_turn"] and legal["seq"] == 0 and legal["decision"]
+    assert all(a["text"] and a["label"] for a in legal["actions"])
+    first = legal["actions"][0]["text"]
+    move = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                       json={"action": first, "seq": 0})
+    assert move.status_code == 200 and move.json()["seq"] == 1
+    stale = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                        json={"action": first, "seq": 0})
+    assert stale.status_code == 409 and stale.json()["seq"] == 1
+    illegal = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                          json={"action": "claim 99 inventory", "seq": 1})
+    assert illegal.status_code == 422 and "not legal" in illegal.json()["detail"]
+    garbage = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                          json={"action": "fly to the moon", "seq": 1})
+    assert garbage.status_code == 422
+    state = client.get(f"/api/tables/{table}/view").json()
+    other = tokens[1 - state["to_move"]]
+    wrong_turn = client.post(f"/api/tables/{table}/actions", headers=bearer(other),
+                             json={"action": first, "seq": 1})
+    assert wrong_turn.status_code == 403 and "turn" in wrong_turn.json()["detail"]
+
+
+def _db_moves(url: str, table: int) -> list[tuple[int, str, bool]]:
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        rows = conn.execute(text("SELECT seq, kind, undone FROM moves WHERE table_id = :t "
+                                 "ORDER BY seq"), {"t": table}).all()
+    engine.dispose()
+    return [(r[0], r[1], bool(r[2])) for r in rows]
+
+
+def test_undo_goes_back_to_the_barrier_and_deletes_nothing(client: TestClient,
+                                                           db_url: str) -> None:
+    table, tokens = hotseat(client, seed=11)
+    # Claim a card, then place its tile: two moves of seat 0 with no dice rolled.
+    for _ in range(2):
+        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[0])).json()
+        claim = next(a["text"] for a in legal["actions"]
+                     if a["text"].startswith(("claim", "place-tile")))
+        assert client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                           json={"action": claim, "seq": legal["seq"]}).status_code == 200
+    me = client.get(f"/api/tables/{table}/me", headers=bearer(tokens[0])).json()
+    assert me["undoable"] == 2
+    before = client.get(f"/api/tables/{table}/replay/0").json()["view"]
+    assert client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[1]),
+                       json={"seq": 2}).status_code in (403, 409)
+    undo = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
+                       json={"seq": 2, "count": None})
+    assert undo.status_code == 200, undo.text
+    assert undo.json()["seq"] == 3 and undo.json()["moves"] == 0
+    assert client.get(f"/api/tables/{table}/view").json()["view"] == before
+    assert _db_moves(db_url.replace("+psycopg", "+psycopg"), table) == [
+        (1, "move", True), (2, "move", True), (3, "undo", False)]
+    again = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
+                        json={"seq": 3})
+    assert again.status_code == 409 and "nothing to undo" in again.json()["detail"]
+
+
+def test_undoable_counts_own_moves_back_to_the_last_barrier() -> None:
+    from meeplehall.server.live_table import Entry, Live, SeatInfo
+
+    live = Live(1, GAMES[GAME], {}, 0, "new", None, [SeatInfo(0, "human", None)])  # type: ignore[arg-type]
+    live.entries = [Entry(1, 0, "a", False), Entry(2, 1, "b", False),
+                    Entry(3, 0, "c", True), Entry(4, 0, "d", False), Entry(5, 0, "e", False)]
+    assert live.undoable(0) == 2  # d and e; c rolled dice
+    assert live.undoable(1) == 0  # seat 0 moved since
+    live.entries = live.entries[:2]
+    assert live.undoable(1) == 1
+
+
+def test_undoable_matches_the_rules_through_a_game(client: TestClient) -> None:
+    game = GAMES[GAME]
+    table, tokens = hotseat(client, seed=3)
+    local = game.initial_state(QUICK, 3)  # the test knows the seed: it made the table
+    history: list[tuple[int, bool]] = []
+    rng = Rng.from_seed(5)
+    while (seat := game.current_player(local)) is not None:
+        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[seat])).json()
+        texts = [a["text"] for a in legal["actions"]]
+        choice = texts[rng.randbelow(len(texts))]
+        assert client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[seat]),
+                           json={"action": choice, "seq": legal["seq"]}).status_code == 200
+        before = local.rng.state
+        local = game.apply(local, game.parse_action(choice))
+        history.append((seat, local.rng.state != before))
+        if game.current_player(local) is None:
+            break
+        for who in (0, 1):
+            expected = 0
+            for mover, random in reversed(history):
+                if mover != who or random:
+                    break
+                expected += 1
+            me = client.get(f"/api/tables/{table}/me", headers=bearer(tokens[who])).json()
+            assert me["undoable"] == expected
+    assert any(random for _, random in history)
+
+
+def test_record_export_import_and_replay_views(client: TestClient) -> None:
+    table, tokens = hotseat(client, seed=21)
+    assert client.get(f"/api/tables/{table}/record").status_code == 409  # seed still secret
+    made = play_random(client, table, tokens, Rng.from_seed(2))
+    record_json = client.get(f"/api/tables/{table}/record").json()
+    record = GameRecord.from_dict(record_json)
+    assert len(record.actions) == made and record.seed == 21
+    final = client.get(f"/api/tables/{table}/view").json()
+    state = replay(record)
+    assert GAMES[GAME].player_view(state, None) == final["view"]
+    assert final["outcome"] is not None
+    mid = client.get(f"/api/tables/{table}/replay/{made // 2}").json()
+    assert mid["view"] == GAMES[GAME].player_view(replay(record, upto=made // 2), None)
+    assert client.get(f"/api/tables/{table}/replay/{made + 1}").status_code == 404
+    imported = client.post("/api/tables/import", json={"record": record_json})
+    assert imported.status_code == 201, imported.text
+    assert imported.json()["finished"] and imported.json()["source"] == "import"
+    copy = client.get(f"/api/tables/{imported.json()['id']}/view").json()
+    assert copy["view"] == final["view"]
+
+
+def test_bad_records_are_refused(client: TestClient) -> None:
+    table, tokens = hotseat(client, seed=4)
+    play_random(client, table, tokens, Rng.from_seed(4))
+    good = client.get(f"/api/tables/{table}/record").json()
+    broken = [
+        {},
+        {**good, "format": "other"},
+        {**good, "game": "chess"},
+        {**good, "rules_version": 99},
+        {**good, "params": {"players": 7}},
+        {**good, "actions": [[0, "fly"]]},
+        {**good, "actions": [[1, good["actions"][0][1]]]},
+        {**good, "actions": "all of them"},
+        {**good, "seed": 2**80},
+    ]
+    for record in broken:
+        reply = client.post("/api/tables/import", json={"record": record})
+        assert reply.status_code == 422, (record.get("game"), reply.text)
+        assert reply.json()["detail"]
+
+
+def test_body_size_and_move_rate_limits(db_url: str) -> None:
+    from tests.server.conftest import make_client
+
+    with make_client(db_url, move_rate=1.0, move_burst=2, max_body=2000) as client:
+        big = client.post("/api/tables", json={"game": GAME, "options": {"x": "y" * 5000}})
+        assert big.status_code == 413 and "limit" in big.json()["detail"]
+        table, tokens = hotseat(client)
+        codes = []
+        for i in range(4):  # claim, undo, claim, undo: all by seat 0
+            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[0])).json()
+            if i % 2 == 0:
+                reply = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                                    json={"action": legal["actions"][0]["text"],
+                                          "seq": legal["seq"]})
+            else:
+                reply = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
+                                    json={"seq": legal["seq"]})
+            codes.append(reply.status_code)
+        assert 429 in codes and codes[:2] == [200, 200]
+
+
+def test_all_bot_tables_play_to_the_end(client: TestClient) -> None:
+    from tests.server.helpers import wait_finished
+
+    table = new_table(client, ["random", "greedy"], options=dict(QUICK))["id"]
+    final = wait_finished(client, table)
+    assert final["outcome"]["scores"]
+    record = GameRecord.from_dict(client.get(f"/api/tables/{table}/record").json())
+    assert GAMES[GAME].player_view(replay(record), None) == final["view"]
