@@ -134,6 +134,10 @@ def build_parser() -> argparse.ArgumentParser:
                        help="time budget per player count (default 2)")
     bench.add_argument("--players", default=None,
                        help="comma-separated player counts (default: all)")
+
+    from meeplehall.server.cli import add_server_commands
+
+    add_server_commands(sub)  # `serve`; `bench server` is dispatched in main()
     return parser
 
 
@@ -270,6 +274,10 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
         input_fn: reads a line for interactive commands (default: ``console.input``).
     """
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list[:2] == ["bench", "server"]:
+        from meeplehall.server.cli import bench_server_main
+
+        return bench_server_main(args_list[2:])
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list = ["play", *args_list]
     out = console or Console()
@@ -289,6 +297,13 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
             return cmd_replay(args, out, read)
         if args.command == "bench":
             return cmd_bench(args, out)
+        if getattr(args, "server_command", None) is not None:  # `serve`
+            try:
+                result: int = args.server_command(args)
+            except ImportError as exc:
+                raise UsageError(f"the server needs its extra packages ({exc.name} is "
+                                 "missing): python3 -m pip install -e '.[server]'") from None
+            return result
         parser.print_help()
         return 2
     except UsageError as exc:
