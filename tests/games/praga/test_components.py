@@ -284,3 +284,12 @@ def test_broken_data_fails_with_a_clear_message(tmp_path, monkeypatch):
         components.load.cache_clear()
     monkeypatch.undo()
     assert components.load().buildings == C.buildings
+
+
+def test_loader_uses_the_shared_data_helpers():
+    """Praga reads its files with ``core.data`` (one ``DataError`` for every game);
+    ``components.DataError`` stays importable for callers."""
+    from meeplehall.core import data
+
+    assert DataError is data.DataError
+    assert SOURCES == data.SOURCES

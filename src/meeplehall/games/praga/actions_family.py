@@ -37,6 +37,7 @@ from meeplehall.games.praga.effects import (
     gain_reward,
     log,
     pay,
+    side_name,
 )
 from meeplehall.games.praga.road import can_road, do_road
 from meeplehall.games.praga.state import (
@@ -148,7 +149,8 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     counts = list(s.performed)
     counts[action] += 1
     s.performed = tuple(counts)
-    log(s, f"seat {seat} performs {ACTIONS[action]}")
+    log(s, f"{side_name(s, seat)} performs {ACTIONS[action]}"
+        + ("", " as the extra action", " (technology)")[source])
     upgrade_bonus(s, seat, action)
     road = s.road[seat]
     effect = s.road_effect[road - 1] if road else -1
@@ -178,12 +180,13 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
             special_vp(s, seat)
     refill(s, row, pos)
     if row == BUILDING_ROW:
+        log(s, f"{side_name(s, seat)} takes building {C.buildings[tile].id}")
         s.stack.append((SITE, seat, tile, discount, -1))
     elif row == WALL_ROW:
         w = C.walls[tile]
         gold, stone = wall_cost(tile, discount)
         pay(s, seat, gold=gold, stone=stone)  # P-WALL-2
-        log(s, f"seat {seat} takes wall {w.id} for {gold} gold {stone} stone")
+        log(s, f"{side_name(s, seat)} takes wall {w.id} for {gold} gold {stone} stone")
         gain_reward(s, seat, w.reward)  # P-WALL-3
         if w.hunger_wall:
             earn_sideways(s, seat, HUNGER_WALL)  # P-WALL-6
@@ -191,7 +194,11 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
                 s.vp[seat] += 1
                 gain(s, seat, C.technologies[t].resource, 1)
         s.stack.append((WALL_AT, seat, tile))
-    elif has_features(False, tile):
+    else:
+        log(s, f"{side_name(s, seat)} takes upgrade {C.upgrades[tile].id}")
+    if row != UPGRADE_ROW:
+        return
+    if has_features(False, tile):
         s.stack.append((ORIENT, seat, UPGRADE_ROW, tile, C.upgrades[tile].action, 0))
     else:
         place_upgrade(s, seat, tile, 0)

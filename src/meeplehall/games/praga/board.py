@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.games.praga import hexgrid
-from meeplehall.games.praga.components import EDGE_REWARD, RED_TOKEN, UNIV, load
-from meeplehall.games.praga.effects import gain, gain_reward, log
+from meeplehall.games.praga.components import ACTIONS, EDGE_REWARD, RED_TOKEN, UNIV, load
+from meeplehall.games.praga.effects import gain, gain_reward, log, side_name
 from meeplehall.games.praga.state import PragaState
 
 C = load()
@@ -143,7 +143,7 @@ def place_upgrade(s: PragaState, seat: int, tile: int, orient: int) -> None:
     stacks = list(s.upg[seat])
     stacks[a] = (*stacks[a], tile * 6 + orient)
     s.upg[seat] = tuple(stacks)
-    log(s, f"seat {seat} upgrades {a} with {u.id}")
+    log(s, f"{side_name(s, seat)} upgrades its {ACTIONS[a]} action with {u.id}")
     gain(s, seat, UNIV, 1 if u.era == 1 else 2)  # UNIV
     _adjacency(s, seat, a)
     if seat == s.seat:

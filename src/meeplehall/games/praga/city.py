@@ -19,6 +19,7 @@ from meeplehall.games.praga.effects import (
     gain_reward,
     log,
     pay,
+    side_name,
 )
 from meeplehall.games.praga.state import CHOOSE, PragaState
 
@@ -96,7 +97,7 @@ def place_building(s: PragaState, seat: int, building: int, site: int, orient: i
     gold, stone = site_cost(building, site, discount)
     pay(s, seat, gold=gold, stone=stone)
     spent = gold + stone if s.opts.spent == "paid" else b.gold + b.stone + sd.surcharge
-    log(s, f"seat {seat} builds {b.id} on {sd.id} for {gold} gold {stone} stone")
+    log(s, f"{side_name(s, seat)} builds {b.id} on {sd.id} for {gold} gold {stone} stone")
     gain_reward(s, seat, b.reward)
     s.vp[seat] += sd.vp
     s.site_tile[site] = building
@@ -164,7 +165,8 @@ def score_market(s: PragaState, market: int) -> None:
         best = max(found.values())
         for seat in sorted(found):
             if found[seat] == best:
-                log(s, f"market {C.markets[market].id}: seat {seat} takes both rewards")
+                log(s, f"market {C.markets[market].id}: {side_name(s, seat)} takes both "
+                       "rewards")
                 gain_reward(s, seat, tile.upper)
                 gain_reward(s, seat, tile.lower)
             else:

@@ -12,17 +12,18 @@ they load as tuples of ``(kind index, amount)`` pairs in ``REWARD_KINDS`` order.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
 from typing import Any
 
+from meeplehall.core.data import SOURCES as SOURCES
+from meeplehall.core.data import DataError as DataError
+from meeplehall.core.data import check_provenance, read_toml
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.hexgrid import Hex, Vertex
 
 DATA_DIR = Path(__file__).parent / "data"
-SOURCES = ("rulebook", "public-page", "reconstructed")
 
 ACTIONS: tuple[str, ...] = ("mines", "quarries", "upgrade", "wall", "building", "road")
 MINES, QUARRIES, UPGRADE, WALL, BUILDING, ROAD = range(6)
@@ -63,10 +64,6 @@ SYMBOLS: tuple[str, ...] = ("cathedral", "hunger-wall")
 
 Reward = tuple[tuple[int, int], ...]
 Cost = tuple[int, int, int, int]  # gold, stone, silver windows, gold windows
-
-
-class DataError(ValueError):
-    """Component data that is missing, malformed or inconsistent."""
 
 
 # --- component types -----------------------------------------------------------------------
@@ -349,20 +346,16 @@ def _find(items: tuple[Any, ...], ident: str) -> int:
 
 # --- reading helpers -----------------------------------------------------------------------
 def _read(name: str) -> dict[str, Any]:
-    path = DATA_DIR / name
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except FileNotFoundError:
-        raise DataError(f"component file {name} is missing") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError(f"component file {name} is not valid TOML: {exc}") from None
+    """``core.data.read_toml`` from ``DATA_DIR`` (looked up at call time, so a test may
+    point it at a copy)."""
+    return read_toml(DATA_DIR, name)
 
 
 def _provenance(entry: dict[str, Any], file: str, label: str) -> None:
+    """``core.data.check_provenance`` plus Praga's stricter rules: a public page by an
+    https URL, a rulebook source with its rule id."""
+    check_provenance(entry, file, label)
     source = entry.get("source")
-    if source not in SOURCES:
-        raise DataError(f"{file}: {label} needs source = one of {', '.join(SOURCES)}")
     if source == "public-page" and not str(entry.get("url", "")).startswith("https://"):
         raise DataError(f"{file}: {label} has source 'public-page' but no https url")
     if source == "rulebook" and not entry.get("rule"):

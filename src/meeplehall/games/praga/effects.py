@@ -110,6 +110,11 @@ def log(s: PragaState, text: str) -> None:
     s.log.append(text)
 
 
+def side_name(s: PragaState, seat: int) -> str:
+    """A seat as people see it: its colour (log lines, views, prompts)."""
+    return C.colours[seat]
+
+
 # --- technologies ----------------------------------------------------------------------
 def active(s: PragaState, seat: int, effect: str) -> list[int]:
     """Technologies of ``seat`` with glossary id ``effect`` that are in force now
@@ -193,7 +198,7 @@ def add_resource(s: PragaState, seat: int, kind: int, amount: int) -> None:
         if reached and not s.wealth[seat] & bit:
             s.wealth[seat] |= bit
             s.cubes[seat] += 1  # the cube joins the supply (P-COMP-3)
-            log(s, f"seat {seat} wealth bonus: {_reward_text(reward)}")
+            log(s, f"{side_name(s, seat)} gains a wealth bonus: {_reward_text(reward)}")
             gain_reward(s, seat, reward)
 
 
@@ -254,7 +259,7 @@ def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int)
     level = C.technologies[keep].level
     if level >= 3 and seat == s.seat and not in_final(s):
         s.tech_ready[seat] |= 1 << (level - 1)  # P-EFR-6: usable this turn
-    log(s, f"seat {seat} keeps technology {C.technologies[keep].id}")
+    log(s, f"{side_name(s, seat)} keeps technology {C.technologies[keep].id}")
 
 
 def advance_track(s: PragaState, seat: int, track: int) -> bool:

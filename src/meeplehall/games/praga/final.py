@@ -23,7 +23,7 @@ from meeplehall.games.praga.components import (
     V_EFFECTS,
     load,
 )
-from meeplehall.games.praga.effects import ROW_BITS, gain_reward, grid_of
+from meeplehall.games.praga.effects import ROW_BITS, gain_reward, grid_of, side_name
 from meeplehall.games.praga.state import PragaState
 
 C = load()
@@ -101,7 +101,7 @@ def final_scoring(s: PragaState) -> None:
             s.vp[seat] += pts
     s.final = (tuple(s.vp), tuple(tuple(p) for p in parts))
     s.stack.clear()
-    s.log.append("final scoring: " + ", ".join(f"seat {i}: {s.vp[i]} VP" for i in range(n)))
+    s.log.append("final scoring: " + ", ".join(f"{side_name(s, i)} {s.vp[i]} VP" for i in range(n)))
 
 
 def projected_scores(s: PragaState) -> tuple[int, ...]:

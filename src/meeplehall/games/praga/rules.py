@@ -48,6 +48,7 @@ from meeplehall.games.praga.effects import (
     keep_technology,
     move_up,
     produce,
+    side_name,
     take_cathedral_tile,
 )
 from meeplehall.games.praga.road import (
@@ -425,9 +426,23 @@ _HANDLERS: dict[str, Callable[[PragaState, tuple[Any, ...], Any], None]] = {
 }
 
 
+# Verbs whose handler always logs the move itself ("green takes action tile A1 ...").
+SELF_LOGGED = frozenset({"take-tile", "perform", "extra", "any-action", "pick",
+                         "claim-seal", "use-tech", "keep-tech", "bridge-tile"})
+# Verbs that log the move when they place a tile ("green builds B03 on S07"), and are
+# echoed only when they ask a further question instead (site, then orientation).
+LOGGED_IF_PLACED = frozenset({"site", "orient"})
+
+
 def apply_unchecked(s: PragaState, action: Any) -> None:
     """Apply a legal action in place (the caller owns ``s``)."""
     if not s.stack:
         raise IllegalActionError(f"{action} is not legal: the game is over")
-    s.log.append(f"{s.stack[-1][1]}: {action}")
-    _HANDLERS[action.verb](s, s.stack[-1], action)
+    verb = action.verb
+    seat = s.stack[-1][1]
+    n = len(s.log)
+    _HANDLERS[verb](s, s.stack[-1], action)
+    # The move in the log: verbs whose handler always writes a line for it need no echo;
+    # the others get ``colour: move`` before what the move caused (P-TURN-2 order).
+    if verb not in SELF_LOGGED and (verb not in LOGGED_IF_PLACED or len(s.log) == n):
+        s.log.insert(n, f"{side_name(s, seat)}: {action}")

@@ -47,6 +47,7 @@ from meeplehall.games.praga.effects import (
     move_up,
     pay,
     produce,
+    side_name,
     sideways,
 )
 from meeplehall.games.praga.road import (
@@ -205,7 +206,8 @@ def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     slots[w] = -1
     s.slots = tuple(slots)
     s.taken, s.taken_slot = tile, w
-    log(s, f"seat {seat} takes action tile {C.action_tiles[tile].id} from slot {w}")
+    log(s, f"{side_name(s, seat)} takes action tile {C.action_tiles[tile].id} "
+           f"from slot {w}")
     take_vp(s, seat, vp)
     kind = C.crane.slots[w - 1].kind
     s.special = kind == 0
@@ -279,7 +281,7 @@ def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     s.seal_rights[seat] -= 1
     s.cubes[seat] -= 1
     s.seal_owner[a.a] = seat
-    log(s, f"seat {seat} claims seal {C.seals[a.a].id}")
+    log(s, f"{side_name(s, seat)} claims seal {C.seals[a.a].id}")
 
 
 def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
@@ -287,7 +289,7 @@ def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     seat, t = d[1], a.a
     s.tech_used[seat] |= 1 << (C.technologies[t].level - 1)
     effect = TECH_EFFECT[t]
-    log(s, f"seat {seat} uses technology {C.technologies[t].id}")
+    log(s, f"{side_name(s, seat)} uses technology {C.technologies[t].id}")
     if effect == "GL-T3-1":
         gain(s, seat, EGG, 1)
         start_action(s, seat, ROAD, SRC_TECH, 0)

@@ -14,6 +14,7 @@ from typing import Any
 
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import scoring
 from meeplehall.games.praga.components import (
     ACTIONS,
     CATHEDRAL,
@@ -25,6 +26,8 @@ from meeplehall.games.praga.components import (
     reward_text,
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
+from meeplehall.games.praga.effects import side_name as side_name
+from meeplehall.games.praga.final import CATEGORIES
 from meeplehall.games.praga.state import (
     BRIDGE_TILE,
     DECISION_NAMES,
@@ -60,10 +63,6 @@ _TILE_KINDS: tuple[tuple[tuple[int, bool], ...], ...] = (
     tuple((t.era, t.special) for t in C.buildings),
     tuple((t.era, t.special) for t in C.walls),
     tuple((t.era, t.special) for t in C.upgrades))
-
-
-def side_name(s: PragaState, seat: int) -> str:
-    return C.colours[seat]
 
 
 def _private_decision(d: tuple[Any, ...]) -> bool:
@@ -208,6 +207,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
               "cat_pile": len(s.cat_pile), "unused": len(s.unused)}
     top = s.stack[-1] if s.stack else None
+    over = s.final is not None
     view: dict[str, Any] = {
         "game": "praga",
         "seat": player,
@@ -217,8 +217,10 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "turn_of": side_name(s, s.seat),
         "turn": f"{min(s.turns + 1, 16 * s.players)} of {16 * s.players}",
         "era": "I" if s.era == 1 else "II",
-        "platform": f"space {s.platform} of {C.crane.platform_spaces - 1}",
-        "this_turn": _this_turn(s),
+        "platform": ("on the hourglass: the game is over" if over
+                     else f"space {s.platform} of {C.crane.platform_spaces - 1}"),
+        "this_turn": ("the game is over: final scoring done" if over else _this_turn(s)),
+        "over": over,
         "seats": [_seat_line(s, p) for p in range(s.players)],
         "crane": _crane(s),
         "rows": {ROW_NAMES[r]: [_tile_text(r, t) for t in s.rows[r]] for r in range(3)},
@@ -249,8 +251,27 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "state": public | {"hidden_counts": counts},
     }
     if s.final is not None:
-        view["final"] = {"vp": list(s.final[0]), "breakdown": [list(p) for p in s.final[1]]}
+        view["final"] = _final(s)
     return view
+
+
+def _final(s: PragaState) -> dict[str, Any]:
+    """Final scores: ``vp`` and ``breakdown`` (per seat, in ``categories`` order), the
+    same by name (``by_category``, ``seats``) and the ranking by colour (P-SCORE-1..9)."""
+    assert s.final is not None
+    vp, parts = s.final
+    ranking = scoring.tie_break_order(list(vp))
+    return {
+        "vp": list(vp),
+        "breakdown": [list(p) for p in parts],
+        "categories": list(CATEGORIES),
+        "by_category": [dict(zip(CATEGORIES, p, strict=True)) for p in parts],
+        "seats": [{"seat": p, "name": side_name(s, p), "total": vp[p],
+                   **dict(zip(CATEGORIES, parts[p], strict=True))}
+                  for p in range(s.players)],
+        "ranking": [[side_name(s, p) for p in group] for group in ranking],
+        "winners": [side_name(s, p) for p in ranking[0]],
+    }
 
 
 def _plain(value: Any) -> Any:
