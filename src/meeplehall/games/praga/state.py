@@ -23,6 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from meeplehall.core.plain import state_from_plain, state_to_plain
 from meeplehall.core.rng import Rng
 
 
@@ -292,45 +293,9 @@ class PragaState:
 
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-compatible data (tuples become lists)."""
-        out: dict[str, Any] = {}
-        for name in self.__slots__:
-            value = getattr(self, name)
-            if name == "opts":
-                value = value.to_params()
-            elif name == "rng":
-                value = value.state
-            out[name] = _plain(value)
-        return out
+        return state_to_plain(self, self.__slots__)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PragaState:
         """Inverse of ``to_dict``."""
-        state = cls.__new__(cls)
-        for name in cls.__slots__:
-            if name not in data:
-                raise ValueError(f"state field {name!r} is missing")
-            value = data[name]
-            if name == "opts":
-                value = Options(**value)
-            elif name == "rng":
-                value = Rng(int(value))
-            elif name in cls._LISTS:
-                value = [_tuplify(v) for v in value]
-            elif isinstance(value, list):
-                value = _tuplify(value)
-            setattr(state, name, value)
-        return state
-
-
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    return value
-
-
-def _tuplify(value: Any) -> Any:
-    if isinstance(value, list):
-        return tuple(_tuplify(v) for v in value)
-    return value
+        return state_from_plain(cls, data, cls.__slots__, cls._LISTS, Options)

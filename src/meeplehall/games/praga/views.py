@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import scoring
@@ -201,7 +202,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     readable lines first, then the public state for programs (``state``)."""
     full = s.to_dict()
     public = {name: full[name] for name in PUBLIC_FIELDS}
-    public["stack"] = _plain(_stack_for(s, player))
+    public["stack"] = to_plain(_stack_for(s, player))
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
@@ -274,10 +275,6 @@ def _final(s: PragaState) -> dict[str, Any]:
     }
 
 
-def _plain(value: Any) -> Any:
-    if isinstance(value, tuple | list):
-        return [_plain(v) for v in value]
-    return value
 
 
 def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
@@ -360,4 +357,3 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
     data["unused"] = [i for i in range(len(C.market_tiles)) if i not in on_board]
     data["stack"] = stack
     return PragaState.from_dict(data)
-
