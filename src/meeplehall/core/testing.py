@@ -142,3 +142,48 @@ def perft(game: Game, state: Any, depth: int) -> int:
         game.apply_unchecked(child, action)
         total += perft(game, child, depth - 1)
     return total
+
+
+# --- golden replays and perft files (STYLE.md section 9) --------------------------------
+def golden_game(game: Game, params: Params, seed: int, chooser_seed: int) -> dict[str, Any]:
+    """A complete random game: its record plus what a replay must reproduce."""
+    final, record = random_playout(game, params, seed, chooser_seed)
+    outcome = game.outcome(final)
+    assert outcome is not None
+    return {
+        "record": record.to_dict(),
+        "chooser_seed": chooser_seed,
+        "decisions": len(record.actions),
+        "scores": list(outcome.scores),
+        "ranking": [list(g) for g in outcome.ranking],
+        "breakdown": [dict(b) for b in outcome.breakdown],
+        "digest": state_digest(game, final),
+    }
+
+
+def load_golden(path: Any) -> tuple[GameRecord, dict[str, Any]]:
+    """A golden file: the record and the expected results."""
+    with open(path, encoding="utf-8") as handle:
+        data = json.load(handle)
+    return GameRecord.from_dict(data["record"]), data
+
+
+def perft_line(game: Game, seed: int, players: int, depth: int) -> str:
+    count = perft(game, game.initial_state({"players": players}, seed), depth)
+    return f"seed {seed} players {players} perft {depth} {count}"
+
+
+def parse_perft(text: str) -> list[tuple[int, int, int, int]]:
+    """``seed S players P perft D N`` lines as (seed, players, depth, count).
+
+    >>> parse_perft("# comment\\nseed 7 players 3 perft 2 41")
+    [(7, 3, 2, 41)]
+    """
+    rows = []
+    for line in text.splitlines():
+        if not line.strip() or line.startswith("#"):
+            continue
+        words = line.split()
+        assert words[0::2][:3] == ["seed", "players", "perft"], line
+        rows.append((int(words[1]), int(words[3]), int(words[5]), int(words[6])))
+    return rows

@@ -21,9 +21,8 @@ import json
 from pathlib import Path
 from typing import Any
 
-from meeplehall.core.record import GameRecord
+from meeplehall.core import testing
 from meeplehall.core.rng import Rng
-from meeplehall.core.testing import perft, random_playout, state_digest
 from meeplehall.games.red_cathedral import GAME
 
 HERE = Path(__file__).resolve().parent
@@ -46,45 +45,12 @@ PLAYTHROUGH = ({"players": 1}, 3, 33, 30)  # params, seed, chooser seed, decisio
 
 
 def golden_game(params: dict[str, Any], seed: int, chooser_seed: int) -> dict[str, Any]:
-    """A complete random game: its record plus what the replay must reproduce."""
-    final, record = random_playout(GAME, params, seed, chooser_seed)
-    outcome = GAME.outcome(final)
-    assert outcome is not None
-    return {
-        "record": record.to_dict(),
-        "chooser_seed": chooser_seed,
-        "decisions": len(record.actions),
-        "scores": list(outcome.scores),
-        "ranking": [list(g) for g in outcome.ranking],
-        "digest": state_digest(GAME, final),
-    }
-
-
-def load_golden(path: Path) -> tuple[GameRecord, dict[str, Any]]:
-    data = json.loads(path.read_text(encoding="utf-8"))
-    return GameRecord.from_dict(data["record"]), data
-
-
-def perft_line(seed: int, players: int, depth: int) -> str:
-    count = perft(GAME, GAME.initial_state({"players": players}, seed), depth)
-    return f"seed {seed} players {players} perft {depth} {count}"
+    return testing.golden_game(GAME, params, seed, chooser_seed)
 
 
 def perft_lines() -> list[str]:
-    return [perft_line(seed, players, depth) for seed in PERFT_SEEDS
+    return [testing.perft_line(GAME, seed, players, depth) for seed in PERFT_SEEDS
             for players in PERFT_PLAYERS for depth in PERFT_DEPTHS]
-
-
-def parse_perft(text: str) -> list[tuple[int, int, int, int]]:
-    """``seed S players P perft D N`` lines as (seed, players, depth, count)."""
-    rows = []
-    for line in text.splitlines():
-        if not line.strip() or line.startswith("#"):
-            continue
-        words = line.split()
-        assert words[0::2][:3] == ["seed", "players", "perft"], line
-        rows.append((int(words[1]), int(words[3]), int(words[5]), int(words[6])))
-    return rows
 
 
 def _view_summary(view: dict[str, Any]) -> list[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from meeplehall.core.record import replay
-from meeplehall.core.testing import check_replay, perft, state_digest
+from meeplehall.core.testing import check_replay, load_golden, parse_perft, perft, state_digest
 from meeplehall.games.red_cathedral import GAME
 from tests.games.red_cathedral.regen_golden import (
     GOLDEN_DIR,
@@ -17,8 +17,6 @@ from tests.games.red_cathedral.regen_golden import (
     PERFT_FILE,
     PLAYTHROUGH_FILE,
     golden_game,
-    load_golden,
-    parse_perft,
     playthrough_text,
 )
 
