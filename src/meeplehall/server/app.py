@@ -100,6 +100,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         finally:
             await bots.close()
             await hub.close()
+            service.close()
             engine.dispose()
 
     app = FastAPI(title="meeplehall", version="1", lifespan=lifespan,

@@ -30,28 +30,40 @@ def _unescape(token: str) -> str:
 
 def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
     """Operations that turn ``old`` into ``new``."""
+    ops: list[dict[str, Any]] = []
+    if not _same(old, new):
+        _diff(old, new, path, ops)
+    return ops
+
+
+def _same(a: Any, b: Any) -> bool:
+    return a is b or (type(a) is type(b) and a == b)
+
+
+def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
+    # Equal subtrees are skipped by one comparison in C; paths are built only where
+    # something changed (this runs for every seat on every move).
     if isinstance(old, dict) and isinstance(new, dict):
-        ops: list[dict[str, Any]] = []
         for key in old:
             if key not in new:
                 ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
         for key, value in new.items():
-            sub = f"{path}/{_escape(key)}"
             if key not in old:
-                ops.append({"op": "add", "path": sub, "value": value})
-            elif old[key] != value or type(old[key]) is not type(value):
-                ops.extend(diff(old[key], value, sub))
-        return ops
+                ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+            elif not _same(old[key], value):
+                _diff(old[key], value, f"{path}/{_escape(key)}", ops)
+        return
     if isinstance(old, list) and isinstance(new, list):
-        if len(new) > len(old) and new[:len(old)] == old:
-            return [{"op": "add", "path": f"{path}/-", "value": v} for v in new[len(old):]]
-        if len(new) == len(old):
-            out: list[dict[str, Any]] = []
+        count = len(old)
+        if len(new) > count and new[:count] == old:
+            ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in new[count:])
+            return
+        if len(new) == count:
             for i, (a, b) in enumerate(zip(old, new, strict=True)):
-                if a != b or type(a) is not type(b):
-                    out.extend(diff(a, b, f"{path}/{i}"))
-            return out
-    return [{"op": "replace", "path": path, "value": new}]
+                if not _same(a, b):
+                    _diff(a, b, f"{path}/{i}", ops)
+            return
+    ops.append({"op": "replace", "path": path, "value": new})
 
 
 def apply_patch(doc: Any, ops: list[dict[str, Any]]) -> Any:

@@ -18,6 +18,7 @@ import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
 from typing import Any, TypeVar
@@ -86,10 +87,17 @@ class TableService:
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
+        sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time; writers queueing on its busy handler sleep for
         # up to 100 ms, so this process's writers queue on a lock instead.
         self._writing: contextlib.AbstractContextManager[Any] = (
-            threading.Lock() if engine.dialect.name == "sqlite" else contextlib.nullcontext())
+            threading.Lock() if sqlite else contextlib.nullcontext())
+        # Writes run on their own few threads (one for SQLite, which has one writer
+        # anyway), not on the shared pool: many threads queueing on one lock each have to
+        # win the GIL back from the busy event loop after every statement.
+        self._writers = 1 if sqlite else max(1, getattr(engine.pool, "size", lambda: 4)())
+        self._writer: ThreadPoolExecutor | None = None
+        games()  # import every game now, not on the first request
 
     @contextlib.contextmanager
     def _write(self) -> Iterator[Connection]:
@@ -99,8 +107,23 @@ class TableService:
     # -- plumbing -----------------------------------------------------------------------
 
     async def _thread(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run blocking work (writes that fsync, replays) in a worker thread."""
+        """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
+
+    async def _write_thread(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a write transaction on a writer thread."""
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(max_workers=self._writers,
+                                              thread_name_prefix="db-write")
+        return await asyncio.get_running_loop().run_in_executor(self._writer,
+                                                                partial(fn, *args))
+
+    def close(self) -> None:
+        """Stop the writer threads (after the app stopped taking requests); the next
+        write starts them again."""
+        writer, self._writer = self._writer, None
+        if writer is not None:
+            writer.shutdown(wait=True)
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -330,7 +353,7 @@ class TableService:
 
     async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
                      kinds: list[str], built: Built) -> Live:
-        table_id, stamp = await self._thread(
+        table_id, stamp = await self._write_thread(
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
             game.current_player(built.state) is None)
         live = Live(table_id, game, params, seed, source, stamp,
@@ -402,7 +425,7 @@ class TableService:
             raise Conflict(f"seat {seat} is played by the {kinds[seat]} bot")
         token = new_token()
         digest = hash_token(token)
-        if not await self._thread(self._join_sync, table_id, seat, digest):
+        if not await self._write_thread(self._join_sync, table_id, seat, digest):
             raise Conflict(f"seat {seat} at table {table_id} is already taken")
         live = self._live.get(table_id)
         if live is not None:
@@ -418,7 +441,7 @@ class TableService:
 
     async def leave(self, table_id: int, seat: int) -> None:
         """Give a seat up: its token stops working and the seat is open again."""
-        await self._thread(self._leave_sync, table_id, seat)
+        await self._write_thread(self._leave_sync, table_id, seat)
         live = self._live.get(table_id)
         if live is not None:
             live.seats = [SeatInfo(s.seat, s.kind, None if s.seat == seat else s.token_hash)
@@ -494,7 +517,7 @@ class TableService:
                       token_hash: str | None, built: Built) -> None:
         """Write the entry, then (only then) update the cache and tell listeners."""
         try:
-            await self._thread(self._append_sync, live.table_id, seq, kind, seat, action,
+            await self._write_thread(self._append_sync, live.table_id, seq, kind, seat, action,
                                note, undone, finished, token_hash)
         except Unauthorized:
             await self._refresh_locked(live.table_id)
