@@ -47,6 +47,9 @@ def state_to_plain(state: Any, slots: Collection[str]) -> dict[str, Any]:
             value = value.to_params()
         elif name == "rng":
             value = value.state
+        elif name == "log":  # a long list of strings: copy it, no need to walk it
+            out[name] = list(value)
+            continue
         out[name] = to_plain(value)
     return out
 

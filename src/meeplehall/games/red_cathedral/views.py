@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.plain import state_to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
@@ -35,8 +36,7 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "completed", "score", "stack", "side", "main_done", "sell_state", "reroll_used",
     "moved_die", "dest", "mk_used", "act_used", "end_trigger", "bonus_given", "turns",
     "final", "iv_tiles", "iv_up", "iv_banners", "iv_orn", "iv_inv", "iv_build", "iv_next",
-    "log",
-)
+)  # the log is public too: it travels once, as view["log"]
 
 
 def _mats(counts: tuple[int, ...]) -> dict[str, int]:
@@ -74,8 +74,7 @@ def tile_text(tile: int) -> str:
 def player_view(s: RCState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data."""
     t = track()
-    full = s.to_dict()
-    public = {name: full[name] for name in PUBLIC_FIELDS}
+    public = state_to_plain(s, PUBLIC_FIELDS)
     top = s.stack[-1] if s.stack else None
     view: dict[str, Any] = {
         "game": "red-cathedral",
@@ -149,6 +148,7 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> RCState:
     """A full state consistent with ``view``: the public fields plus a fresh PRNG state
     from the bot's own generator and the unseen components, dealt at random."""
     data = dict(view["state"])
+    data["log"] = list(view["log"])
     data["rng"] = rng.next_u64()
     on_table = set(data["card_of"])
     cards = [i for i in range(len(C.cards)) if i not in on_table]
