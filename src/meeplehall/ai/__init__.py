@@ -4,6 +4,6 @@ Bots see only ``player_view``: a bot that needs a full state for lookahead rebui
 with ``game.sample_hidden(view, rng)`` from its own seeded generator.
 """
 
-from meeplehall.ai.base import BOTS, Bot, make_bot
+from meeplehall.ai.base import BOTS, Bot, analyse, make_bot
 
-__all__ = ["BOTS", "Bot", "make_bot"]
+__all__ = ["BOTS", "Bot", "analyse", "make_bot"]

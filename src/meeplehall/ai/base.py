@@ -29,10 +29,25 @@ def _greedy(seed: int) -> Bot:
     return GreedyBot(seed)
 
 
+def _mcts(kind: str) -> Callable[[int], Bot]:
+    def make(seed: int) -> Bot:
+        from meeplehall.ai.mcts import make_level
+
+        return make_level(kind, seed)
+
+    return make
+
+
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": _random,
     "greedy": _greedy,
+    "mcts-easy": _mcts("mcts-easy"),
+    "mcts-medium": _mcts("mcts-medium"),
+    "mcts-hard": _mcts("mcts-hard"),
 }
+"""The ladder, weakest first. Rulebook automata (Ivan in The Red Cathedral's solo game)
+are not bots: the engine plays them inside ``apply``, so a solo game has one seat and
+a bot (or a person) plays only that seat."""
 
 
 def make_bot(kind: str, seed: int = 0) -> Bot:
@@ -40,6 +55,21 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
     if kind not in BOTS:
         raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
     return BOTS[kind](seed)
+
+
+def analyse(game: Game, view: dict[str, Any], legal: tuple[Any, ...], kind: str = "greedy",
+            seed: int = 0) -> list[tuple[Any, float]]:
+    """Rank the legal actions of the current decision with a bot's evaluation, best first.
+
+    The score is the greedy bot's heuristic evaluation (``greedy``), the share of the
+    root's visits (``mcts-*``), or a uniform share (``random``). Uses only ``view``.
+    """
+    bot = make_bot(kind, seed)
+    if hasattr(bot, "analyse"):
+        return [(row[0], row[1]) for row in bot.analyse(game, view, legal)]
+    if hasattr(bot, "rank"):
+        return [(action, score) for score, action in bot.rank(game, view, legal)]
+    return [(action, 1.0 / len(legal)) for action in legal]
 
 
 def bot_rng(seed: int) -> Rng:

@@ -4,6 +4,9 @@ For each player count: uniformly random playouts with ``legal_actions`` and
 ``apply_unchecked`` (choices drawn from a seeded ``core.rng.Rng``), counting applied
 actions as decisions; then the cost of ``clone()`` on a mid-game state. Each figure is
 printed on its own line, ``<game> players=<n> <figure>=<value>``, for scripts to parse.
+With ``--mcts`` a fourth line gives ``mcts_iterations_per_s``: the search of the
+``mcts-hard`` settings from a mid-game position of a greedy game, under the same time
+budget (``meeplehall.ai.mcts.iterations_per_second``).
 """
 
 from __future__ import annotations
@@ -87,8 +90,9 @@ def _fmt_rate(value: float) -> str:
 
 
 def run_bench(console: Console, game: Game, base_params: dict[str, Any],
-              players: Sequence[int], seconds: float) -> list[BenchResult]:
-    """Benchmark each player count and print three lines for each."""
+              players: Sequence[int], seconds: float, mcts: bool = False,
+              ) -> list[BenchResult]:
+    """Benchmark each player count and print three lines for each (four with ``mcts``)."""
     results = []
     for n in players:
         params = validate_params(game.options, dict(base_params) | {"players": n})
@@ -98,4 +102,10 @@ def run_bench(console: Console, game: Game, base_params: dict[str, Any],
                      f"{game.name} players={n} games_per_s={_fmt_rate(result.games_per_s)}",
                      f"{game.name} players={n} clone_us={result.clone_us:.1f}"):
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+        if mcts:
+            from meeplehall.ai.mcts import iterations_per_second
+
+            rate = iterations_per_second(game, params, seconds)
+            console.print(f"{game.name} players={n} mcts_iterations_per_s={rate:.0f}",
+                          markup=False, highlight=False, soft_wrap=True)
     return results

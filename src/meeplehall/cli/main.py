@@ -1,4 +1,4 @@
-"""The ``meeplehall`` command: play, simulate, replay and bench.
+"""The ``meeplehall`` command: play, simulate, replay, bench and arena.
 
 ``meeplehall`` with no arguments starts ``meeplehall play red-cathedral`` with its
 defaults. Games are looked up in the registry (``meeplehall.games.GAMES``) and their
@@ -22,7 +22,7 @@ from meeplehall.cli.render import say
 from meeplehall.core.protocol import Game, validate_params
 
 DEFAULT_GAME = "red-cathedral"
-COMMANDS = ("play", "simulate", "replay", "bench")
+COMMANDS = ("play", "simulate", "replay", "bench", "arena")
 HUMAN = "human"
 
 
@@ -134,6 +134,29 @@ def build_parser() -> argparse.ArgumentParser:
                        help="time budget per player count (default 2)")
     bench.add_argument("--players", default=None,
                        help="comma-separated player counts (default: all)")
+    bench.add_argument("--mcts", action="store_true",
+                       help="also print MCTS iterations per second for each player count")
+
+    arena = sub.add_parser("arena", help="bot tournaments: win rates, ratings, chart")
+    game_args(arena)
+    arena.add_argument("--players", "-p", type=int, default=None,
+                       help="number of players (default 2)")
+    arena.add_argument("--bots", default="mcts-medium,greedy",
+                       help="comma-separated bot kinds, rotated over the seats "
+                            f"({', '.join(BOTS)})")
+    arena.add_argument("--games", "-n", type=int, default=10, help="number of games")
+    arena.add_argument("--seed", type=int, default=0, help="seed of the first game")
+    arena.add_argument("--workers", "-w", type=int, default=None,
+                       help="parallel games (default: the number of CPUs)")
+    arena.add_argument("--backend", choices=("process", "ray"), default="process",
+                       help="worker processes on this machine (default) or Ray tasks")
+    arena.add_argument("--address", default=None,
+                       help="Ray cluster address (default: start a local cluster)")
+    arena.add_argument("--out", default=None, metavar="DIR",
+                       help="folder for results.json, games.csv, summary.csv, chart.png "
+                            "(default arena-GAME-pPLAYERS-sSEED)")
+    arena.add_argument("--max-decisions", type=int, default=20_000,
+                       help="stop a game unfinished after this many decisions")
 
     from meeplehall.server.cli import add_server_commands
 
@@ -258,9 +281,50 @@ def cmd_bench(args: argparse.Namespace, console: Console) -> int:
     if args.seconds <= 0:
         raise UsageError("--seconds must be positive")
     try:
-        run_bench(console, game, params, counts, args.seconds)
+        run_bench(console, game, params, counts, args.seconds, mcts=args.mcts)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+    return 0
+
+
+def cmd_arena(args: argparse.Namespace, console: Console) -> int:
+    import os
+    from pathlib import Path
+
+    from meeplehall.cli.arena import run_arena
+
+    game = find_game(args.game)
+    if args.list_options:
+        return _list_options(console, game)
+    params = parse_options(game, args.option, args.advanced, args.players)
+    bots = [b.lower() for b in _csv(args.bots)]
+    if not bots:
+        raise UsageError("--bots needs at least one bot kind")
+    for kind in bots:
+        if kind not in BOTS:
+            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    if args.games < 1:
+        raise UsageError("--games must be at least 1")
+    workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if args.address and args.backend != "ray":
+        raise UsageError("--address needs --backend ray")
+    if args.backend == "ray":
+        try:
+            import ray  # noqa: F401
+        except ImportError:
+            raise UsageError("--backend ray needs Ray: python3 -m pip install -e '.[ai]'"
+                             ) from None
+    out = Path(args.out or f"arena-{game.name}-p{params['players']}-s{args.seed}")
+    say(console, f"{game.name}: {args.games} game(s), {params['players']} player(s), "
+                 f"bots {', '.join(bots)} (all seatings), seed {args.seed}, "
+                 f"{args.backend} backend, {workers} worker(s)")
+    try:
+        run_arena(console, game.name, params, bots, args.games, args.seed, workers,
+                  args.backend, args.address, out, args.max_decisions)
+    except OSError as exc:
+        raise UsageError(f"cannot write to {out}: {exc.strerror or exc}") from None
     return 0
 
 
@@ -297,6 +361,8 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
             return cmd_replay(args, out, read)
         if args.command == "bench":
             return cmd_bench(args, out)
+        if args.command == "arena":
+            return cmd_arena(args, out)
         if getattr(args, "server_command", None) is not None:  # `serve`
             try:
                 result: int = args.server_command(args)

@@ -19,7 +19,7 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeplehall.ai import BOTS, make_bot
+from meeplehall.ai import BOTS, analyse, make_bot
 from meeplehall.ai.base import Bot
 from meeplehall.ai.greedy import GreedyBot
 from meeplehall.cli.render import (
@@ -45,7 +45,8 @@ HELP = """Commands:
   undo            take back your last decision (not past dice rolls or other seats' moves)
   save FILE       save the game record (JSON) to FILE
   load FILE       load a game record from FILE and continue from it
-  hint            what the greedy bot would do here (best 3 with their evaluation)
+  hint [BOT]      what a bot would do here, best 3: the greedy bot (default) with its
+                  evaluation, or e.g. 'hint mcts' (mcts-medium) with its visit shares
   rules           the rules that apply to the current decision
   board           draw the whole table again
   help            this text
@@ -220,7 +221,7 @@ class PlaySession:
             "undo": lambda _: self.cmd_undo(seat),
             "save": self.cmd_save,
             "load": self.cmd_load,
-            "hint": lambda _: self.cmd_hint(seat, legal),
+            "hint": lambda rest: self.cmd_hint(seat, legal, rest),
             "rules": lambda _: self.cmd_rules(),
             "board": lambda _: self.cmd_board(seat),
             "help": lambda _: self.cmd_help(),
@@ -301,10 +302,22 @@ class PlaySession:
         self.say(f"Loaded {path}: {len(record.actions)} moves replayed.")
         return "changed"
 
-    def cmd_hint(self, seat: int, legal: tuple[Any, ...]) -> str:
+    def cmd_hint(self, seat: int, legal: tuple[Any, ...], kind: str = "") -> str:
         view = self.game.player_view(self.state, seat)
-        ranked = self.hinter.rank(self.game, view, legal)
         index = {a: i for i, a in enumerate(legal, start=1)}
+        kind = kind.strip().lower()
+        if kind in ("mcts", "mcts-easy", "mcts-medium", "mcts-hard"):
+            kind = "mcts-medium" if kind == "mcts" else kind
+            rows = analyse(self.game, view, legal, kind, self.bot_seed ^ 0x4849)
+            self.say(f"The {kind} bot would choose:")
+            for action, share in rows[:3]:
+                self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
+                         f"  (visits {share:.0%})")
+            return "again"
+        if kind not in ("", "greedy"):
+            self.say("Usage: hint [greedy|mcts|mcts-easy|mcts-medium|mcts-hard]")
+            return "again"
+        ranked = self.hinter.rank(self.game, view, legal)
         self.say("The greedy bot would choose:")
         for score, action in ranked[:3]:
             self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"

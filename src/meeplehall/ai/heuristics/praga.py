@@ -15,6 +15,11 @@ from __future__ import annotations
 from meeplehall.games.praga.final import projected_scores
 from meeplehall.games.praga.state import PragaState
 
+# For MCTS (ai/mcts.py): a margin of SCALE points is worth a logistic step; a finished
+# game evaluates to FINAL_BONUS plus the final margin.
+SCALE = 12.0
+FINAL_BONUS = 1000.0
+
 
 def evaluate(s: PragaState, seat: int) -> float:
     scores = projected_scores(s)

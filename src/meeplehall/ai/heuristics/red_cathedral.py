@@ -32,11 +32,22 @@ C = load()
 T = track()
 
 
+# For MCTS (ai/mcts.py): a margin of SCALE points is worth a logistic step; a finished
+# game evaluates to FINAL_BONUS plus the final margin.
+SCALE = 6.0
+FINAL_BONUS = 100.0
+
+
+def sides(s: RCState) -> int:
+    """Sides rated by ``evaluate``: the seats, plus Ivan in the solo game (side 1)."""
+    return s.sides
+
+
 def evaluate(s: RCState, seat: int) -> float:
     if s.final is not None:
         pp = s.final[0]
         others = [pp[i] for i in range(s.sides) if i != seat]
-        return 100.0 + pp[seat] - max(others)
+        return float(100.0 + pp[seat] - max(others))
     score = s.score[seat]
     value = float(T.pp(score))
     prev = T.prev_prestige(T.next_prestige(score)) or 0

@@ -1,0 +1,364 @@
+"""Monte Carlo tree search over the core protocol (determinized, open-loop UCT).
+
+The search plays from the seat's view only (STYLE.md sections 4-5):
+
+- **Determinization.** Full states are rebuilt from the view with
+  ``game.sample_hidden(view, rng)`` and the bot's own generator: a pool of
+  ``MCTSConfig.pool`` samples per decision (hidden stacks, unused components re-dealt),
+  and for every iteration a clone of one of them whose PRNG state (``state.rng``: future
+  dice, draws, automaton turns) is re-seeded from the bot's generator. ``state.rng`` of
+  the real game is never read, so two states that differ only in hidden information give
+  the same decision for the same bot seed.
+- **One tree per decision, keyed by action sequences** (single-observer information-set
+  MCTS, "open loop"): chance lives inside ``apply_unchecked``, so the state under a node
+  differs between iterations; the actions legal at a node may too, and UCT uses each
+  child's *availability* count (how often it could have been chosen) instead of the
+  parent's visits (Cowling, Powley and Whitehouse 2012).
+- **Multi-player.** Every node keeps a value per seat in [0, 1]; the player to move at a
+  node picks the child best for itself (max^n). Solo games against an automaton (Ivan in
+  The Red Cathedral) have one seat: the automaton is played by the engine inside
+  ``apply_unchecked``, so the search needs no bot for it.
+- **Evaluation.** After ``rollout_depth`` random moves the position is rated with the
+  game's heuristic (``meeplehall.ai.heuristics.<game>.evaluate``), normalised per seat to
+  [0, 1] by a logistic of the margin over the best other seat (solo: of the change
+  since the root of the margin over the automaton, rated with the same heuristic where
+  the heuristic module's ``sides(state)`` counts the automaton as a side); finished
+  games score 0.7 x result (win 1, last 0, ranks between) plus
+  0.3 x a logistic of the final margin.
+- **Move ordering and progressive widening.** Where more than ``widen_min`` actions are
+  legal, a node orders them by the heuristic (one-step lookahead, computed once on its
+  second visit) and only the best ``max(widen_min, widen_c * visits ** widen_alpha)`` are
+  searched; new children are expanded best-first.
+- **Budget.** ``iterations`` (deterministic) and optionally ``seconds`` (a wall-clock
+  cap: then the decision depends on the machine's speed).
+- **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
+  for the new position among the descendants of the chosen action (applying the
+  actions stored in the tree to a sample of the previous view and comparing the seat's
+  view). Where chance intervened the views differ and the search starts afresh.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from types import ModuleType
+from typing import Any
+
+from meeplehall.ai.base import bot_rng
+from meeplehall.core.protocol import Game
+from meeplehall.core.rng import Rng
+
+Evaluator = Callable[[Any, int], float]
+
+
+@dataclass(frozen=True)
+class MCTSConfig:
+    """Search settings; the ladder's levels differ only in ``iterations``."""
+
+    iterations: int = 1000
+    seconds: float | None = None
+    exploration: float = 0.6
+    rollout_depth: int = 0
+    widen_min: int = 6
+    widen_c: float = 2.0
+    widen_alpha: float = 0.5
+    pool: int = 16
+    reuse: bool = True
+    reuse_probe: int = 24
+
+
+LEVELS: dict[str, MCTSConfig] = {
+    "mcts-easy": MCTSConfig(iterations=150),
+    "mcts-medium": MCTSConfig(iterations=800),
+    "mcts-hard": MCTSConfig(iterations=3000),
+}
+
+
+def heuristics_for(game: Game) -> ModuleType:
+    return importlib.import_module(f"meeplehall.ai.heuristics.{game.name.replace('-', '_')}")
+
+
+def _sigmoid(x: float) -> float:
+    if x < -40:
+        return 0.0
+    if x > 40:
+        return 1.0
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+class Node:
+    """Statistics of one action sequence from the root."""
+
+    __slots__ = ("avail", "children", "order", "totals", "visits")
+
+    def __init__(self, seats: int) -> None:
+        self.children: dict[Any, Node] = {}
+        self.visits = 0
+        self.avail = 0
+        self.totals = [0.0] * seats
+        self.order: list[Any] | None = None
+
+    def mean(self, seat: int) -> float:
+        return self.totals[seat] / self.visits if self.visits else 0.0
+
+
+class MCTSBot:
+    """A determinized UCT player; deterministic given its seed (with no ``seconds``)."""
+
+    def __init__(self, seed: int = 0, config: MCTSConfig | None = None,
+                 kind: str = "mcts") -> None:
+        self.kind = kind
+        self.config = config or MCTSConfig()
+        self.rng = bot_rng(seed)
+        self._prev: tuple[dict[str, Any], Any, Node] | None = None
+        self.last_iterations = 0
+        self.last_reused = 0
+
+    # --- public -----------------------------------------------------------------------
+    def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        if len(legal) == 1:
+            root = self._reuse(game, view)
+            self._prev = (view, legal[0], root) if root is not None else None
+            return legal[0]
+        root = self.search(game, view, legal)
+        action = self._best(root, legal, view["seat"])
+        self._prev = (view, action, root) if self.config.reuse else None
+        return action
+
+    def analyse(self, game: Game, view: dict[str, Any],
+                legal: tuple[Any, ...]) -> list[tuple[Any, float, float]]:
+        """Each legal action with its share of the root's visits and its mean value for
+        the seat, most visited first."""
+        root = self.search(game, view, legal)
+        seat = view["seat"]
+        total = sum(c.visits for a, c in root.children.items() if a in legal) or 1
+        rows = []
+        for action in legal:
+            child = root.children.get(action)
+            visits = child.visits if child is not None else 0
+            value = child.mean(seat) if child is not None else 0.0
+            rows.append((action, visits / total, value))
+        order = {a: i for i, a in enumerate(legal)}
+        rows.sort(key=lambda r: (-r[1], -r[2], order[r[0]]))
+        return rows
+
+    # --- search -----------------------------------------------------------------------
+    def search(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Node:
+        cfg = self.config
+        seat: int = view["seat"]
+        module = heuristics_for(game)
+        evaluate: Evaluator = module.evaluate
+        scale = float(getattr(module, "SCALE", 10.0))
+        final_bonus = float(getattr(module, "FINAL_BONUS", 0.0))
+        first = game.sample_hidden(view, self.rng)
+        seats = game.num_players(first)
+        root = self._reuse(game, view) if cfg.reuse else None
+        self.last_reused = root.visits if root is not None else 0
+        if root is None:
+            root = Node(seats)
+        pool = [first]
+        sides_of = getattr(module, "sides", None)
+        sides = sides_of(first) if sides_of is not None else seats
+
+        def solo_margin(state: Any) -> float:
+            """The seat's evaluation minus the automaton sides' best (solo games)."""
+            own = evaluate(state, seat)
+            return own - max((evaluate(state, o) for o in range(sides) if o != seat),
+                             default=0.0)
+
+        root_eval = solo_margin(first) if seats == 1 else 0.0
+        current_player = game.current_player
+        legal_actions = game.legal_actions
+        apply = game.apply_unchecked
+        c = cfg.exploration
+        deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
+        legal_set = set(legal)
+
+        def value_of(state: Any) -> list[float]:
+            if current_player(state) is None:
+                out = game.outcome(state)
+                assert out is not None
+                vals = []
+                for s in range(seats):
+                    if seats == 1:
+                        result = 1.0 if s in out.winners else 0.0
+                    else:
+                        result = (seats - out.rank_of(s)) / (seats - 1)
+                    margin = evaluate(state, s) - final_bonus
+                    vals.append(0.7 * result + 0.3 * _sigmoid(margin / scale))
+                return vals
+            if seats == 1:
+                return [_sigmoid((solo_margin(state) - root_eval) / scale)]
+            evals = [evaluate(state, s) for s in range(seats)]
+            vals = []
+            for s in range(seats):
+                best_other = max(evals[o] for o in range(seats) if o != s)
+                vals.append(_sigmoid((evals[s] - best_other) / scale))
+            return vals
+
+        def ordered(node: Node, state: Any, actions: tuple[Any, ...], player: int) -> list[Any]:
+            if len(actions) <= cfg.widen_min:
+                return list(actions)
+            if node.order is None:
+                if node.visits < 2:
+                    return list(actions)
+                scored = []
+                for i, a in enumerate(actions):
+                    child = state.clone()
+                    apply(child, a)
+                    scored.append((-evaluate(child, player), i, a))
+                scored.sort(key=lambda t: (t[0], t[1]))
+                node.order = [a for _, _, a in scored]
+            here = set(actions)
+            known = [a for a in node.order if a in here]
+            if len(known) < len(actions):
+                seen = set(known)
+                known.extend(a for a in actions if a not in seen)
+            width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
+            return known[:width]
+
+        iterations = 0
+        while iterations < cfg.iterations:
+            if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
+                break
+            if len(pool) < cfg.pool and iterations >= len(pool):
+                pool.append(game.sample_hidden(view, self.rng))
+            state = pool[iterations % len(pool)].clone()
+            if isinstance(getattr(state, "rng", None), Rng):
+                state.rng = Rng(self.rng.next_u64())
+            node = root
+            path = [root]
+            at_root = True
+            while True:
+                player = current_player(state)
+                if player is None:
+                    break
+                actions = legal_actions(state)
+                if at_root:
+                    actions = tuple(a for a in actions if a in legal_set) or legal
+                    at_root = False
+                candidates = ordered(node, state, actions, player)
+                untried = next((a for a in candidates if a not in node.children), None)
+                if untried is not None:
+                    child = Node(seats)
+                    child.avail = 1
+                    node.children[untried] = child
+                    apply(state, untried)
+                    path.append(child)
+                    for a in candidates:
+                        other = node.children.get(a)
+                        if other is not None and other is not child:
+                            other.avail += 1
+                    break
+                best_child: Node | None = None
+                best_action: Any = None
+                best_score = -1.0
+                for a in candidates:
+                    ch = node.children[a]
+                    ch.avail += 1
+                    score = (ch.totals[player] / ch.visits
+                             + c * math.sqrt(math.log(ch.avail) / ch.visits))
+                    if score > best_score:
+                        best_score, best_child, best_action = score, ch, a
+                assert best_child is not None
+                apply(state, best_action)
+                node = best_child
+                path.append(node)
+            for _ in range(cfg.rollout_depth):
+                if current_player(state) is None:
+                    break
+                actions = legal_actions(state)
+                apply(state, actions[self.rng.randbelow(len(actions))])
+            values = value_of(state)
+            for n in path:
+                n.visits += 1
+                totals = n.totals
+                for s in range(seats):
+                    totals[s] += values[s]
+            iterations += 1
+        self.last_iterations = iterations
+        return root
+
+    @staticmethod
+    def _best(root: Node, legal: tuple[Any, ...], seat: int) -> Any:
+        """The most visited legal child; ties go to the better mean, then legal order."""
+        best: Any = legal[0]
+        best_key: tuple[int, float] = (-1, -1.0)
+        for action in legal:
+            child = root.children.get(action)
+            if child is None:
+                continue
+            key = (child.visits, child.mean(seat))
+            if key > best_key:
+                best_key, best = key, action
+        return best
+
+    # --- tree reuse -------------------------------------------------------------------
+    def _reuse(self, game: Game, view: dict[str, Any]) -> Node | None:
+        """The node of the previous tree whose position matches ``view``, or None."""
+        prev = self._prev
+        self._prev = None
+        if prev is None or not self.config.reuse:
+            return None
+        prev_view, action, prev_root = prev
+        start = prev_root.children.get(action)
+        if start is None or prev_view.get("seat") != view.get("seat"):
+            return None
+        seat = view["seat"]
+        state = game.sample_hidden(prev_view, Rng(self.rng.next_u64()))
+        game.apply_unchecked(state, action)
+        queue: list[tuple[Node, Any]] = [(start, state)]
+        probes = 0
+        while queue and probes < self.config.reuse_probe:
+            node, st = queue.pop(0)
+            player = game.current_player(st)
+            if player is None:
+                continue
+            if player == seat:
+                probes += 1
+                if game.player_view(st, seat) == view:
+                    return node
+            legal = set(game.legal_actions(st))
+            for a, child in sorted(node.children.items(), key=lambda kv: -kv[1].visits):
+                if a in legal and child.visits > 0:
+                    nxt = st.clone()
+                    game.apply_unchecked(nxt, a)
+                    queue.append((child, nxt))
+        return None
+
+
+def make_level(kind: str, seed: int) -> MCTSBot:
+    return MCTSBot(seed, LEVELS[kind], kind)
+
+
+def timed(config: MCTSConfig, seconds: float) -> MCTSConfig:
+    """``config`` with a wall-clock budget instead of a fixed iteration count."""
+    return replace(config, iterations=10**9, seconds=seconds, reuse=False)
+
+
+def iterations_per_second(game: Game, params: dict[str, Any], seconds: float,
+                          seed: int = 0) -> float:
+    """MCTS iterations per second (``mcts-hard`` settings, time budget ``seconds``) from
+    positions a third of the way through a greedy-versus-greedy game."""
+    from meeplehall.ai.base import make_bot
+
+    state = game.initial_state(params, seed)
+    players = game.num_players(state)
+    bots = [make_bot("greedy", seed * 16 + s) for s in range(players)]
+    positions: list[Any] = []
+    while (seat := game.current_player(state)) is not None and len(positions) < 200:
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            positions.append(state.clone())
+        game.apply_unchecked(state, bots[seat].choose(game, game.player_view(state, seat),
+                                                      legal))
+    start = positions[len(positions) // 3] if positions else game.initial_state(params, seed)
+    seat = game.current_player(start)
+    assert seat is not None
+    bot = MCTSBot(seed, timed(LEVELS["mcts-hard"], seconds))
+    t0 = time.perf_counter()
+    bot.search(game, game.player_view(start, seat), game.legal_actions(start))
+    return bot.last_iterations / (time.perf_counter() - t0)

@@ -1,0 +1,370 @@
+"""``meeplehall arena``: tournaments between bots, with confidence intervals and ratings.
+
+Seatings are the rotations of the bot list over the seats (deduplicated): with bots
+``a,b`` and 2 players, ``(a, b)`` and ``(b, a)``. Game ``g`` uses seating
+``g % len(seatings)`` and game seed ``seed + g // len(seatings)``, so each game seed is
+played once in every seating (paired comparisons). Bots are seeded from the game seed
+and the seat, so a tournament is deterministic whatever the backend and worker count
+(only the timings change). In a solo game the one bot plays against the engine's
+automaton (Ivan in The Red Cathedral), which counts as a rated player of its own.
+
+Backends: ``process`` (default) runs games in a ``ProcessPoolExecutor``; ``ray`` runs each
+game as a Ray task on a local cluster (``ray.init(num_cpus=W)``) or on the cluster at
+``--address`` (its machines need meeplehall installed at the same version).
+
+Results go to ``--out``: ``results.json`` (settings, every game, the summary),
+``games.csv`` (one row per game and seat), ``summary.csv`` (per bot: win rate with a 95 %
+Wilson interval, mean score and rank, Bradley-Terry rating on the Elo scale, think time)
+and ``chart.png`` (matplotlib, Agg backend).
+
+A win is credited as ``1 / len(winners)`` to each winning seat, so shared wins split.
+Ratings come from every pair of seats in a game held by different bots (ties count half
+for each), fitted by Hunter's MM algorithm with one virtual draw per pair of players.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import math
+import time
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from meeplehall.ai import make_bot
+
+Task = dict[str, Any]
+Result = dict[str, Any]
+
+
+def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
+    """The distinct rotations of ``bots`` over ``players`` seats.
+
+    >>> seatings(["a", "b"], 2)
+    [('a', 'b'), ('b', 'a')]
+    >>> seatings(["a", "b", "c"], 1)
+    [('a',), ('b',), ('c',)]
+    """
+    out: list[tuple[str, ...]] = []
+    for r in range(len(bots)):
+        seating = tuple(bots[(seat + r) % len(bots)] for seat in range(players))
+        if seating not in out:
+            out.append(seating)
+    return out
+
+
+def make_tasks(game: str, params: dict[str, Any], bots: Sequence[str], games: int,
+               seed: int, max_decisions: int) -> list[Task]:
+    table = seatings(bots, int(params["players"]))
+    return [{"index": g, "game": game, "params": dict(params),
+             "seed": seed + g // len(table), "seats": list(table[g % len(table)]),
+             "max_decisions": max_decisions} for g in range(games)]
+
+
+def play_task(task: Task) -> Result:
+    """Play one game of a tournament (runs in a worker process or a Ray task)."""
+    from meeplehall.games import GAMES
+
+    game = GAMES[task["game"]]
+    state = game.initial_state(task["params"], task["seed"])
+    kinds = task["seats"]
+    bots = [make_bot(kind, task["seed"] * 16 + seat) for seat, kind in enumerate(kinds)]
+    think = [0.0] * len(kinds)
+    choices = [0] * len(kinds)
+    decisions = 0
+    start = time.perf_counter()
+    while decisions < task["max_decisions"]:
+        seat = game.current_player(state)
+        if seat is None:
+            break
+        legal = game.legal_actions(state)
+        t0 = time.perf_counter()
+        action = bots[seat].choose(game, game.player_view(state, seat), legal)
+        if len(legal) > 1:
+            think[seat] += time.perf_counter() - t0
+            choices[seat] += 1
+        if action not in legal:
+            raise RuntimeError(f"bot {kinds[seat]} chose an illegal action {action}")
+        game.apply_unchecked(state, action)
+        decisions += 1
+    result: Result = {"index": task["index"], "seed": task["seed"], "seats": list(kinds),
+                      "finished": game.current_player(state) is None,
+                      "decisions": decisions, "choices": choices,
+                      "think_s": [round(t, 4) for t in think],
+                      "seconds": round(time.perf_counter() - start, 3),
+                      "scores": [], "winners": [], "ranks": []}
+    outcome = game.outcome(state)
+    if outcome is not None:
+        result["scores"] = list(outcome.scores)
+        result["winners"] = list(outcome.winners)
+        result["ranks"] = [outcome.rank_of(s) for s in range(len(kinds))]
+        ivan = outcome.details.get("ivan")
+        if isinstance(ivan, dict):
+            result["automaton"] = {"name": "ivan", "score": ivan.get("score"),
+                                   "result": outcome.details.get("result")}
+    return result
+
+
+# --- statistics ---------------------------------------------------------------------------
+def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion.
+
+    >>> [round(x, 3) for x in wilson(8, 10)]
+    [0.49, 0.943]
+    >>> wilson(0, 0)
+    (0.0, 1.0)
+    """
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def pairwise(results: Iterable[Result]) -> dict[tuple[str, str], float]:
+    """Wins of player a over player b (``(a, b) -> wins``) from every finished game."""
+    wins: dict[tuple[str, str], float] = {}
+
+    def add(a: str, b: str, score: float) -> None:
+        wins[(a, b)] = wins.get((a, b), 0.0) + score
+        wins[(b, a)] = wins.get((b, a), 0.0) + 1.0 - score
+
+    for r in results:
+        if not r["finished"]:
+            continue
+        seats = r["seats"]
+        if len(seats) == 1:
+            name = r.get("automaton", {}).get("name", "automaton")
+            add(seats[0], name, 1.0 if 0 in r["winners"] else 0.0)
+            continue
+        ranks = r["ranks"]
+        for i in range(len(seats)):
+            for j in range(i + 1, len(seats)):
+                if seats[i] == seats[j]:
+                    continue
+                score = 1.0 if ranks[i] < ranks[j] else 0.0 if ranks[i] > ranks[j] else 0.5
+                add(seats[i], seats[j], score)
+    return wins
+
+
+def bradley_terry(wins: dict[tuple[str, str], float], players: Sequence[str],
+                  iterations: int = 500) -> dict[str, float]:
+    """Bradley-Terry strengths on the Elo scale (mean 1500), by Hunter's MM updates.
+
+    >>> r = bradley_terry({("a", "b"): 3.0, ("b", "a"): 1.0}, ["a", "b"])
+    >>> r["a"] > 1500 > r["b"]
+    True
+    """
+    names = list(players)
+    met = {(a, b) for (a, b) in wins if a != b}
+    w = {k: v + 0.5 for k, v in wins.items()}  # one virtual draw per pair that met
+    gamma = dict.fromkeys(names, 1.0)
+    for _ in range(iterations):
+        new = {}
+        for a in names:
+            total = sum(w.get((a, b), 0.0) for b in names if (a, b) in met)
+            denom = sum((w.get((a, b), 0.0) + w.get((b, a), 0.0)) / (gamma[a] + gamma[b])
+                        for b in names if (a, b) in met)
+            new[a] = total / denom if denom > 0 else gamma[a]
+        mean_log = sum(math.log(g) for g in new.values()) / len(new)
+        gamma = {a: g / math.exp(mean_log) for a, g in new.items()}
+    return {a: 1500.0 + 400.0 * math.log10(g) for a, g in gamma.items()}
+
+
+def summarise(results: Sequence[Result], bots: Sequence[str]) -> dict[str, Any]:
+    per: dict[str, dict[str, Any]] = {}
+    for kind in dict.fromkeys(bots):
+        per[kind] = {"games": 0, "wins": 0.0, "scores": [], "ranks": [], "think_s": 0.0,
+                     "choices": 0}
+    unfinished = 0
+    for r in results:
+        if not r["finished"]:
+            unfinished += 1
+            continue
+        for seat, kind in enumerate(r["seats"]):
+            row = per[kind]
+            row["games"] += 1
+            if seat in r["winners"]:
+                row["wins"] += 1.0 / len(r["winners"])
+            row["scores"].append(r["scores"][seat])
+            row["ranks"].append(r["ranks"][seat])
+            row["think_s"] += r["think_s"][seat]
+            row["choices"] += r["choices"][seat]
+    wins = pairwise(results)
+    players = list(per) + sorted({b for (_, b) in wins} - set(per))
+    ratings = bradley_terry(wins, players)
+    bots_out = {}
+    for kind, row in per.items():
+        n = row["games"]
+        low, high = wilson(row["wins"], n)
+        bots_out[kind] = {
+            "games": n, "wins": row["wins"], "win_rate": row["wins"] / n if n else 0.0,
+            "ci95": [low, high],
+            "mean_score": sum(row["scores"]) / n if n else None,
+            "mean_rank": sum(row["ranks"]) / n if n else None,
+            "rating": ratings[kind],
+            "s_per_decision": row["think_s"] / row["choices"] if row["choices"] else 0.0,
+        }
+    return {"bots": bots_out, "ratings": ratings, "unfinished": unfinished,
+            "pairwise": [{"a": a, "b": b, "wins": v} for (a, b), v in sorted(wins.items())]}
+
+
+# --- running ------------------------------------------------------------------------------
+def _run_process(tasks: list[Task], workers: int,
+                 done: Callable[[Result], None]) -> None:
+    if workers <= 1:
+        for task in tasks:
+            done(play_task(task))
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        futures = [pool.submit(play_task, task) for task in tasks]
+        for future in as_completed(futures):
+            done(future.result())
+
+
+def _run_ray(tasks: list[Task], workers: int, address: str | None,
+             done: Callable[[Result], None]) -> None:
+    import ray
+
+    started = False
+    if not ray.is_initialized():
+        if address:
+            ray.init(address=address, log_to_driver=False)
+        else:
+            ray.init(num_cpus=max(1, workers), include_dashboard=False, log_to_driver=False)
+        started = True
+    try:
+        remote = ray.remote(num_cpus=1, max_retries=0)(play_task)
+        pending = [remote.remote(task) for task in tasks]
+        while pending:
+            ready, pending = ray.wait(pending, num_returns=1)
+            for ref in ready:
+                done(ray.get(ref))
+    finally:
+        if started:
+            ray.shutdown()
+
+
+def run_arena(console: Console, game: str, params: dict[str, Any], bots: Sequence[str],
+              games: int, seed: int, workers: int, backend: str, address: str | None,
+              out_dir: Path, max_decisions: int = 20_000) -> dict[str, Any]:
+    """Play the tournament, write its files and print the summary; returns the report."""
+    tasks = make_tasks(game, params, bots, games, seed, max_decisions)
+    results: list[Result] = []
+    start = time.perf_counter()
+    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                  transient=False) as progress:
+        bar = progress.add_task(f"{game} arena ({backend})", total=len(tasks))
+
+        def done(result: Result) -> None:
+            results.append(result)
+            progress.advance(bar)
+
+        if backend == "ray":
+            _run_ray(tasks, workers, address, done)
+        else:
+            _run_process(tasks, workers, done)
+    results.sort(key=lambda r: r["index"])
+    summary = summarise(results, bots)
+    report = {"game": game, "params": params, "bots": list(bots), "games": games,
+              "seed": seed, "backend": backend, "workers": workers,
+              "wall_s": round(time.perf_counter() - start, 2),
+              "seatings": [list(s) for s in seatings(bots, int(params["players"]))],
+              "summary": summary, "results": results}
+    out_dir.mkdir(parents=True, exist_ok=True)
+    (out_dir / "results.json").write_text(json.dumps(report, indent=1) + "\n")
+    _write_csv(out_dir, results, summary)
+    chart = _chart(out_dir / "chart.png", game, summary)
+    _print(console, summary, out_dir, chart)
+    return report
+
+
+def _write_csv(out_dir: Path, results: Sequence[Result], summary: dict[str, Any]) -> None:
+    with (out_dir / "games.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["game", "seed", "seat", "bot", "finished", "score", "rank", "win",
+                         "decisions", "think_s"])
+        for r in results:
+            for seat, kind in enumerate(r["seats"]):
+                won = seat in r["winners"]
+                writer.writerow([r["index"], r["seed"], seat, kind, r["finished"],
+                                 r["scores"][seat] if r["scores"] else "",
+                                 r["ranks"][seat] if r["ranks"] else "",
+                                 1.0 / len(r["winners"]) if won else 0.0,
+                                 r["decisions"], r["think_s"][seat]])
+    with (out_dir / "summary.csv").open("w", newline="") as fh:
+        writer = csv.writer(fh)
+        writer.writerow(["bot", "games", "wins", "win_rate", "ci95_low", "ci95_high",
+                         "mean_score", "mean_rank", "rating", "s_per_decision"])
+        for kind, row in summary["bots"].items():
+            writer.writerow([kind, row["games"], row["wins"], f"{row['win_rate']:.4f}",
+                             f"{row['ci95'][0]:.4f}", f"{row['ci95'][1]:.4f}",
+                             row["mean_score"], row["mean_rank"], f"{row['rating']:.1f}",
+                             f"{row['s_per_decision']:.4f}"])
+
+
+def _chart(path: Path, game: str, summary: dict[str, Any]) -> Path | None:
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return None
+    names = list(summary["bots"])
+    rates = [summary["bots"][k]["win_rate"] for k in names]
+    lows = [r - summary["bots"][k]["ci95"][0] for k, r in zip(names, rates, strict=True)]
+    highs = [summary["bots"][k]["ci95"][1] - r for k, r in zip(names, rates, strict=True)]
+    rated = list(summary["ratings"])
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    ax1.bar(names, rates, yerr=[lows, highs], capsize=4, color="tab:blue")
+    ax1.set_ylim(0, 1)
+    ax1.set_ylabel("win rate (95% Wilson interval)")
+    ax1.set_title(f"{game}: win rates")
+    ax2.bar(rated, [summary["ratings"][k] for k in rated], color="tab:orange")
+    ax2.set_ylabel("Bradley-Terry rating (Elo scale)")
+    ax2.set_title("ratings")
+    for ax in (ax1, ax2):
+        ax.tick_params(axis="x", labelrotation=30)
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
+    return path
+
+
+def _print(console: Console, summary: dict[str, Any], out_dir: Path,
+           chart: Path | None) -> None:
+    table = Table(title="Arena results")
+    for column in ("bot", "games", "wins", "win rate", "95% CI", "mean score", "mean rank",
+                   "rating", "s/decision"):
+        table.add_column(column)
+    for kind, row in summary["bots"].items():
+        table.add_row(kind, str(row["games"]), f"{row['wins']:g}", f"{row['win_rate']:.1%}",
+                      f"{row['ci95'][0]:.1%}-{row['ci95'][1]:.1%}",
+                      "-" if row["mean_score"] is None else f"{row['mean_score']:.1f}",
+                      "-" if row["mean_rank"] is None else f"{row['mean_rank']:.2f}",
+                      f"{row['rating']:.0f}", f"{row['s_per_decision']:.3f}")
+    console.print(table)
+    for kind, row in summary["bots"].items():
+        console.print(f"win rate {kind}: {row['win_rate']:.3f} "
+                      f"(95% CI {row['ci95'][0]:.3f}-{row['ci95'][1]:.3f}, "
+                      f"{row['games']} games)", markup=False, highlight=False)
+    others = [k for k in summary["ratings"] if k not in summary["bots"]]
+    for kind in others:
+        console.print(f"rating {kind}: {summary['ratings'][kind]:.0f}", markup=False,
+                      highlight=False)
+    if summary["unfinished"]:
+        console.print(f"unfinished games: {summary['unfinished']}", markup=False)
+    files = "results.json, games.csv, summary.csv" + (", chart.png" if chart else
+                                                        " (no chart: matplotlib missing)")
+    console.print(f"wrote {files} to {out_dir}", markup=False, highlight=False,
+                  soft_wrap=True)

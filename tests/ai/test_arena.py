@@ -1,0 +1,123 @@
+"""``meeplehall arena``: seatings, statistics, files, and the process and Ray backends."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import re
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from meeplehall.cli.arena import bradley_terry, pairwise, seatings, wilson
+from meeplehall.cli.main import main
+
+TINY = ["-o", "round_limit=2"]
+
+
+def run(argv: list[str]) -> tuple[int, str]:
+    buf = io.StringIO()
+    return main(argv, console=Console(file=buf, width=140)), buf.getvalue()
+
+
+def test_seatings_rotate_every_bot_over_every_seat() -> None:
+    assert seatings(["a", "b"], 2) == [("a", "b"), ("b", "a")]
+    assert seatings(["a", "b", "c"], 3) == [("a", "b", "c"), ("b", "c", "a"), ("c", "a", "b")]
+    assert seatings(["a", "b"], 3) == [("a", "b", "a"), ("b", "a", "b")]
+    assert seatings(["a"], 1) == [("a",)]
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(8, 10)
+    assert math.isclose(low, 0.4902, abs_tol=1e-3) and math.isclose(high, 0.9433, abs_tol=1e-3)
+    assert wilson(0, 0) == (0.0, 1.0)
+    low, high = wilson(10, 10)
+    assert math.isclose(high, 1.0) and 0.69 < low < 0.73
+
+
+def test_bradley_terry_orders_players_and_centres_on_1500() -> None:
+    wins = pairwise([
+        {"finished": True, "seats": ["a", "b"], "ranks": [1, 2], "winners": [0]},
+        {"finished": True, "seats": ["b", "a"], "ranks": [2, 1], "winners": [1]},
+        {"finished": True, "seats": ["a", "c"], "ranks": [1, 1], "winners": [0, 1]},
+        {"finished": True, "seats": ["c"], "ranks": [1], "winners": [],
+         "automaton": {"name": "ivan"}},
+    ])
+    assert wins[("a", "b")] == 2.0 and wins[("a", "c")] == 0.5 and wins[("ivan", "c")] == 1
+    ratings = bradley_terry(wins, ["a", "b", "c", "ivan"])
+    assert ratings["a"] > ratings["b"]
+    assert ratings["ivan"] > ratings["c"]
+    assert math.isclose(sum(math.log10(10 ** ((r - 1500) / 400)) for r in ratings.values()),
+                        0.0, abs_tol=1e-9)
+
+
+def _check_outputs(out_dir: Path, games: int) -> dict[str, object]:
+    report = json.loads((out_dir / "results.json").read_text())
+    assert len(report["results"]) == games
+    assert all(r["finished"] for r in report["results"])
+    rows = list(csv.DictReader((out_dir / "games.csv").open()))
+    assert len(rows) == 2 * games
+    summary = list(csv.DictReader((out_dir / "summary.csv").open()))
+    assert {r["bot"] for r in summary} == {"greedy", "random"}
+    png = (out_dir / "chart.png").read_bytes()
+    assert png.startswith(b"\x89PNG")
+    return report
+
+
+def test_process_backend_tiny_tournament(tmp_path: Path) -> None:
+    rc, out = run(["arena", "red-cathedral", "--players", "2", "--bots", "greedy,random",
+                   "--games", "4", "--seed", "3", "--workers", "2", "--out",
+                   str(tmp_path / "p"), *TINY])
+    assert rc == 0, out
+    assert re.search(r"win rate greedy: \d\.\d{3} \(95% CI \d\.\d{3}-\d\.\d{3}, 4 games\)",
+                     out)
+    report = _check_outputs(tmp_path / "p", 4)
+    results = report["results"]
+    assert isinstance(results, list)
+    assert [r["seats"] for r in results] == [["greedy", "random"], ["random", "greedy"]] * 2
+    assert [r["seed"] for r in results] == [3, 3, 4, 4]
+    # the same tournament in one process gives the same games
+    rc, _ = run(["arena", "red-cathedral", "--bots", "greedy,random", "--games", "4",
+                 "--seed", "3", "--workers", "1", "--out", str(tmp_path / "q"), *TINY])
+    again = json.loads((tmp_path / "q" / "results.json").read_text())["results"]
+    strip = ("seconds", "think_s")
+    assert ([{k: v for k, v in r.items() if k not in strip} for r in results]
+            == [{k: v for k, v in r.items() if k not in strip} for r in again])
+
+
+def test_solo_tournament_rates_the_automaton(tmp_path: Path) -> None:
+    rc, out = run(["arena", "red-cathedral", "--players", "1", "--bots", "greedy,random",
+                   "--games", "2", "--workers", "1", "--out", str(tmp_path), *TINY])
+    assert rc == 0, out
+    report = json.loads((tmp_path / "results.json").read_text())
+    assert "ivan" in report["summary"]["ratings"]
+    assert "rating ivan:" in out
+
+
+def test_ray_backend_tiny_tournament_on_a_local_cluster(tmp_path: Path) -> None:
+    pytest.importorskip("ray", reason="Ray is not installed (pip install -e '.[ai]')")
+    rc, out = run(["arena", "red-cathedral", "--bots", "greedy,random", "--games", "2",
+                   "--seed", "3", "--workers", "2", "--backend", "ray", "--out",
+                   str(tmp_path), *TINY])
+    assert rc == 0, out
+    assert "(ray)" in out
+    _check_outputs(tmp_path, 2)
+
+
+def test_arena_usage_errors() -> None:
+    rc, out = run(["arena", "red-cathedral", "--bots", "grandmaster"])
+    assert rc == 2 and "unknown bot 'grandmaster'" in out
+    rc, out = run(["arena", "red-cathedral", "--address", "ray://x:1"])
+    assert rc == 2 and "--address needs --backend ray" in out
+
+
+def test_bench_mcts_adds_one_line_per_player_count() -> None:
+    rc, out = run(["bench", "red-cathedral", "--seconds", "0.05", "--players", "2",
+                   "--mcts"])
+    assert rc == 0
+    lines = out.strip().splitlines()
+    assert len(lines) == 4
+    assert re.match(r"^red-cathedral players=2 mcts_iterations_per_s=\d+$", lines[3])

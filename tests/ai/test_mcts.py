@@ -1,0 +1,156 @@
+"""MCTS: plays from the view only, deterministic given its seed, reuses its tree, ranks
+actions for hints, and finishes games with a tiny budget (STYLE.md section 9)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meeplehall.ai import BOTS, analyse, make_bot
+from meeplehall.ai.mcts import LEVELS, MCTSBot, MCTSConfig, iterations_per_second
+from meeplehall.core.protocol import Game
+from meeplehall.core.rng import Rng
+from meeplehall.games import GAMES
+
+RC = GAMES["red-cathedral"]
+PRAGA = GAMES["praga"]
+TINY = MCTSConfig(iterations=40, pool=4)
+
+
+def _advance(game: Game, players: int, seed: int, moves: int) -> Any:
+    """A position after ``moves`` random actions where the seat has a real choice."""
+    state = game.initial_state({"players": players}, seed)
+    rng = Rng.from_seed(seed)
+    for _ in range(moves):
+        legal = game.legal_actions(state)
+        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
+    while len(game.legal_actions(state)) < 3:
+        legal = game.legal_actions(state)
+        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
+    return state
+
+
+def _decide(game: Game, state: Any, seed: int, config: MCTSConfig = TINY) -> Any:
+    seat = game.current_player(state)
+    return MCTSBot(seed, config).choose(game, game.player_view(state, seat),
+                                        game.legal_actions(state))
+
+
+def test_ladder_is_registered_weakest_first() -> None:
+    assert list(BOTS) == ["random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard"]
+    budgets = [LEVELS[k].iterations for k in ("mcts-easy", "mcts-medium", "mcts-hard")]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 3
+    bot = make_bot("mcts-hard", 1)
+    assert isinstance(bot, MCTSBot) and bot.kind == "mcts-hard"
+
+
+def test_praga_decision_ignores_hidden_stacks_and_rng() -> None:
+    """Two Praga states that differ only in the hidden stacks' order and the PRNG state
+    give the same MCTS decision with the same bot seed."""
+    state = _advance(PRAGA, 2, seed=4, moves=25)
+    other = state.clone()
+    other.rng = Rng(987654321)
+    other.tech_stacks = [tuple(reversed(s)) for s in other.tech_stacks]
+    other.iv_stack = tuple(reversed(other.iv_stack))
+    seat = PRAGA.current_player(state)
+    assert PRAGA.player_view(state, seat) == PRAGA.player_view(other, seat)
+    assert (state.rng, state.tech_stacks) != (other.rng, other.tech_stacks)
+    for seed in (1, 2):
+        assert _decide(PRAGA, state, seed) == _decide(PRAGA, other, seed)
+
+
+def test_red_cathedral_decision_ignores_rng_and_unused_components() -> None:
+    state = _advance(RC, 2, seed=6, moves=30)
+    other = state.clone()
+    other.rng = Rng(4242)
+    other.unused = ((), (), ())
+    assert _decide(RC, state, 3) == _decide(RC, other, 3)
+
+
+def test_search_does_not_change_the_game_state() -> None:
+    state = _advance(RC, 2, seed=2, moves=20)
+    snapshot = state.clone()
+    _decide(RC, state, 1)
+    assert state == snapshot
+
+
+def _play(game: Game, players: int, seed: int, config: MCTSConfig,
+          others: str = "greedy") -> tuple[list[str], int]:
+    state = game.initial_state({"players": players}, seed)
+    bots: list[Any] = [MCTSBot(seed, config)] + [make_bot(others, seed + s)
+                                                 for s in range(1, players)]
+    moves, reused = [], 0
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        action = bots[seat].choose(game, game.player_view(state, seat), legal)
+        if seat == 0 and len(legal) > 1 and bots[0].last_reused:
+            reused += 1
+        moves.append(str(action))
+        state = game.apply(state, action)
+    assert game.outcome(state) is not None
+    return moves, reused
+
+
+def test_tiny_mcts_finishes_a_solo_game_the_same_way_twice_and_reuses_its_tree() -> None:
+    first, reused = _play(RC, 1, seed=5, config=MCTSConfig(iterations=25, pool=4))
+    again, _ = _play(RC, 1, seed=5, config=MCTSConfig(iterations=25, pool=4))
+    assert first == again
+    assert reused > 0, "the tree was never reused between decisions of one turn"
+
+
+def test_tiny_mcts_finishes_a_praga_game() -> None:
+    moves, _ = _play(PRAGA, 2, seed=3, config=MCTSConfig(iterations=8, pool=2),
+                     others="random")
+    assert moves
+
+
+def test_time_budget_stops_the_search() -> None:
+    state = _advance(RC, 2, seed=1, moves=10)
+    seat = RC.current_player(state)
+    bot = MCTSBot(0, MCTSConfig(iterations=10**9, seconds=0.05))
+    bot.choose(RC, RC.player_view(state, seat), RC.legal_actions(state))
+    assert 0 < bot.last_iterations < 10**6
+
+
+def test_analyse_ranks_every_legal_action() -> None:
+    state = _advance(RC, 2, seed=9, moves=15)
+    seat = RC.current_player(state)
+    view, legal = RC.player_view(state, seat), RC.legal_actions(state)
+    rows = analyse(RC, view, legal, "mcts-easy", 4)
+    assert sorted(map(str, (a for a, _ in rows))) == sorted(map(str, legal))
+    shares = [s for _, s in rows]
+    assert shares == sorted(shares, reverse=True)
+    assert abs(sum(shares) - 1.0) < 1e-9
+    assert rows == analyse(RC, view, legal, "mcts-easy", 4)
+    # the mcts-easy bot plays the action the analysis ranks first
+    assert make_bot("mcts-easy", 4).choose(RC, view, legal) == rows[0][0]
+    greedy = analyse(RC, view, legal, "greedy", 4)
+    assert [s for _, s in greedy] == sorted((s for _, s in greedy), reverse=True)
+    assert len(analyse(RC, view, legal, "random", 4)) == len(legal)
+
+
+def test_iterations_per_second_is_positive() -> None:
+    assert iterations_per_second(RC, {"players": 2} | _defaults(RC), 0.05) > 0
+
+
+def _defaults(game: Game) -> dict[str, Any]:
+    return {o.name: o.default for o in game.options if o.name != "players"}
+
+
+def test_terminal_hint_mcts_shows_visit_shares_and_plain_hint_stays_greedy() -> None:
+    import io
+
+    from rich.console import Console
+
+    from meeplehall.cli.play import PlaySession
+    from meeplehall.core.protocol import validate_params
+
+    buf = io.StringIO()
+    answers = iter(["hint mcts-easy", "hint", "hint chess", "quit"])
+    params = validate_params(RC.options, {"players": 2})
+    PlaySession(RC, params, 7, ["human", "greedy"], Console(file=buf, width=120),
+                lambda _: next(answers)).run()
+    out = buf.getvalue()
+    assert "The mcts-easy bot would choose:" in out
+    assert "(visits " in out
+    assert "The greedy bot would choose:" in out and "(evaluation " in out
+    assert "Usage: hint" in out
