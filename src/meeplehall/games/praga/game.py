@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
-from meeplehall.core.rng import Rng
+from meeplehall.core.engine import ModuleGame
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
 from meeplehall.games.praga.components import (
@@ -79,7 +77,7 @@ RULES_TEXT = {
 }
 
 
-class Praga(GameBase):
+class Praga(ModuleGame):
     """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 2-4 players."""
 
     name = "praga"
@@ -89,50 +87,12 @@ class Praga(GameBase):
     min_players = 2
     max_players = 4
 
-    def initial_state(self, params: Params, seed: int) -> PragaState:
-        return setup.initial_state(params, seed)
-
-    def current_player(self, state: PragaState) -> PlayerId | None:
-        if state.final is not None or not state.stack:
-            return None
-        seat: int = state.stack[-1][1]
-        return seat
-
-    def legal_actions(self, state: PragaState) -> tuple[Any, ...]:
-        return rules.legal_actions(state)
-
-    def apply_unchecked(self, state: PragaState, action: Any) -> None:
-        rules.apply_unchecked(state, action)
-
-    def apply(self, state: PragaState, action: Any) -> PragaState:
-        new_state: PragaState = super().apply(state, action)
-        return new_state
-
-    def outcome(self, state: PragaState) -> Outcome | None:
-        return final.outcome(state)
-
-    def player_view(self, state: PragaState, player: PlayerId | None) -> dict[str, Any]:
-        if player is not None and not 0 <= player < state.players:
-            raise ValueError(f"no seat {player} in a {state.players}-player game")
-        return views.player_view(state, player)
-
-    def parse_action(self, text: str) -> Any:
-        return A.parse_action(text)
-
-    def num_players(self, state: PragaState) -> int:
-        return state.players
-
-    def to_json(self, state: PragaState) -> dict[str, Any]:
-        return state.to_dict()
-
-    def from_json(self, data: Mapping[str, Any]) -> PragaState:
-        return PragaState.from_dict(dict(data))
-
-    def sample_hidden(self, view: dict[str, Any], rng: Rng) -> PragaState:
-        return views.sample_hidden(view, rng)
-
-    def side_name(self, state: PragaState, side: int) -> str:
-        return views.side_name(state, side)
+    setup = setup
+    rules = rules
+    final = final
+    views = views
+    actions = A
+    state_class = PragaState
 
     def describe_decision(self, state: PragaState) -> str:
         if not state.stack:

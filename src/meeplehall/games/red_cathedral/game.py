@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
-from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
-from meeplehall.core.rng import Rng
+from meeplehall.core.engine import ModuleGame
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, final, market, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
@@ -90,7 +88,7 @@ RULES_TEXT = {
 }
 
 
-class RedCathedral(GameBase):
+class RedCathedral(ModuleGame):
     """The Red Cathedral (Santos & Cendrero, Devir 2020), 1-4 players."""
 
     name = "red-cathedral"
@@ -100,50 +98,12 @@ class RedCathedral(GameBase):
     min_players = 1
     max_players = 4
 
-    def initial_state(self, params: Params, seed: int) -> RCState:
-        return setup.initial_state(params, seed)
-
-    def current_player(self, state: RCState) -> PlayerId | None:
-        if state.final is not None or not state.stack:
-            return None
-        seat: int = state.stack[-1][1]
-        return seat
-
-    def legal_actions(self, state: RCState) -> tuple[Any, ...]:
-        return rules.legal_actions(state)
-
-    def apply_unchecked(self, state: RCState, action: Any) -> None:
-        rules.apply_unchecked(state, action)
-
-    def apply(self, state: RCState, action: Any) -> RCState:
-        new_state: RCState = super().apply(state, action)
-        return new_state
-
-    def outcome(self, state: RCState) -> Outcome | None:
-        return final.outcome(state)
-
-    def player_view(self, state: RCState, player: PlayerId | None) -> dict[str, Any]:
-        if player is not None and not 0 <= player < state.players:
-            raise ValueError(f"no seat {player} in a {state.players}-player game")
-        return views.player_view(state, player)
-
-    def parse_action(self, text: str) -> Any:
-        return A.parse_action(text)
-
-    def num_players(self, state: RCState) -> int:
-        return state.players
-
-    def to_json(self, state: RCState) -> dict[str, Any]:
-        return state.to_dict()
-
-    def from_json(self, data: Mapping[str, Any]) -> RCState:
-        return RCState.from_dict(dict(data))
-
-    def sample_hidden(self, view: dict[str, Any], rng: Rng) -> RCState:
-        return views.sample_hidden(view, rng)
-
-    def side_name(self, state: RCState, side: int) -> str:
-        return views.side_name(state, side)
+    setup = setup
+    rules = rules
+    final = final
+    views = views
+    actions = A
+    state_class = RCState
 
     def describe_decision(self, state: RCState) -> str:
         if not state.stack:

@@ -1,0 +1,78 @@
+"""``ModuleGame``: the protocol plumbing shared by games built in our usual shape.
+
+A game package has the modules ``setup`` (``initial_state``), ``rules``
+(``legal_actions``, ``apply_unchecked``), ``final`` (``outcome``), ``views``
+(``player_view``, ``sample_hidden``, ``side_name``), ``actions`` (``parse_action``) and a
+state class with ``players``, ``final``, ``stack`` (a list of decision tuples whose second
+item is the seat asked), ``to_dict`` and ``from_dict``. A game object subclasses
+``ModuleGame``, names those modules, and adds only what is its own (descriptions, rule
+texts, labels).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from types import ModuleType
+from typing import Any
+
+from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
+
+
+class ModuleGame(GameBase):
+    """The protocol methods, delegated to the game package's modules."""
+
+    setup: ModuleType
+    rules: ModuleType
+    final: ModuleType
+    views: ModuleType
+    actions: ModuleType
+    state_class: type[Any]
+    min_players: int = 1
+    max_players: int = 1
+
+    def initial_state(self, params: Params, seed: int) -> Any:
+        return self.setup.initial_state(params, seed)
+
+    def current_player(self, state: Any) -> PlayerId | None:
+        if state.final is not None or not state.stack:
+            return None
+        seat: int = state.stack[-1][1]
+        return seat
+
+    def legal_actions(self, state: Any) -> tuple[Any, ...]:
+        legal: tuple[Any, ...] = self.rules.legal_actions(state)
+        return legal
+
+    def apply_unchecked(self, state: Any, action: Any) -> None:
+        self.rules.apply_unchecked(state, action)
+
+    def outcome(self, state: Any) -> Outcome | None:
+        result: Outcome | None = self.final.outcome(state)
+        return result
+
+    def player_view(self, state: Any, player: PlayerId | None) -> dict[str, Any]:
+        if player is not None and not 0 <= player < state.players:
+            raise ValueError(f"no seat {player} in a {state.players}-player game")
+        view: dict[str, Any] = self.views.player_view(state, player)
+        return view
+
+    def parse_action(self, text: str) -> Any:
+        return self.actions.parse_action(text)
+
+    def num_players(self, state: Any) -> int:
+        players: int = state.players
+        return players
+
+    def to_json(self, state: Any) -> dict[str, Any]:
+        data: dict[str, Any] = state.to_dict()
+        return data
+
+    def from_json(self, data: Mapping[str, Any]) -> Any:
+        return self.state_class.from_dict(dict(data))
+
+    def sample_hidden(self, view: dict[str, Any], rng: Any) -> Any:
+        return self.views.sample_hidden(view, rng)
+
+    def side_name(self, state: Any, side: int) -> str:
+        name: str = self.views.side_name(state, side)
+        return name
