@@ -187,3 +187,44 @@ def parse_perft(text: str) -> list[tuple[int, int, int, int]]:
         assert words[0::2][:3] == ["seed", "players", "perft"], line
         rows.append((int(words[1]), int(words[3]), int(words[5]), int(words[6])))
     return rows
+
+
+def check_golden(game: Game, record: GameRecord, data: dict[str, Any]) -> None:
+    """A golden record replays (checked) to its stored scores, ranking and digest."""
+    assert record.game == game.name and record.rules_version == game.rules_version
+    final = replay(record, game)
+    outcome = game.outcome(final)
+    assert outcome is not None, "the record no longer ends the game"
+    assert list(outcome.scores) == data["scores"]
+    assert [list(g) for g in outcome.ranking] == data["ranking"]
+    assert state_digest(game, final) == data["digest"]
+    check_replay(game, record, final)
+
+
+def playthrough_text(game: Any, params: Params, seed: int, chooser_seed: int, decisions: int,
+                     summarise: Callable[[dict[str, Any]], list[str]], title: str,
+                     regen_command: str) -> str:
+    """A readable playthrough: each step's decision, legal actions, choice, new log lines
+    and seat 0's view (``summarise`` turns a view into indented lines)."""
+    state = game.initial_state(params, seed)
+    rng = Rng.from_seed(chooser_seed)
+    out = [f"# {title}: params {json.dumps(params)}, seed {seed}, "
+           f"chooser seed {chooser_seed}.",
+           f"# Regenerate with: {regen_command}", ""]
+    out += ["setup:", *(f"    {line}" for line in state.log)]
+    seen = len(state.log)
+    for step in range(1, decisions + 1):
+        if game.current_player(state) is None:
+            break
+        actions = game.legal_actions(state)
+        action = actions[rng.randbelow(len(actions))]
+        out.append("")
+        out.append(f"step {step}: {game.describe_decision(state)}")
+        out.append(f"  legal ({len(actions)}): " + ", ".join(str(a) for a in actions))
+        out.append(f"  chosen: {action} ({game.action_label(state, action)})")
+        state = game.apply(state, action)
+        out += [f"  log: {line}" for line in state.log[seen:]]
+        seen = len(state.log)
+        out.append("  view of seat 0:")
+        out += summarise(game.player_view(state, 0))
+    return "\n".join(out) + "\n"

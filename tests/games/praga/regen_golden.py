@@ -23,7 +23,6 @@ from pathlib import Path
 from typing import Any
 
 from meeplehall.core import testing
-from meeplehall.core.rng import Rng
 from meeplehall.games.praga import GAME
 
 HERE = Path(__file__).resolve().parent
@@ -62,28 +61,9 @@ def _view_summary(view: dict[str, Any]) -> list[str]:
 def playthrough_text() -> str:
     """The first decisions of a seeded game: decision, legal actions, choice, view."""
     params, seed, chooser_seed, decisions = PLAYTHROUGH
-    state = GAME.initial_state(params, seed)
-    rng = Rng.from_seed(chooser_seed)
-    out = [f"# Praga Caput Regni playthrough: params {json.dumps(params)}, seed {seed}, "
-           f"chooser seed {chooser_seed}.",
-           "# Regenerate with: python tests/games/praga/regen_golden.py", ""]
-    out += ["setup:", *(f"    {line}" for line in state.log)]
-    seen = len(state.log)
-    for step in range(1, decisions + 1):
-        if GAME.current_player(state) is None:
-            break
-        actions = GAME.legal_actions(state)
-        action = actions[rng.randbelow(len(actions))]
-        out.append("")
-        out.append(f"step {step}: {GAME.describe_decision(state)}")
-        out.append(f"  legal ({len(actions)}): " + ", ".join(str(a) for a in actions))
-        out.append(f"  chosen: {action} ({GAME.action_label(state, action)})")
-        state = GAME.apply(state, action)
-        out += [f"  log: {line}" for line in state.log[seen:]]
-        seen = len(state.log)
-        out.append("  view of seat 0:")
-        out += _view_summary(GAME.player_view(state, 0))
-    return "\n".join(out) + "\n"
+    return testing.playthrough_text(GAME, params, seed, chooser_seed, decisions,
+                                    _view_summary, "Praga Caput Regni playthrough",
+                                    "python tests/games/praga/regen_golden.py")
 
 
 def main() -> None:
