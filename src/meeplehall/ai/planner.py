@@ -1,0 +1,143 @@
+"""The planner bot: plans the rest of its own turn before each decision.
+
+Both games split a turn into many small decisions (take a tile, perform an action, pick a
+hex, choose a site, orient it ...). A one-ply bot judges each of them by the position it
+leads to at once, so it never takes a step whose value appears only a few decisions later
+(paying for a building before placing it). The planner uses the pilot method: for every
+legal action it applies the action to a state rebuilt from its view (``sample_hidden``,
+drawn from the bot's own generator), completes the rest of its own turn greedily (one
+ply at a time, at most ``horizon`` decisions), and rates the action by the evaluation of
+the position where its turn ends. Chance inside the turn (a drawn tile) is taken from
+the bot's own sample, never from the game.
+
+The evaluation is the game's heuristic (``ai/heuristics``); for Praga Caput Regni a
+strategy profile (``PRAGA_PROFILES``) can add weights for what only pays later (mines,
+quarries, tracks, grid rows, walls, corner tokens). The profiles exist for balance
+studies (``python -m meeplehall.ai.study``, see docs/praga-balance.md): each one is a
+different plan a player could follow.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from meeplehall.ai.base import bot_rng
+from meeplehall.ai.greedy import evaluator_for
+from meeplehall.core.protocol import Game
+
+Evaluator = Callable[[Any, int], float]
+
+# Weights of the Praga profiles: added to the heuristic's own value, in VP per unit.
+# ``mine``/``quarry``/``tech``/``univ``/``hw``/``cat`` are multiplied by the share of the
+# game still to play (they pay off over the remaining turns); ``res`` per gold or stone,
+# ``win`` per window, ``walls`` per wall tile, ``tok`` per corner token, ``egg`` a cost
+# per egg held, ``bld`` per building owned.
+BASE_WEIGHTS: dict[str, float] = {
+    "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
+    "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
+}
+PRAGA_PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "walls": {"walls": 3.0, "quarry": 5.0},
+    "grids": {"hw": 5.0, "cat": 5.0, "tok": 1.5, "win": 1.2},
+    "academic": {"tech": 3.0, "univ": 4.0},
+    "builder": {"bld": 3.0, "mine": 5.5, "res": 0.7},
+}
+
+
+def praga_evaluator(profile: str = "balanced") -> Evaluator:
+    """The Praga evaluation of a profile: projected final score plus future value."""
+    from meeplehall.games.praga.effects import ROW_BITS
+    from meeplehall.games.praga.final import projected_scores
+    from meeplehall.games.praga.state import PragaState
+
+    if profile not in PRAGA_PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                         f"{', '.join(PRAGA_PROFILES)}")
+    w: Mapping[str, float] = {**BASE_WEIGHTS, **PRAGA_PROFILES[profile]}
+    turns_per_player = 16
+
+    def evaluate(s: PragaState, seat: int) -> float:
+        scores = projected_scores(s)
+        if s.final is not None:
+            others = [scores[i] for i in range(len(scores)) if i != seat]
+            return 1000.0 + scores[seat] - (max(others) if others else 0)
+        left = max(0.0, 1.0 - s.turns / (turns_per_player * max(1, s.players)))
+        v = float(scores[seat])
+        v += w["res"] * (s.gold[seat] + s.stone[seat])
+        v += w["win"] * (s.silver[seat] + s.goldw[seat])
+        v += left * (w["mine"] * s.mine[seat] + w["quarry"] * s.quarry[seat])
+        v += left * (w["tech"] * s.tech[seat] + w["univ"] * s.univ[seat])
+        v += left * (w["hw"] * (s.hw[seat] // ROW_BITS) + w["cat"] * (s.cat[seat] // ROW_BITS))
+        v += w["walls"] * sum(1 for code in s.walls[seat] if code >= 0)
+        v += w["tok"] * (s.red[seat] + s.blue[seat])
+        v += w["bld"] * sum(1 for owner in s.site_owner if owner == seat)
+        v -= w["egg"] * s.eggs[seat]
+        return v
+
+    return evaluate
+
+
+class PlannerBot:
+    """Pilot-method planner over the bot's own turn (see the module docstring)."""
+
+    kind = "planner"
+
+    def __init__(self, seed: int = 0, profile: str | None = None, horizon: int = 24) -> None:
+        self.rng = bot_rng(seed)
+        self.profile = profile
+        self.horizon = horizon
+
+    def _evaluator(self, game: Game) -> Evaluator:
+        if game.name == "praga":
+            return praga_evaluator(self.profile or "balanced")
+        if self.profile is not None:
+            raise ValueError(f"{game.name} has no planner profiles")
+        return evaluator_for(game)
+
+    def _complete(self, game: Game, state: Any, seat: int, start: Any,
+                  evaluate: Evaluator) -> float:
+        """Finish ``seat``'s turn (the one that began with ``start`` completed turns)
+        greedily from ``state`` (changed) and rate the end."""
+        for _ in range(self.horizon):
+            if game.outcome(state) is not None or game.current_player(state) != seat:
+                break
+            if getattr(state, "turns", None) != start:
+                break
+            legal = game.legal_actions(state)
+            if len(legal) == 1:
+                game.apply_unchecked(state, legal[0])
+                continue
+            best_value, best_state = float("-inf"), state
+            for action in legal:
+                child = state.clone()
+                game.apply_unchecked(child, action)
+                value = evaluate(child, seat)
+                if value > best_value:
+                    best_value, best_state = value, child
+            state = best_state
+        return evaluate(state, seat)
+
+    def rank(self, game: Game, view: dict[str, Any],
+             legal: tuple[Any, ...]) -> list[tuple[float, Any]]:
+        """Every legal action with the value of the turn it starts, best first."""
+        seat = view["seat"]
+        evaluate = self._evaluator(game)
+        state = game.sample_hidden(view, self.rng)
+        start = getattr(state, "turns", None)
+        scored = []
+        for action in legal:
+            child = state.clone()
+            game.apply_unchecked(child, action)
+            scored.append((self._complete(game, child, seat, start, evaluate), action))
+        scored.sort(key=lambda pair: -pair[0])
+        return scored
+
+    def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        scored = self.rank(game, view, legal)
+        best = scored[0][0]
+        top = [a for v, a in scored if v >= best - 1e-9]
+        return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]
