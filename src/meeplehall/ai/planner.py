@@ -63,7 +63,7 @@ def praga_evaluator(profile: str = "balanced") -> Evaluator:
         if s.final is not None:
             others = [scores[i] for i in range(len(scores)) if i != seat]
             return 1000.0 + scores[seat] - (max(others) if others else 0)
-        left = max(0.0, 1.0 - s.turns / (turns_per_player * max(1, s.players)))
+        left = max(0.0, 1.0 - s.played[seat] / turns_per_player)
         v = float(scores[seat])
         v += w["res"] * (s.gold[seat] + s.stone[seat])
         v += w["win"] * (s.silver[seat] + s.goldw[seat])
