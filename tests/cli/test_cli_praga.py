@@ -281,18 +281,18 @@ def test_simulate_two_games(tmp_path: Path) -> None:
     assert all(len(r["scores"]) == 2 for r in data["results"])
 
 
-def test_bench_runs_players_two_to_four() -> None:
-    assert player_range(GAME) == (2, 4)
+def test_bench_runs_players_one_to_four() -> None:
+    assert player_range(GAME) == (1, 4)
     rc, out = run(["bench", "praga", "--seconds", "0.05"])
     assert rc == 0, out
     lines = out.strip().splitlines()
     pattern = re.compile(
-        r"^praga players=([2-4]) (decisions_per_s|games_per_s|clone_us)=(\d+(\.\d+)?)$")
+        r"^praga players=([1-4]) (decisions_per_s|games_per_s|clone_us)=(\d+(\.\d+)?)$")
     seen = []
     for line in lines:
         match = pattern.match(line)
         assert match, line
         assert float(match.group(3)) > 0
         seen.append((match.group(1), match.group(2)))
-    assert seen == [(str(n), figure) for n in (2, 3, 4)
+    assert seen == [(str(n), figure) for n in (1, 2, 3, 4)
                     for figure in ("decisions_per_s", "games_per_s", "clone_us")]

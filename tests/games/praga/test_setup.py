@@ -119,7 +119,7 @@ def test_options_are_validated():
         GAME.initial_state({"players": 2}, "x")  # type: ignore[arg-type]
     assert {o.name for o in OPTIONS} >= {"players", "corner_repay", "empty_v_pile",
                                          "up_arrow", "spent", "road_mine_and_quarry"}
-    assert GAME.min_players == 2 and GAME.max_players == 4
+    assert GAME.min_players == 1 and GAME.max_players == 4
 
 
 def test_first_decision_offers_tiles_and_free_activities():

@@ -93,7 +93,8 @@ def final_scoring(s: PragaState) -> None:
         if not done and s.market_tile[m] >= 0:
             lower = C.market_tiles[s.market_tile[m]].lower
             for seat in sorted(claims(s, m)):
-                gain_reward(s, seat, lower)
+                if seat < n:  # a Parler bot takes nothing (parler.py)
+                    gain_reward(s, seat, lower)
     for seat in range(n):
         parts[seat][1] = s.vp[seat] - before[seat]
         for k, pts in enumerate(_steps(s, seat)):
@@ -124,5 +125,31 @@ def outcome(s: PragaState) -> Outcome | None:
     ranking = tuple(tuple(g) for g in scoring.tie_break_order(list(scores)))
     breakdown = tuple(dict(zip(CATEGORIES, p, strict=True)) for p in parts)
     details: dict[str, Any] = {"tie_break": "later seat wins ties (P-SCORE-9)"}
-    return Outcome(tuple(scores), ranking, ranking[0], breakdown, details)
+    if s.opts.solo_opponent == "none":
+        return Outcome(tuple(scores), ranking, ranking[0], breakdown, details)
+    return _solo_outcome(s, tuple(scores), ranking, breakdown, details)
+
+
+def _solo_outcome(s: PragaState, scores: tuple[int, ...], ranking: tuple[tuple[int, ...], ...],
+                  breakdown: tuple[dict[str, int], ...], details: dict[str, Any]) -> Outcome:
+    """Against the dummy (P-SOLO-4) or Parler (P.1) nobody else scores: the result is
+    the score, judged against the 140-VP benchmark ("more than 140 VP is good"); the
+    Parler mode adds the app's score ladder. Alone, the seat wins when it beats the
+    benchmark; several people beside Parler bots are ranked as usual (P-SCORE-9)."""
+    from meeplehall.games.praga.parler import PARLER, rank_title
+
+    benchmark = PARLER.benchmark
+    details["solo_opponent"] = s.opts.solo_opponent
+    details["benchmark"] = benchmark
+    details["results"] = [
+        "above the benchmark" if v > benchmark else "at or below the benchmark"
+        for v in scores]
+    if s.opts.solo_opponent == "parler":
+        details["bots"] = s.opts.parler_bots
+        details["titles"] = [rank_title(v) for v in scores]
+    if s.players == 1:
+        details["result"] = details["results"][0]
+        winners: tuple[int, ...] = (0,) if scores[0] > benchmark else ()
+        return Outcome(scores, ranking, winners, breakdown, details)
+    return Outcome(scores, ranking, ranking[0], breakdown, details)
 

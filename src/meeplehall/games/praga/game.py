@@ -28,6 +28,9 @@ from meeplehall.games.praga.state import (
     MARKET_PICK,
     MINE,
     ORIENT,
+    PARLER_ORIENT,
+    PARLER_PAWN,
+    PARLER_SITE,
     PICK,
     PLANK,
     REFRESH,
@@ -74,17 +77,24 @@ RULES_TEXT = {
     TECH_GRID: "GL-T3-2: move 1 row up for free on the Hunger Wall or the Cathedral.",
     MARKET_PICK: "GL-T4-5: gain both rewards of one market tile on the board.",
     GROW: "GL-T4-6: +1 gold mine or quarry, then produce gold or stone.",
+    PARLER_PAWN: "Parler P.2 step 3: put Parler's pawn on a plaza of your choice; he "
+                 "builds there next (each bot on a different plaza).",
+    PARLER_SITE: "Parler P.5 step 2: place his building on a free site at his pawn's "
+                 "plaza; a blue corner must touch another blue corner if it can.",
+    PARLER_ORIENT: "Parler P.5 step 2: turn his building; a blue corner must touch "
+                   "another blue corner if it can.",
 }
 
 
 class Praga(ModuleGame):
-    """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 2-4 players."""
+    """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 1-4 players: solo
+    against the rulebook's dummy (P-SOLO-1..4) or the Parler bots (solo.py, parler.py)."""
 
     name = "praga"
     title = "Praga Caput Regni"
     rules_version = 2  # 2: mandatory tile action kept, trigger choices first
     options = setup.OPTIONS
-    min_players = 2
+    min_players = 1
     max_players = 4
 
     setup = setup
@@ -110,6 +120,12 @@ class Praga(ModuleGame):
             return f"{who}: choose a tile of the {ROW_NAMES[d[2]]} row"
         if kind == CHOOSE:
             return f"{who}: choose a reward ({d[3]})"
+        if kind in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
+            bot = views.side_name(state, state.players + d[2])
+            what = {PARLER_PAWN: "choose the plaza where {} starts",
+                    PARLER_SITE: "choose the site of {}'s building",
+                    PARLER_ORIENT: "turn {}'s building"}[kind]
+            return f"{who}: {what.format(bot)}"
         return f"{who}: {RULES_TEXT[kind].split(':', 1)[1].strip()}"
 
     def rules_text(self, state: PragaState) -> str:
@@ -140,6 +156,14 @@ class Praga(ModuleGame):
             return f"Take {views._tile_text(d[2], state.rows[d[2]][a])}"
         if v == "choose" and d is not None and d[0] == CHOOSE:
             return f"Take {reward_text(d[2][a])}"
+        if d is not None and d[0] in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
+            bot = views.side_name(state, state.players + d[2])
+            if v == "at-market":
+                return f"Put {bot}'s pawn on market {C.markets[a].id}"
+            if v == "site":
+                return f"Place {bot}'s building on {C.sites[a].id}"
+            if v == "orient":
+                return f"Turn {bot}'s building to orientation {a} ({a * 60} degrees)"
         if v == "at-market":
             m = C.markets[a]
             tile = state.market_tile[a]

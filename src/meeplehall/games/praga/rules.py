@@ -15,6 +15,7 @@ from typing import Any
 
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.praga import actions as A
+from meeplehall.games.praga import parler
 from meeplehall.games.praga.actions_family import (
     performable,
     pick_options,
@@ -67,6 +68,9 @@ from meeplehall.games.praga.state import (
     MARKET_PICK,
     MINE,
     ORIENT,
+    PARLER_ORIENT,
+    PARLER_PAWN,
+    PARLER_SITE,
     PICK,
     PLANK,
     REFRESH,
@@ -199,7 +203,7 @@ _GENERATORS: dict[int, Callable[[PragaState, tuple[Any, ...]], list[Any]]] = {
     TECH_DRAW: _gen_tech_draw, TOKEN: _gen_token, BRIDGE_TILE: _gen_bridge_tile,
     PLANK: _gen_plank, ARROW: _gen_arrow, CAT_TILE: _gen_cat_tile, DISCARD: _gen_discard,
     ANY_ACTION: _gen_any_action, TECH_GRID: _gen_tech_grid, MARKET_PICK: _gen_market_pick,
-    GROW: _gen_grow,
+    GROW: _gen_grow, **parler.GENERATORS,
 }
 
 
@@ -296,23 +300,41 @@ def _h_wall_at(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
 
 
 def _h_at_market(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    if d[0] == PARLER_PAWN:
+        parler.HANDLERS[PARLER_PAWN](s, d, a)
+        return
     s.stack[-1] = (*d[:4], a.a)
 
 
 def _h_site(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    if d[0] == PARLER_SITE:
+        parler.HANDLERS[PARLER_SITE](s, d, a)
+        return
     s.stack.pop()
     seat, tile, discount = d[1], d[2], d[3]
     if blue_mask(tile, 0):
         s.stack.append((ORIENT, seat, BUILDING_ROW, tile, a.a, discount))
     else:
-        place_building(s, seat, tile, a.a, 0, discount)
+        _place_building(s, seat, tile, a.a, 0, discount)
+
+
+def _place_building(s: PragaState, seat: int, tile: int, site: int, orient: int,
+                    discount: int) -> None:
+    """A person's building; with Parler bots his cubes and pawn are part of it."""
+    if s.bots is not None and s.opts.solo_opponent == "parler":
+        parler.human_build(s, seat, tile, site, orient, discount)
+    else:
+        place_building(s, seat, tile, site, orient, discount)
 
 
 def _h_orient(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    if d[0] == PARLER_ORIENT:
+        parler.HANDLERS[PARLER_ORIENT](s, d, a)
+        return
     s.stack.pop()
     _, seat, row, tile, where, discount = d
     if row == BUILDING_ROW:
-        place_building(s, seat, tile, where, a.a, discount)
+        _place_building(s, seat, tile, where, a.a, discount)
     elif row == WALL_ROW:
         place_wall(s, seat, tile, where, a.a)
     else:

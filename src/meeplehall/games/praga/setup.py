@@ -13,9 +13,13 @@ from meeplehall.games.praga.state import TURN, Options, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
 C = load()
+ROAD_TILE_SPACES = ("I+II+III", "I", "II", "III", "I+II", "I+III", "II+III")
+NUMERALS = ("I", "II", "III")
 
 OPTIONS: tuple[Option, ...] = (
-    Option("players", "int", 2, "number of seats", minimum=2, maximum=4, rule="P-SETUP-17"),
+    Option("players", "int", 2,
+           "number of seats (people); 1 is a solo game against the engine's opponent",
+           minimum=1, maximum=4, rule="P-SETUP-17"),
     Option("action_side", "choice", "A",
            "side of the 6 action tiles: 'A' standard, 'B' less symmetric (never mixed)",
            choices=("A", "B"), rule="P-VAR-1"),
@@ -26,6 +30,9 @@ OPTIONS: tuple[Option, ...] = (
     Option("road_tiles", "bool", False,
            "cover the free King's Road effects with the 3 King's Road tiles",
            rule="P-VAR-2"),
+    Option("road_tile_spaces", "choice", "I+II+III",
+           "with road_tiles: which of the 3 King's Road tiles are used (any subset)",
+           choices=ROAD_TILE_SPACES, rule="P-VAR-2"),
     Option("hunger_wall_tiers", "choice", "standard", "Hunger Wall level tiles",
            choices=TIER_SETS, rule="P-VAR-3"),
     Option("cathedral_tiers", "choice", "standard", "Cathedral level tiles",
@@ -56,11 +63,39 @@ OPTIONS: tuple[Option, ...] = (
     Option("road_mine_and_quarry", "choice", "both",
            "GL-R4's second reward: +1 gold mine 'both' and +1 quarry (literal [RU]) or "
            "'one' of them", choices=("both", "one"), rule="GL-R4"),
+    Option("solo_opponent", "choice", "auto",
+           "the side the engine plays: 'auto' (the rulebook's dummy when players=1, "
+           "none otherwise), the rulebook's 'dummy' (P-SOLO-2, players=1 only) or the "
+           "publishers' Peter 'parler' bots (also beside several people)",
+           choices=("auto", "dummy", "parler"), rule="P-SOLO-4"),
+    Option("parler_bots", "int", 1, "with solo_opponent='parler': 1-3 Parler bots",
+           minimum=1, maximum=3, rule="P-SOLO-4"),
 )
 
 
 def make_options(params: Params) -> Options:
-    return Options(**validate_params(OPTIONS, params))
+    """Validated options; impossible combinations raise ``ValueError`` naming them.
+    (Callers often pass every option, defaults included, so only a value other than
+    the default can be refused.)"""
+    values = validate_params(OPTIONS, params)
+    players = values["players"]
+    opponent = values["solo_opponent"]
+    if opponent == "dummy" and players > 1:
+        raise ValueError("solo_opponent 'dummy' is the solo rule (P-SOLO-2): it needs "
+                         f"players=1, got players={players}")
+    if values["parler_bots"] != 1 and opponent != "parler":
+        raise ValueError("parler_bots needs solo_opponent='parler'")
+    if opponent == "parler" and players + values["parler_bots"] > 4:
+        raise ValueError(f"players={players} plus parler_bots={values['parler_bots']} "
+                         "is more than the 4 seats of the game")
+    if values["road_tile_spaces"] != "I+II+III" and not values["road_tiles"]:
+        raise ValueError("road_tile_spaces needs road_tiles=true (P-VAR-2)")
+    if opponent == "parler":
+        values["production_tokens"] = "by-player-count"  # Parler setup step 2 (P.2)
+    else:
+        values["parler_bots"] = 0
+        values["solo_opponent"] = "dummy" if players == 1 else "none"
+    return Options(**values)
 
 
 def _shuffled(rng: Rng, items: list[int]) -> tuple[int, ...]:
@@ -69,12 +104,14 @@ def _shuffled(rng: Rng, items: list[int]) -> tuple[int, ...]:
 
 
 def initial_state(params: Params, seed: int) -> PragaState:
-    """Set up a game for 2-4 players (§2)."""
+    """Set up a game for 2-4 players (§2), or a solo game: as for 2 players against the
+    rulebook's dummy (P-SOLO-1), as for people + bots against Parler (P.2)."""
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"seed must be an integer, got {seed!r}")
     opts = make_options(params)
     rng = Rng.from_seed(seed)
     n = opts.players
+    table = opts.table  # the player count the board is set up for
     s = PragaState.__new__(PragaState)
     s.opts = opts
     s.players = n
@@ -88,7 +125,7 @@ def initial_state(params: Params, seed: int) -> PragaState:
         rng.shuffle(pool)
     market_tile = []
     for m in C.markets:
-        if m.min_players <= n:
+        if m.min_players <= table:
             market_tile.append(tiles_by_colour[m.colour].pop())
         else:
             market_tile.append(-1)
@@ -102,19 +139,20 @@ def initial_state(params: Params, seed: int) -> PragaState:
         sides = [rng.randbelow(2) for _ in pieces]
     s.planks = tuple(C.bridge_pieces[p].side_a if side == 0 else C.bridge_pieces[p].side_b
                      for p, side in zip(pieces, sides, strict=True))
+    spaces = opts.road_tile_spaces.split("+")  # P-VAR-2: any subset of the 3 tiles
     s.road_effect = tuple(
         next((t.effect for t in C.road_tiles if t.covers == k + 1), -1)
-        if opts.road_tiles else -1 for k in range(5))
+        if opts.road_tiles and k < 3 and NUMERALS[k] in spaces else -1 for k in range(5))
     # P-SETUP-14, P-VAR-1: action tiles
     s.pairs = tuple(t.side_a if opts.action_side == "A" else t.side_b
                     for t in C.action_tiles)
     order = list(range(len(C.action_tiles)))
     if opts.tile_arrangement == "random":
         rng.shuffle(order)
-    s.rotation = K.setup_rotation(C.crane, n)  # P-SETUP-13
+    s.rotation = K.setup_rotation(C.crane, table)  # P-SETUP-13
     s.slots = K.setup_slots(C.crane, s.rotation, tuple(order))
     s.five_vp = -1  # P-SETUP-10
-    s.platform = C.crane.platform_start[n]  # P-SETUP-15/16
+    s.platform = C.crane.platform_start[table]  # P-SETUP-15/16
     s.era = 1
     s.star_armed = False
     s.turns = 0
@@ -140,7 +178,7 @@ def initial_state(params: Params, seed: int) -> PragaState:
     deal_rows(s)
     # P-SETUP-5: production tokens
     s.river = tuple(i for i, t in enumerate(C.production_tokens)
-                    if opts.production_tokens == "all" or t.min_players <= n)
+                    if opts.production_tokens == "all" or t.min_players <= table)
     s.seal_owner = [-1] * len(C.seals)
     s.bridge = [-1] * len(C.bridge_pieces)
     sites = len(C.sites)
@@ -151,7 +189,7 @@ def initial_state(params: Params, seed: int) -> PragaState:
     s.site_orient = [0] * sites
     # P-SETUP-12: pre-built normal era I buildings (no owner, no cube)
     for k, site in enumerate(C.sites):
-        if site.prebuilt == n:
+        if site.prebuilt == table:
             stack = s.stacks[0]
             s.site_tile[k] = stack[0]
             s.stacks[0] = stack[1:]
@@ -193,6 +231,16 @@ def initial_state(params: Params, seed: int) -> PragaState:
     reset_turn(s)
     s.stack = [(TURN, 0)]
     s.final = None
-    s.log.append(f"setup: {n} players, seed {seed}")
+    s.bots = None
+    if opts.solo_opponent == "none":
+        s.log.append(f"setup: {n} players, seed {seed}")
+    else:
+        from meeplehall.games.praga.solo import setup_bots
+
+        rival = ("the dummy" if opts.solo_opponent == "dummy" else
+                 f"{opts.parler_bots} Parler bot{'s' if opts.parler_bots > 1 else ''}")
+        s.log.append(f"setup: {n} player{'s' if n > 1 else ''} against {rival} (as for "
+                     f"{table} players), seed {seed}")
+        setup_bots(s)
     return s
 

@@ -6,7 +6,10 @@ tuples, so ``clone`` copies each list once and shares the tuples (STYLE.md secti
 
 Conventions (see docs/praga-status.md):
 
-* Seats are ``0..players-1``; seat 0 is the start player (P-SETUP-26).
+* Seats are ``0..players-1``; seat 0 is the start player (P-SETUP-26). Sides the engine
+  plays (the solo dummy, Parler bots; solo.py) are in ``bots``; bot ``b`` is side
+  ``players + b`` where the board records an owner (sites, seals). ``opts.table`` is the
+  player count the board is set up for (P-SOLO-1).
 * Gold-mine and quarry positions are 1-based track spaces; mines = space - 1 (GL-P1).
 * Action-board positions: 0..5 are the action hexes (index = action, components.ACTIONS),
   6..17 the wall positions (components.wall_positions). An upgrade or wall placed there
@@ -23,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meeplehall.core.plain import state_from_plain, state_to_plain
+from meeplehall.core.plain import state_from_plain, state_to_plain, tuplify
 from meeplehall.core.rng import Rng
 
 
@@ -44,9 +47,30 @@ class Options:
     empty_v_pile: str
     up_arrow: str
     road_mine_and_quarry: str
+    # P-VAR-2 subset, solo (§14) and the Parler bots: left out of ``to_params`` at their
+    # default, so the states and records of 2-4 player games read as they always did.
+    road_tile_spaces: str = "I+II+III"
+    solo_opponent: str = "none"  # "none", "dummy" (P-SOLO-2) or "parler" (never "auto")
+    parler_bots: int = 0
 
     def to_params(self) -> dict[str, Any]:
-        return {name: getattr(self, name) for name in self.__slots__}
+        out = {name: getattr(self, name) for name in self.__slots__}
+        for name, default in _QUIET_DEFAULTS:
+            if out[name] == default:
+                del out[name]
+        return out
+
+    @property
+    def table(self) -> int:
+        """Sides at the table: seats plus the sides the engine plays. The rulebook solo
+        sets up as for 2 players (P-SOLO-1); Parler bots count as seats (P.2)."""
+        if self.solo_opponent == "dummy":
+            return 2
+        return self.players + self.parler_bots
+
+
+_QUIET_DEFAULTS = (("road_tile_spaces", "I+II+III"), ("solo_opponent", "none"),
+                   ("parler_bots", 0))
 
 
 ROW_NAMES = ("building", "wall", "upgrade")
@@ -72,12 +96,17 @@ ANY_ACTION = 15  # (ANY_ACTION, seat): GL-T4-3 perform any one action
 TECH_GRID = 16  # (TECH_GRID, seat): GL-T3-2 which grid to move up on
 MARKET_PICK = 17  # (MARKET_PICK, seat): GL-T4-5 which market tile
 GROW = 18  # (GROW, seat): GL-T4-6 +1 mine or quarry, then produce gold or stone
+# Solo against Parler (parler.py): choices the rules leave to the human for a bot.
+PARLER_PAWN = 19  # (PARLER_PAWN, seat, bot): the plaza where the bot's pawn starts
+PARLER_SITE = 20  # (PARLER_SITE, seat, bot, building): the site of the bot's building
+PARLER_ORIENT = 21  # (PARLER_ORIENT, seat, bot, building, site): its orientation
 
 DECISION_NAMES = ("turn", "mine-or-quarry", "pick-tile", "wall-position", "site",
                   "orientation", "refresh", "choose-reward", "keep-technology",
                   "production-token", "bridge-tile", "plank", "up-arrow",
                   "cathedral-tile", "discard-windows", "any-action", "technology-grid",
-                  "market-tile", "grow-and-produce")
+                  "market-tile", "grow-and-produce", "parler-pawn", "parler-site",
+                  "parler-orientation")
 
 # Action sources (P-ACT-2): the action tile, the bought extra action, a technology.
 SRC_TILE, SRC_EXTRA, SRC_TECH = 0, 1, 2
@@ -103,6 +132,8 @@ class PragaState:
         "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact",
         "refreshed", "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg",
         "stack", "final", "log",
+        # the sides the engine plays (solo.py, parler.py); None in 2-4 player games
+        "bots",
     )
 
     opts: Options
@@ -185,6 +216,7 @@ class PragaState:
     stack: list[tuple[Any, ...]]
     final: tuple[Any, ...] | None
     log: list[str]
+    bots: tuple[tuple[int, ...], ...] | None  # per bot, see solo.py (B_* indices)
 
     _LISTS = ("stacks", "rows", "tech_stacks", "seal_owner", "bridge", "site_tile",
               "site_owner", "site_cube", "site_spent", "site_orient", "market_done",
@@ -274,6 +306,7 @@ class PragaState:
         new.stack = self.stack[:]
         new.final = self.final
         new.log = self.log[:]
+        new.bots = self.bots
         return new
 
     def __eq__(self, other: object) -> bool:
@@ -292,10 +325,17 @@ class PragaState:
         return self.silver[seat] + self.goldw[seat]
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-compatible data (tuples become lists)."""
-        return state_to_plain(self, self.__slots__)
+        """Every field as JSON-compatible data (tuples become lists); ``bots`` only when
+        the engine plays sides (so 2-4 player states keep their old form)."""
+        return state_to_plain(self, self.__slots__ if self.bots is not None else _NO_BOTS)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PragaState:
         """Inverse of ``to_dict``."""
-        return state_from_plain(cls, data, cls.__slots__, cls._LISTS, Options)
+        state = state_from_plain(cls, data, _NO_BOTS, cls._LISTS, Options)
+        bots = data.get("bots")
+        state.bots = None if bots is None else tuplify(bots)
+        return state
+
+
+_NO_BOTS = tuple(name for name in PragaState.__slots__ if name != "bots")

@@ -351,14 +351,15 @@ def era_switch(s: PragaState) -> None:
     deal_rows(s)
 
 
-def finish_turn(s: PragaState) -> None:
-    """P-CRANE-9 steps 2-5, P-CLOCK-1..8, then the next turn or final scoring."""
-    seat = s.seat
-    res = K.end_turn(C.crane, s.rotation, s.slots, s.taken)
+def rotate_crane(s: PragaState, taken: int) -> None:
+    """P-CRANE-9 steps 2-5 and the clock (P-CLOCK-1..5) for a turn in which ``taken``
+    was taken (already out of ``s.slots``); the sides the engine plays use it too
+    (P-SOLO-2/3). The board is set up for ``opts.table`` sides (2 in the rulebook solo)."""
+    res = K.end_turn(C.crane, s.rotation, s.slots, taken)
     s.rotation, s.slots = res.rotation, res.slots
     if res.overflowed:
         s.five_vp = res.overflowed[-1]
-    n = s.players
+    n = s.opts.table
     if res.star and s.star_armed and s.era == 1:
         era_switch(s)
     if res.drop:
@@ -368,14 +369,36 @@ def finish_turn(s: PragaState) -> None:
                 s.star_armed = True
             else:
                 era_switch(s)
-    s.turns += 1
-    s.played[seat] += 1
-    for p in range(n):  # P-TECH-4, P-EDGE-4: gained technologies come into force
+
+
+def techs_in_force(s: PragaState) -> None:
+    """P-TECH-4, P-EDGE-4: at the end of every turn, gained technologies come into
+    force; once-per-turn triggers are reset."""
+    for p in range(s.players):
         mask = 0
         for t in s.techs[p]:
             mask |= 1 << (C.technologies[t].level - 1)
         s.tech_ready[p] = mask
         s.once[p] = 0
+
+
+def finish_turn(s: PragaState) -> None:
+    """P-CRANE-9 steps 2-5, P-CLOCK-1..8, then the next turn or final scoring. After the
+    last seat of a round, the sides the engine plays take their turns (solo.py)."""
+    seat = s.seat
+    rotate_crane(s, s.taken)
+    s.turns += 1
+    s.played[seat] += 1
+    techs_in_force(s)
+    n = s.players
+    if s.bots is not None and seat == n - 1:
+        from meeplehall.games.praga.solo import bot_round
+
+        s.seat = 0
+        reset_turn(s)
+        s.stack.append((TURN, 0))
+        bot_round(s)
+        return
     if s.turns >= C.turns_per_player * n:
         from meeplehall.games.praga.final import final_scoring
 

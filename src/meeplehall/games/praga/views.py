@@ -27,12 +27,14 @@ from meeplehall.games.praga.components import (
     reward_text,
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
-from meeplehall.games.praga.effects import side_name as side_name
+from meeplehall.games.praga.effects import side_name as colour_name
 from meeplehall.games.praga.final import CATEGORIES
 from meeplehall.games.praga.state import (
     BRIDGE_TILE,
     DECISION_NAMES,
     ORIENT,
+    PARLER_ORIENT,
+    PARLER_SITE,
     ROW_NAMES,
     SITE,
     TECH_DRAW,
@@ -55,9 +57,47 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "corner_paid", "once", "played",
     "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact", "refreshed",
     "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg", "final", "log",
+    "bots",  # only in games with sides the engine plays (solo.py)
+    "stack", "hidden_counts",  # the decision stack masked per seat; counts of HIDDEN_COUNTS
 )
 HIDDEN_COUNTS: tuple[str, ...] = ("stacks", "tech_stacks", "iv_stack", "v_pile",
                                   "cat_pile", "unused")
+
+
+def side_name(s: PragaState, seat: int) -> str:
+    """A seat by its colour; a Parler bot (side ``players + b``) by his name."""
+    if s.bots is not None and seat >= s.players and s.opts.solo_opponent == "parler":
+        from meeplehall.games.praga.parler import PARLER
+
+        return PARLER.names[seat - s.players]
+    return colour_name(s, seat)
+
+
+def _bot_lines(s: PragaState) -> list[str]:
+    """The sides the engine plays (solo.py): what everybody sees of them."""
+    from meeplehall.games.praga import solo
+
+    assert s.bots is not None
+    if s.opts.solo_opponent == "dummy":
+        return [f"the dummy: {s.bots[0][solo.B_TURNS]} of 16 turns taken (P-SOLO-2: it "
+                "takes the action tile furthest along and returns it)"]
+    from meeplehall.games.praga.parler import PARLER
+
+    out = []
+    for b, bot in enumerate(s.bots):
+        pawn = bot[solo.B_PAWN]
+        card = bot[solo.B_CARD]
+        left = bin(bot[solo.B_DECK]).count("1")
+        out.append(
+            f"{PARLER.names[b]}: {bot[solo.B_TURNS]} of 16 turns, "
+            f"{bot[solo.B_MINES]} gold mines, {bot[solo.B_QUARRIES]} quarries, "
+            f"{bot[solo.B_CUBES]} cubes, pawn "
+            + (f"at market {C.markets[pawn].id}" if pawn >= 0 else "with nowhere to build")
+            + ", pointers " + ", ".join(f"{ROW_NAMES[r]} {bot[solo.B_PTR + r] + 1}"
+                                        for r in range(3))
+            + (f", last card {PARLER.cards[card].id}" if card >= 0 else "")
+            + f", {left if left else 5} cards in the draw pile")
+    return out
 
 
 _TILE_KINDS: tuple[tuple[tuple[int, bool], ...], ...] = (
@@ -201,7 +241,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
     readable lines first, then the public state for programs (``state``)."""
     full = s.to_dict()
-    public = {name: full[name] for name in PUBLIC_FIELDS}
+    public = {name: full[name] for name in PUBLIC_FIELDS if name in full and name != "stack"}
     public["stack"] = to_plain(_stack_for(s, player))
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
@@ -251,6 +291,8 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "log": list(s.log[-30:]),
         "state": public | {"hidden_counts": counts},
     }
+    if s.bots is not None:
+        view["bots"] = _bot_lines(s)
     if s.final is not None:
         view["final"] = _final(s)
     return view
@@ -272,7 +314,20 @@ def _final(s: PragaState) -> dict[str, Any]:
                   for p in range(s.players)],
         "ranking": [[side_name(s, p) for p in group] for group in ranking],
         "winners": [side_name(s, p) for p in ranking[0]],
+        **_solo_final(s),
     }
+
+
+def _solo_final(s: PragaState) -> dict[str, Any]:
+    """Solo games: the score against the 140-VP benchmark (P-SOLO-4, P.1)."""
+    if s.opts.solo_opponent == "none":
+        return {}
+    from meeplehall.games.praga.final import outcome
+
+    result = outcome(s)
+    assert result is not None
+    keep = ("solo_opponent", "benchmark", "results", "result", "titles")
+    return {k: v for k, v in result.details.items() if k in keep}
 
 
 
@@ -342,6 +397,8 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
             seen.add((0 if d[0] == SITE else 1, d[2]))
         if d[0] == ORIENT:
             seen.add((d[2], d[3]))
+        if d[0] in (PARLER_SITE, PARLER_ORIENT):  # Parler's building in hand
+            seen.add((0, d[3]))
     stacks = []
     k = 0
     for era in (1, 2):
