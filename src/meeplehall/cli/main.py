@@ -328,6 +328,40 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     return 0
 
 
+def bench_rl_main(argv: Sequence[str], console: Console) -> int:
+    """``meeplehall bench rl GAME``: steps per second of the research environment."""
+    parser = argparse.ArgumentParser(
+        prog="meeplehall bench rl",
+        description="Steps per second of the PettingZoo environment (action masks and "
+                    "observation vectors included); needs the rl extra.")
+    parser.add_argument("game", choices=sorted(_games()))
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
+                        help="a game option (repeatable)")
+    args = parser.parse_args(list(argv))
+    try:
+        from meeplehall.rl.bench import bench_env
+    except ImportError as exc:
+        console.print(f"error: the rl extra is not installed ({exc}); "
+                      'install it with: python3 -m pip install -e ".[rl]"')
+        return 2
+    options: dict[str, Any] = {}
+    for item in args.option:
+        key, sep, value = item.partition("=")
+        if not sep:
+            parser.error(f"option {item!r} is not KEY=VALUE")
+        options[key] = value
+    try:
+        report = bench_env(args.game, players=args.players, seconds=args.seconds, **options)
+    except (ValueError, TypeError) as exc:
+        console.print(f"error: {exc}")
+        return 2
+    for key, value in report.items():
+        console.print(f"{key}={value}")
+    return 0
+
+
 def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
          input_fn: Callable[[str], str] | None = None) -> int:
     """Run the command line; returns the exit status.
@@ -342,6 +376,8 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
         from meeplehall.server.cli import bench_server_main
 
         return bench_server_main(args_list[2:])
+    if args_list[:2] == ["bench", "rl"]:
+        return bench_rl_main(args_list[2:], console or Console())
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list = ["play", *args_list]
     out = console or Console()

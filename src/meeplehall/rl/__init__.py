@@ -1,0 +1,43 @@
+"""Research interfaces (the ``meeplehall[rl]`` extra): PettingZoo, Gymnasium, OpenSpiel.
+
+* ``env(game, players=2, reward="rank", **options)``: a PettingZoo AEC environment.
+* ``single_agent_env(game, players=2, opponent="random", seat=0, **options)``: a
+  Gymnasium environment where bots of the ladder play the other seats.
+* ``meeplehall.rl.openspiel_game.register()``: registers ``meeplehall_praga`` and
+  ``meeplehall_red_cathedral`` as OpenSpiel Python games.
+* ``meeplehall.rl.encoders.make_encoder(game, players)``: the action catalogue and the
+  observation layout (documented in ``docs/rl.md``).
+
+Imports of numpy, PettingZoo and Gymnasium happen when these are called, so importing
+``meeplehall.rl`` alone needs none of them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+
+def env(game: str, players: int = 2, reward: str = "rank", **options: Any) -> Any:
+    """A PettingZoo AEC environment of ``game`` (``"praga"`` or ``"red-cathedral"``).
+
+    Raises:
+        ValueError: unknown game, reward or option.
+    """
+    from meeplehall.rl.pettingzoo_env import MeeplehallEnv
+
+    return MeeplehallEnv(game, players, reward, **options)
+
+
+def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat: int = 0,
+                     reward: str = "rank", **options: Any) -> Any:
+    """A Gymnasium environment: you play ``seat``, bots of kind ``opponent`` the others.
+
+    Raises:
+        ValueError: unknown game, bot, reward or option, or a seat out of range.
+    """
+    from meeplehall.rl.gym_env import SingleAgentEnv
+
+    return SingleAgentEnv(game, players, opponent, seat, reward, **options)
+
+
+__all__ = ["env", "single_agent_env"]

@@ -1,0 +1,199 @@
+"""The encoder shared by both games: a fixed action catalogue and an observation layout.
+
+An :class:`Encoder` owns two things for one game, player count and option set:
+
+* the **action catalogue**: every action value the engine can ever produce, enumerated
+  from the component data (all verbs times their argument ranges), sorted by
+  ``(verb, arguments)``; ``index <-> action`` both ways, and a legal-action mask;
+* the **observation layout**: an ordered list of :class:`Block` s, each a named slice of a
+  fixed-length float32 vector filled from a *player view* (never from a state), so hidden
+  information cannot reach an observation (STYLE.md section 5).
+
+Seat-indexed blocks are written *relative to the observing seat*: the observer comes
+first, then the next seats in turn order; a seat number in the view (an owner, say) is
+encoded the same way, so a policy can play any seat.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+View = dict[str, Any]
+OBS_BOUND = 16.0
+"""Every observation value is clipped to ``[-OBS_BOUND, OBS_BOUND]`` (the Box bounds);
+the scales keep ordinary values within about [-2, 3]."""
+Filler = Callable[[View, int], Sequence[float]]
+
+
+@dataclass(frozen=True)
+class Block:
+    """A named slice of the observation vector.
+
+    Attributes:
+        name: short identifier, unique in the layout.
+        size: number of floats the block occupies.
+        doc: what the numbers mean (documentation in ``docs/rl.md`` is generated from it).
+        fill: ``fill(view, seat)`` returns at most ``size`` numbers; the rest stay zero.
+    """
+
+    name: str
+    size: int
+    doc: str
+    fill: Filler = field(repr=False)
+
+
+def flatten(value: Any) -> list[float]:
+    """Flatten nested lists of numbers and booleans into one list of floats.
+
+    >>> flatten([[1, 2], [True, [3]]])
+    [1.0, 2.0, 1.0, 3.0]
+    """
+    out: list[float] = []
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, list | tuple):
+            stack.extend(reversed(item))
+        elif isinstance(item, bool | int | float):
+            out.append(float(item))
+    return out
+
+
+def one_hot(values: Iterable[int], classes: int) -> list[float]:
+    """One row of ``classes`` per value; a value outside ``0..classes-1`` (say -1) is a
+    row of zeros.
+
+    >>> one_hot([1, -1], 3)
+    [0.0, 1.0, 0.0, 0.0, 0.0, 0.0]
+    """
+    out: list[float] = []
+    for v in values:
+        row = [0.0] * classes
+        if 0 <= v < classes:
+            row[v] = 1.0
+        out.extend(row)
+    return out
+
+
+def relative(seat_value: int, seat: int, seats: int) -> int:
+    """A seat number as seen from ``seat`` (0 = the observer); -1 stays -1.
+
+    >>> [relative(v, 1, 3) for v in (0, 1, 2, -1)]
+    [2, 0, 1, -1]
+    """
+    return -1 if seat_value < 0 else (seat_value - seat) % seats
+
+
+def rotate(per_seat: Sequence[Any], seat: int) -> list[Any]:
+    """Reorder a per-seat list so that ``seat`` comes first.
+
+    >>> rotate(["a", "b", "c"], 1)
+    ['b', 'c', 'a']
+    """
+    return [*per_seat[seat:], *per_seat[:seat]]
+
+
+def scaled(values: Iterable[float], scale: float) -> list[float]:
+    return [float(v) / scale for v in values]
+
+
+def action_key(action: Any) -> tuple[str, tuple[float, ...], str]:
+    """Sort key of an action: its verb (first word of the text form), then its numeric
+    fields in order, then its text (a tie-break that never changes the order of one verb)."""
+    text = str(action)
+    slots = getattr(type(action), "__slots__", ())
+    fields = [getattr(action, name) for name in slots]
+    return text.split(" ", 1)[0], tuple(flatten(fields)), text
+
+
+class Encoder:
+    """Action catalogue and observation layout of one game configuration."""
+
+    def __init__(self, game_name: str, players: int, actions: Iterable[Any],
+                 blocks: Sequence[Block]) -> None:
+        self.game_name = game_name
+        self.players = players
+        unique = set(actions)
+        self.actions: tuple[Any, ...] = tuple(sorted(unique, key=action_key))
+        self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
+        self.blocks = tuple(blocks)
+        names = [b.name for b in self.blocks]
+        if len(set(names)) != len(names):
+            raise ValueError(f"duplicate block names in the {game_name} layout")
+        self.offsets: dict[str, tuple[int, int]] = {}
+        start = 0
+        for b in self.blocks:
+            self.offsets[b.name] = (start, start + b.size)
+            start += b.size
+        self.size = start
+
+    @property
+    def num_actions(self) -> int:
+        return len(self.actions)
+
+    def action_index(self, action: Any) -> int:
+        """The catalogue index of an action value.
+
+        Raises:
+            KeyError: the action is not in the catalogue (a bug in the catalogue).
+        """
+        try:
+            return self.index[action]
+        except KeyError:
+            raise KeyError(f"{self.game_name}: action {str(action)!r} is not in the action "
+                           f"catalogue ({self.num_actions} actions)") from None
+
+    def action_at(self, index: int) -> Any:
+        """The action value at a catalogue index.
+
+        Raises:
+            ValueError: the index is out of range.
+        """
+        if isinstance(index, bool) or not 0 <= int(index) < self.num_actions:
+            raise ValueError(f"{self.game_name}: action index {index!r} is out of range "
+                             f"0..{self.num_actions - 1}")
+        return self.actions[int(index)]
+
+    def mask(self, legal: Iterable[Any]) -> np.ndarray:
+        """An int8 vector with 1 at the index of each legal action."""
+        out = np.zeros(self.num_actions, dtype=np.int8)
+        for action in legal:
+            out[self.action_index(action)] = 1
+        return out
+
+    def encode(self, view: View, seat: int) -> np.ndarray:
+        """The float32 observation vector of ``seat`` from its view.
+
+        Raises:
+            ValueError: a block produced more numbers than its size (a layout bug).
+        """
+        out = np.zeros(self.size, dtype=np.float32)
+        for b in self.blocks:
+            values = b.fill(view, seat)
+            if len(values) > b.size:
+                raise ValueError(f"{self.game_name}: observation block {b.name!r} has "
+                                 f"{len(values)} values for {b.size} places")
+            start = self.offsets[b.name][0]
+            out[start:start + len(values)] = values
+        np.clip(out, -OBS_BOUND, OBS_BOUND, out=out)
+        return out
+
+    def describe_actions(self) -> list[tuple[str, int, int, str, str]]:
+        """Rows ``(verb, first index, count, first action, last action)`` of the catalogue."""
+        rows: list[tuple[str, int, int, str, str]] = []
+        for i, action in enumerate(self.actions):
+            verb = action_key(action)[0]
+            if rows and rows[-1][0] == verb:
+                v, first, count, a0, _ = rows[-1]
+                rows[-1] = (v, first, count + 1, a0, str(action))
+            else:
+                rows.append((verb, i, 1, str(action), str(action)))
+        return rows
+
+    def describe_blocks(self) -> list[tuple[str, int, int, str]]:
+        """Rows ``(name, start, size, doc)`` of the observation layout."""
+        return [(b.name, self.offsets[b.name][0], b.size, b.doc) for b in self.blocks]

@@ -1,0 +1,198 @@
+"""OpenSpiel games: ``meeplehall_red_cathedral`` and ``meeplehall_praga``.
+
+``register()`` registers both as OpenSpiel *Python games* (``pyspiel.register_game``), so
+``pyspiel.load_game("meeplehall_praga", {"players": 3})`` works and OpenSpiel's own
+algorithms (MCTS, random rollouts, policy evaluation...) run on them.
+
+* Dynamics: sequential; chance: **sampled stochastic** (dice, shuffles and draws come
+  from the engine's seeded PRNG inside the state, exactly as in every meeplehall game,
+  so there are no explicit chance nodes; the k-th ``new_initial_state()`` of a game
+  object uses seed ``seed + k``); information: imperfect.
+* Actions are catalogue indices (``docs/rl.md``); ``action_to_string`` gives the engine's
+  text form.
+* Returns: terminal only, ``reward="rank"`` (default) or ``"margin"`` (see
+  :mod:`meeplehall.rl.rewards`).
+* Tensors: ``observation_tensor`` and ``information_state_tensor`` are both the encoder's
+  observation vector of the seat's player view (not a perfect-recall history);
+  ``information_state_string`` is the seat's view as JSON (it includes the public log),
+  ``observation_string`` the same without the log.
+* Parameters: ``players``, ``seed``, ``reward``, and ``options``: further game options
+  as ``"name=value,name=value"`` text.
+
+A cloned state shares its future dice with the original (sampled stochastic), so search
+that clones the true state knows them: use it as OpenSpiel uses its other sampled
+stochastic games, for testing and baselines.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+import pyspiel  # type: ignore[import-not-found]
+
+from meeplehall.rl.rewards import DEFAULT_MARGIN_SCALE
+from meeplehall.rl.table import Table, game_named
+
+SHORT_NAMES: dict[str, str] = {
+    "red-cathedral": "meeplehall_red_cathedral",
+    "praga": "meeplehall_praga",
+}
+# Upper bounds on decisions per game, for GameInfo (random 4-player games take about
+# 2,400 decisions in The Red Cathedral and 500 in Praga).
+MAX_GAME_LENGTH: dict[str, int] = {"red-cathedral": 20000, "praga": 5000}
+_MAX_SCORE = 300.0
+
+
+def parse_options(text: str) -> dict[str, str]:
+    """Game options from ``"name=value,name=value"`` (values are checked by the game).
+
+    >>> parse_options("road_tiles=true, action_side=B")
+    {'road_tiles': 'true', 'action_side': 'B'}
+
+    Raises:
+        ValueError: an item without ``=``.
+    """
+    out: dict[str, str] = {}
+    for item in text.split(","):
+        item = item.strip()
+        if not item:
+            continue
+        if "=" not in item:
+            raise ValueError(f"game option {item!r} must be written name=value")
+        name, value = item.split("=", 1)
+        out[name.strip()] = value.strip()
+    return out
+
+
+def _game_type(name: str) -> Any:
+    players = next(o for o in game_named(name).options if o.name == "players")
+    return pyspiel.GameType(
+        short_name=SHORT_NAMES[name],
+        long_name=f"meeplehall {game_named(name).title}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=players.maximum or 4,
+        min_num_players=players.minimum or 2,
+        provides_information_state_string=True,
+        provides_information_state_tensor=True,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification={"players": int(players.default), "seed": 0,
+                                 "reward": "rank", "options": ""},
+    )
+
+
+class MeeplehallGame(pyspiel.Game):  # type: ignore[misc]
+    """One meeplehall game as an OpenSpiel game (parameters: see the module docstring)."""
+
+    game_name = ""
+
+    def __init__(self, params: dict[str, Any] | None = None) -> None:
+        params = dict(params or {})
+        players = int(params.get("players", 2))
+        reward = str(params.get("reward", "rank"))
+        options: dict[str, Any] = parse_options(str(params.get("options", "")))
+        self.table = Table(self.game_name, players, reward, **options)
+        self.seed = int(params.get("seed", 0))
+        self._made = 0
+        bound = 1.0 if reward == "rank" else _MAX_SCORE / DEFAULT_MARGIN_SCALE
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.table.encoder.num_actions,
+            max_chance_outcomes=0,
+            num_players=players,
+            min_utility=-bound,
+            max_utility=bound,
+            utility_sum=None,
+            max_game_length=MAX_GAME_LENGTH[self.game_name])
+        super().__init__(_game_type(self.game_name), info, params)
+
+    def new_initial_state(self) -> MeeplehallState:
+        table = self.table.clone()
+        table.reset(self.seed + self._made)
+        self._made += 1
+        return MeeplehallState(self, table)
+
+    def make_py_observer(self, iig_obs_type: Any = None,
+                         params: dict[str, Any] | None = None) -> _Observer:
+        if params:
+            raise ValueError(f"observation parameters are not supported; got {params}")
+        perfect_recall = bool(iig_obs_type is not None and iig_obs_type.perfect_recall)
+        return _Observer(self.table, perfect_recall)
+
+
+class MeeplehallState(pyspiel.State):  # type: ignore[misc]
+    """A game in progress; wraps a :class:`~meeplehall.rl.table.Table`."""
+
+    def __init__(self, game: MeeplehallGame, table: Table) -> None:
+        super().__init__(game)
+        self.table = table
+
+    def current_player(self) -> int:
+        seat = self.table.to_move()
+        return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
+
+    def _legal_actions(self, player: int) -> list[int]:
+        if player != self.table.to_move():
+            return []
+        index = self.table.encoder.index
+        return sorted(index[a] for a in self.table.legal)
+
+    def _apply_action(self, action: int) -> None:
+        self.table.step(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.table.encoder.action_at(action))
+
+    def is_terminal(self) -> bool:
+        return self.table.outcome() is not None
+
+    def returns(self) -> list[float]:
+        return self.table.rewards()
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> MeeplehallState:
+        return MeeplehallState(self.get_game(), self.table.clone())
+
+    def __str__(self) -> str:
+        outcome = self.table.outcome()
+        if outcome is not None:
+            return f"game over: scores {list(outcome.scores)}"
+        return self.table.game.describe_decision(self.table.state)
+
+
+class _Observer:
+    """PyObserver: the encoder's vector (``tensor``, with one named slice per block) and
+    the seat's view as JSON."""
+
+    def __init__(self, table: Table, perfect_recall: bool) -> None:
+        self.perfect_recall = perfect_recall
+        self.tensor = np.zeros(table.encoder.size, np.float32)
+        self.dict = {name: self.tensor[a:b] for name, (a, b) in table.encoder.offsets.items()}
+
+    def set_from(self, state: MeeplehallState, player: int) -> None:
+        self.tensor[:] = state.table.observation(player)
+
+    def string_from(self, state: MeeplehallState, player: int) -> str:
+        view = dict(state.table.view(player))
+        if not self.perfect_recall:
+            view.pop("log", None)
+            view["state"] = {k: v for k, v in view["state"].items() if k != "log"}
+        return json.dumps(view, sort_keys=True)
+
+
+def _game_class(name: str) -> type[MeeplehallGame]:
+    return type(f"Meeplehall{name.title().replace('-', '')}Game", (MeeplehallGame,),
+                {"game_name": name})
+
+
+def register() -> list[str]:
+    """Register both games with OpenSpiel (again is harmless); return their short names."""
+    known = set(pyspiel.registered_names())
+    for name, short in SHORT_NAMES.items():
+        if short not in known:
+            pyspiel.register_game(_game_type(name), _game_class(name))
+    return list(SHORT_NAMES.values())

@@ -1,0 +1,28 @@
+"""The benchmark's report shape (no timings asserted) and docs/rl.md in step with code."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from meeplehall.rl.bench import bench_env
+from meeplehall.rl.docs import render
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_bench_env_reports_steps_and_reset_time() -> None:
+    report = bench_env("praga", players=2, seconds=0.3)
+    assert set(report) == {"game", "players", "seconds", "steps", "steps_per_s", "games",
+                           "resets", "reset_ms", "obs_size", "num_actions"}
+    assert report["steps"] > 0 and report["resets"] >= 1
+    with pytest.raises(ValueError, match="seconds must be positive"):
+        bench_env("praga", seconds=0)
+
+
+def test_docs_rl_md_holds_the_generated_tables() -> None:
+    text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
+    assert render() in text, "docs/rl.md is stale: python -m meeplehall.rl.docs"

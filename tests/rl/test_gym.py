@@ -1,0 +1,79 @@
+"""The Gymnasium single-agent wrapper: bots of the ladder play the other seats."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("gymnasium")
+np = pytest.importorskip("numpy")
+
+from gymnasium.utils.env_checker import check_env  # noqa: E402
+
+from meeplehall.rl import single_agent_env  # noqa: E402
+
+
+def test_check_env() -> None:
+    e = single_agent_env("praga", players=2, opponent="random", illegal_action="end")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        check_env(e, skip_render_check=True)
+
+
+def _play(e: object, seed: int) -> tuple[float, dict[str, object], int]:
+    obs, info = e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    done, reward, steps = False, 0.0, 0
+    while not done:
+        assert info["view"]["seat"] == e.seat
+        assert info["view"]["to_move"] == e.seat  # the bots have played up to our turn
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) == len(info["legal"])
+        obs, reward, done, truncated, info = e.step(int(legal[rng.integers(len(legal))]))
+        assert not truncated
+        steps += 1
+    return reward, info, steps
+
+
+@pytest.mark.parametrize(("game", "players", "seat", "opponent"), [
+    ("praga", 2, 1, "greedy"),
+    ("red-cathedral", 2, 0, "random"),
+    ("red-cathedral", 1, 0, "random"),  # solo: Ivan is the engine's, no bot needed
+    ("praga", 1, 0, "random"),  # solo against the dummy (P-SOLO-1..4)
+])
+def test_game_against_bots_ends_with_the_seat_reward(game: str, players: int, seat: int,
+                                                    opponent: str) -> None:
+    e = single_agent_env(game, players=players, opponent=opponent, seat=seat)
+    reward, info, steps = _play(e, seed=4)
+    outcome = info["outcome"]
+    assert steps > 10
+    if players == 1:
+        assert reward == (1.0 if 0 in outcome["winners"] else -1.0)
+    else:
+        rank_of = next(i for i, g in enumerate(outcome["ranking"]) if seat in g)
+        assert (reward == 1.0) == (rank_of == 0 and len(outcome["ranking"][0]) == 1)
+    again, _, _ = _play(single_agent_env(game, players=players, opponent=opponent,
+                                         seat=seat), seed=4)
+    assert again == reward
+
+
+def test_illegal_actions_raise_or_end_the_episode() -> None:
+    e = single_agent_env("praga", players=2)
+    obs, _ = e.reset(seed=0)
+    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    with pytest.raises(ValueError, match="is not legal now"):
+        e.step(illegal)
+    e = single_agent_env("praga", players=2, illegal_action="end")
+    obs, _ = e.reset(seed=0)
+    _, reward, done, _, info = e.step(illegal)
+    assert (reward, done, info["illegal"]) == (-1.0, True, True)
+
+
+def test_bad_configuration_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+        single_agent_env("praga", opponent="genius")
+    with pytest.raises(ValueError, match=r"seat must be 0\.\.1"):
+        single_agent_env("praga", seat=2)
+    with pytest.raises(ValueError, match="needs 2 bot kinds"):
+        single_agent_env("praga", players=3, opponent=["random"])

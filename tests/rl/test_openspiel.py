@@ -1,0 +1,68 @@
+"""The OpenSpiel Python games: loading, tensors, and OpenSpiel's MCTS bot playing."""
+
+from __future__ import annotations
+
+import pytest
+
+np = pytest.importorskip("numpy")
+pyspiel = pytest.importorskip("pyspiel", reason="open_spiel is not installed")
+
+from open_spiel.python.algorithms import mcts  # noqa: E402
+
+from meeplehall.rl.encoders import make_encoder  # noqa: E402
+from meeplehall.rl.openspiel_game import register  # noqa: E402
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _registered() -> None:
+    register()
+    register()  # a second registration is harmless
+
+
+@pytest.mark.parametrize(("short", "game", "players"), [
+    ("meeplehall_praga", "praga", 2), ("meeplehall_red_cathedral", "red-cathedral", 2)])
+def test_mcts_bot_plays_a_few_moves(short: str, game: str, players: int) -> None:
+    g = pyspiel.load_game(short, {"players": players, "seed": 3})
+    enc = make_encoder(game, players)
+    assert g.num_distinct_actions() == enc.num_actions
+    assert g.observation_tensor_size() == enc.size
+    state = g.new_initial_state()
+    bot = mcts.MCTSBot(g, uct_c=2.0, max_simulations=2,
+                       evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                       random_state=np.random.RandomState(1))
+    for _ in range(3):
+        player = state.current_player()
+        legal = state.legal_actions()
+        action = bot.step(state)
+        assert action in legal
+        assert state.action_to_string(player, action) == str(enc.action_at(action))
+        state.apply_action(action)
+    assert len(state.history()) == 3
+    tensor = np.asarray(state.observation_tensor(0), dtype=np.float32)
+    assert tensor.shape == (enc.size,)
+    assert np.array_equal(tensor, np.asarray(state.information_state_tensor(0),
+                                             dtype=np.float32))
+    assert '"log"' in state.information_state_string(0)
+    assert '"log"' not in state.observation_string(0)
+
+
+def test_random_game_to_the_end_with_returns() -> None:
+    g = pyspiel.load_game("meeplehall_praga", {"players": 3, "options": "road_tiles=true"})
+    state = g.new_initial_state()
+    rng = np.random.default_rng(0)
+    while not state.is_terminal():
+        if len(state.history()) % 50 == 0:
+            clone = state.clone()
+            clone.apply_action(clone.legal_actions()[0])
+            assert len(clone.history()) == len(state.history()) + 1  # independent copy
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert sorted(state.returns()) in ([-1.0, 0.0, 1.0], [-1.0, 0.5, 0.5], [-0.5, -0.5, 1.0],
+                                       [0.0, 0.0, 0.0])
+
+
+def test_new_states_use_successive_seeds_and_bad_options_are_named() -> None:
+    g = pyspiel.load_game("meeplehall_red_cathedral", {"players": 2, "seed": 5})
+    first, second = g.new_initial_state(), g.new_initial_state()
+    assert str(first.observation_tensor(0)) != str(second.observation_tensor(0))
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
+        pyspiel.load_game("meeplehall_praga", {"options": "colour=red"})

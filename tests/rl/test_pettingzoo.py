@@ -1,0 +1,113 @@
+"""The PettingZoo AEC environment passes PettingZoo's own API and seed tests."""
+
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+pytest.importorskip("pettingzoo")
+np = pytest.importorskip("numpy")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from meeplehall.rl import env  # noqa: E402
+
+
+def _quiet_api_test(e: object, cycles: int) -> None:
+    with warnings.catch_warnings():
+        # PettingZoo warns that Dict observations are not Box/Discrete: they are the
+        # documented way to carry an action mask.
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(e, num_cycles=cycles)
+
+
+@pytest.mark.parametrize(("game", "players", "cycles"), [
+    ("praga", 2, 300),  # a whole game (about 240 decisions)
+    ("red-cathedral", 2, 150),
+    ("praga", 3, 60),
+    ("red-cathedral", 4, 40),
+    ("red-cathedral", 1, 200),  # solo against Ivan, to the end
+    ("praga", 1, 200),  # solo against the rulebook's dummy, to the end
+])
+def test_api_test(game: str, players: int, cycles: int) -> None:
+    _quiet_api_test(env(game, players=players), cycles)
+
+
+def test_api_test_with_parler_bots() -> None:
+    e = env("praga", players=2, solo_opponent="parler", parler_bots=2)
+    _quiet_api_test(e, 300)
+
+
+@pytest.mark.parametrize(("game", "players", "cycles"), [
+    ("praga", 2, 60), ("red-cathedral", 2, 60), ("praga", 4, 25)])
+def test_seed_test(game: str, players: int, cycles: int) -> None:
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        seed_test(lambda: env(game, players=players), num_cycles=cycles)
+
+
+def _play(e: object, seed: int) -> tuple[list[int], dict[str, float]]:
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    actions: list[int] = []
+    totals = {a: 0.0 for a in e.possible_agents}
+    for agent in e.agent_iter():
+        obs, reward, term, trunc, info = e.last()
+        totals[agent] += reward
+        if term or trunc:
+            assert "outcome" in info and "view" in info
+            e.step(None)
+            continue
+        assert info["view"]["seat"] == e.possible_agents.index(agent)
+        assert info["legal"], "the agent to act has legal actions"
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) == len(info["legal"])
+        action = int(legal[rng.integers(len(legal))])
+        actions.append(action)
+        e.step(action)
+    return actions, totals
+
+
+def test_full_game_pays_rank_rewards_at_the_end_only() -> None:
+    e = env("praga", players=3)
+    actions, totals = _play(e, seed=11)
+    assert sorted(totals.values()) in ([-1.0, 0.0, 1.0], [-1.0, 0.5, 0.5],
+                                       [-0.5, -0.5, 1.0], [0.0, 0.0, 0.0])
+    assert sum(totals.values()) == pytest.approx(0.0)
+    again, _ = _play(env("praga", players=3), seed=11)
+    assert again == actions  # same seed, same game
+
+
+def test_margin_reward_is_score_difference_scaled() -> None:
+    e = env("praga", players=2, reward="margin", margin_scale=10)
+    _, totals = _play(e, seed=2)
+    scores = e.unwrapped.table.outcome().scores
+    assert totals["player_0"] == pytest.approx((scores[0] - scores[1]) / 10)
+    assert totals["player_1"] == pytest.approx((scores[1] - scores[0]) / 10)
+
+
+def test_masks_are_zero_for_agents_not_to_act() -> None:
+    e = env("red-cathedral", players=3)
+    e.reset(seed=1)
+    acting = e.agent_selection
+    for agent in e.agents:
+        mask = e.observe(agent)["action_mask"]
+        assert (mask.sum() > 0) == (agent == acting)
+
+
+def test_bad_input_is_named() -> None:
+    with pytest.raises(ValueError, match="unknown game 'go'"):
+        env("go")
+    with pytest.raises(ValueError, match="unknown reward 'score'"):
+        env("praga", reward="score")
+    with pytest.raises(ValueError, match="unknown option 'colour'"):
+        env("praga", colour="red")
+    e = env("praga", players=2)
+    e.reset(seed=0)
+    mask = e.observe(e.agent_selection)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[0])
+    with pytest.raises(ValueError, match="is not legal now"):
+        e.step(illegal)
+    with pytest.raises(ValueError, match="out of range"):
+        e.step(10_000)
