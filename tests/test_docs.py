@@ -21,4 +21,4 @@ def test_readme_quickstart_has_exactly_the_two_commands_ci_runs() -> None:
     test_command = 'python3 -m pip install -e ".[dev]" && python3 -m pytest -n 2'
     assert test_command in readme
     assert test_command in ci
-    assert "python3 -m pip install -e . && python3 -m meeplehall" in readme
+    assert 'python3 -m pip install -e ".[server]" && python3 -m meeplehall serve' in readme

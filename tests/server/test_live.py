@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from fastapi.testclient import TestClient
@@ -91,3 +92,45 @@ def test_bad_hellos_are_refused(client: TestClient) -> None:
     with client.websocket_connect("/api/tables/999/ws") as ws:
         ws.send_json({"token": None})
         assert ws.receive_json()["status"] == 404
+
+
+
+def test_watchers_share_updates_and_each_still_rebuilds_its_view(client: TestClient) -> None:
+    """Connections that last saw the same view get one shared update message; one that
+    joined later (another previous view) gets its own, and every view rebuilds."""
+    table, tokens = hotseat(client, seed=5)
+    rng = Rng.from_seed(9)
+    url = f"/api/tables/{table}/ws"
+    service = client.app.state.service  # type: ignore[attr-defined]
+    with contextlib.ExitStack() as stack:
+        watchers = {name: stack.enter_context(client.websocket_connect(url))
+                    for name in ("first", "second")}
+        views: dict[str, Any] = {}
+        for name, ws in watchers.items():
+            ws.send_json({"token": None})
+            views[name] = ws.receive_json()["view"]
+        shared = 0
+        for step in range(10):
+            state = client.get(f"/api/tables/{table}/view").json()
+            if state["finished"]:
+                break
+            token = tokens[state["to_move"]]
+            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+            choice = legal["actions"][rng.randbelow(len(legal["actions"]))]["text"]
+            seq = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
+                              json={"action": choice, "seq": legal["seq"]}).json()["seq"]
+            got = {name: _receive_until(ws, seq) for name, ws in watchers.items()}
+            for name, messages in got.items():
+                for message in messages:
+                    views[name] = apply_patch(views[name], message["patch"])
+            if got["first"] == got["second"]:
+                live = service.cached(table)
+                shared += any(key[0] is None for key in live.messages)
+            public = client.get(f"/api/tables/{table}/view").json()["view"]
+            assert all(view == public for view in views.values()), step
+            if step == 3:  # a latecomer: its previous view is not the others'
+                late = stack.enter_context(client.websocket_connect(url))
+                late.send_json({"token": None})
+                watchers["late"] = late
+                views["late"] = late.receive_json()["view"]
+        assert shared > 0 and "late" in views

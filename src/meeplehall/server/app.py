@@ -31,12 +31,13 @@ from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
-from meeplehall.ai.base import BOTS
-from meeplehall.server.bots import BotDriver
+from meeplehall.ai.base import BOTS, analyse
+from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
-from meeplehall.server.errors import ApiError, Invalid
+from meeplehall.server.errors import ApiError, Conflict, Invalid
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
+    AnalysisOut,
     CreateTable,
     ErrorOut,
     GamesOut,
@@ -211,6 +212,29 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         state = seat_state(live, seat)
         return {**state, "legal": None, "actions": state.get("legal") or []}
 
+    @app.get("/api/tables/{table_id}/analysis", response_model=AnalysisOut,
+             responses=_ERRORS)
+    async def analysis(table_id: TableId, credentials: Bearer,
+                       bot: Annotated[str, Query(max_length=32)] = "greedy") -> dict[str, Any]:
+        """The legal actions of the current decision ranked by a bot (``analyse``), best
+        first: the hint of the seat to move. The bot reads only that seat's view."""
+        if bot not in BOTS:
+            raise Invalid(f"unknown bot {bot!r}; bots are: {', '.join(BOTS)}")
+        live, seat = await service.authenticate(table_id, _token(credentials))
+        if live.to_move != seat:
+            raise Conflict(f"seat {seat} is not to move, so there is nothing to analyse",
+                           seq=live.seq)
+        game, state, seq = live.game, live.state, live.seq
+        labels = {a["text"]: a["label"] for a in live.legal()}
+        legal_actions = game.legal_actions(state)
+        seed = bot_seed(live.seed, seat, seq)
+        ranked = await asyncio.to_thread(
+            lambda: analyse(game, game.player_view(state, seat), legal_actions, bot, seed))
+        return {"table_id": table_id, "seq": seq, "seat": seat, "bot": bot,
+                "decision": live.decision(),
+                "ranked": [{"text": str(a), "label": labels.get(str(a), str(a)),
+                            "score": float(score)} for a, score in ranked]}
+
     @app.get("/api/tables/{table_id}/replay/{k}",
              responses={200: {"model": ViewOut}, **_ERRORS})
     async def replay_view(table_id: TableId, k: Annotated[int, Path(ge=0, le=1_000_000)],
@@ -292,6 +316,9 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 with contextlib.suppress(BaseException):
                     await pump
 
+    from meeplehall.web import mount  # the browser client: /, /static, /api/i18n
+
+    mount(app)
     return app
 
 

@@ -3,8 +3,15 @@
 For each database, a server process is started; the benchmark opens ``tables`` tables
 whose two seats are played by random bots through the public API only: each seat holds a
 WebSocket for updates (which carry its legal actions on its turn) and submits moves over
-HTTP. It prints accepted moves per second and the latency from submission to
-acknowledgement (p50, p99). A finished table is replaced by a new one.
+HTTP. It prints accepted moves per second and the latency to acknowledgement (p50, p99),
+and the CPU shares of server and client. A finished table is replaced by a new one.
+
+Unpaced (``rate`` 0) every seat moves as soon as it learns it may: this measures
+saturation throughput, and by Little's law its latency is just tables / throughput.
+Paced, the tables together offer ``rate`` moves per second, arriving open-loop (Poisson
+or evenly spaced per table) like players who think; the latency of a move counts from
+when it was due, not from when it could be sent, so queueing is not hidden (no
+coordinated omission).
 """
 
 from __future__ import annotations
@@ -12,12 +19,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import math
 import os
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -26,17 +34,26 @@ import httpx
 import websockets
 
 from meeplehall.core.rng import Rng
-from meeplehall.server.services import find_postgres, free_port, temp_postgres
+from meeplehall.server.services import (
+    find_postgres,
+    find_redis,
+    free_port,
+    temp_postgres,
+    temp_redis,
+)
 
 
 @dataclass
 class Stats:
     accepted: int = 0
+    late: int = 0  # accepted after the measuring window closed (not in moves/s)
     conflicts: int = 0
     errors: int = 0
-    latencies: list[float] = field(default_factory=list)
+    latencies: list[float] = field(default_factory=list)  # from when the move was due
+    service: list[float] = field(default_factory=list)  # from when it was sent
     games: int = 0
     client_cpu: float | None = None
+    window: float | None = None  # the measuring window, seconds
     server_cpu: float | None = None
 
 
@@ -109,33 +126,46 @@ class HttpConnection:
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
         async with self._lock:
-            if self._writer is None:
-                self._reader, self._writer = await asyncio.open_connection(self.host,
-                                                                           self.port)
-            assert self._reader is not None
-            try:
-                self._writer.write(head.encode() + b"\r\n" + payload)
-                status_line = await self._reader.readline()
-                if not status_line:
-                    raise ConnectionError("the server closed the connection")
-                status = int(status_line.split()[1])
-                length, close = 0, False
-                while True:
-                    line = await self._reader.readline()
-                    if line in (b"\r\n", b""):
-                        break
-                    name, _, value = line.partition(b":")
-                    name = name.strip().lower()
-                    if name == b"content-length":
-                        length = int(value)
-                    elif name == b"connection" and value.strip().lower() == b"close":
-                        close = True
-                data = await self._reader.readexactly(length) if length else b""
-            except BaseException:
-                self.close()
-                raise
-            if close:
-                self.close()
+            for attempt in (0, 1):
+                reused = self._writer is not None
+                if self._writer is None:
+                    self._reader, self._writer = await asyncio.open_connection(self.host,
+                                                                               self.port)
+                assert self._reader is not None and self._writer is not None
+                try:
+                    self._writer.write(head.encode() + b"\r\n" + payload)
+                    status_line = await self._reader.readline()
+                    if not status_line:
+                        # An idle keep-alive connection the server has closed: it read
+                        # nothing, so send the request again on a new one (once).
+                        self.close()
+                        if reused and attempt == 0:
+                            continue
+                        raise ConnectionError("the server closed the connection")
+                    status = int(status_line.split()[1])
+                    length, close = 0, False
+                    while True:
+                        line = await self._reader.readline()
+                        if line in (b"\r\n", b""):
+                            break
+                        name, _, value = line.partition(b":")
+                        name = name.strip().lower()
+                        if name == b"content-length":
+                            length = int(value)
+                        elif name == b"connection" and value.strip().lower() == b"close":
+                            close = True
+                    data = await self._reader.readexactly(length) if length else b""
+                except ConnectionResetError:
+                    self.close()
+                    if reused and attempt == 0:
+                        continue
+                    raise
+                except BaseException:
+                    self.close()
+                    raise
+                if close:
+                    self.close()
+                break
         return status, json.loads(data) if data else None
 
     def close(self) -> None:
@@ -144,38 +174,108 @@ class HttpConnection:
         self._reader = self._writer = None
 
 
-async def _seat(http: HttpConnection, ws_url: str, table_id: int, seat: int, token: str,
-                stats: Stats, stop_at: float, rng: Rng) -> None:
-    moved_at = -1
-    async with websockets.connect(ws_url, max_size=None, compression=None) as ws:
+class Pacer:
+    """When a table's next move is due: open-loop arrivals, ``rate`` moves/s per table.
+
+    The schedule does not wait for the server: a move that could not be sent when it was
+    due (the previous acknowledgement or update came late) is sent as soon as it can, and
+    its latency still counts from when it was due, so queueing in the server shows in the
+    figures instead of slowing the schedule down (no coordinated omission). With
+    ``rate <= 0`` every move is due as soon as the seat learns it is its turn (unpaced:
+    saturation throughput)."""
+
+    def __init__(self, rate: float, poisson: bool, rng: Rng, start: float) -> None:
+        self.rate = rate
+        self.poisson = poisson
+        self.rng = rng
+        if rate <= 0:
+            self.due = start
+        elif poisson:
+            self.due = start + self._gap()
+        else:  # evenly spaced, each table at its own phase
+            self.due = start + self._uniform() / rate
+
+    def _uniform(self) -> float:
+        return (self.rng.randbelow(1 << 30) + 0.5) / (1 << 30)
+
+    def _gap(self) -> float:
+        if self.rate <= 0:
+            return 0.0
+        if self.poisson:
+            return -math.log(self._uniform()) / self.rate
+        return 1.0 / self.rate
+
+    def next_due(self, ready: float) -> float:
+        """The due time of the next move, for a seat ready to send it at ``ready``."""
+        return ready if self.rate <= 0 else self.due
+
+    def advance(self) -> None:
+        self.due += self._gap()
+
+    def restart(self, now: float) -> None:
+        """A new game at this table slot (opening it is not a move): go on from now."""
+        self.due = max(self.due, now)
+
+
+async def _connect(ws_url: str, token: str) -> tuple[Any, dict[str, Any]]:
+    """A seat's WebSocket, after the hello, with the first (sync) message."""
+    ws = await websockets.connect(ws_url, max_size=None, compression=None,
+                                  open_timeout=120)
+    try:
         await ws.send(json.dumps({"token": token, "since": None}))
+        return ws, json.loads(await ws.recv())
+    except BaseException:
+        await ws.close()
+        raise
+
+
+async def _seat(http: HttpConnection, ws: Any, first: dict[str, Any], table_id: int,
+                token: str, stats: Stats, stop_at: float, rng: Rng, pacer: Pacer) -> None:
+    moved_at = -1
+    msg = first
+    async with ws:
         while True:
+            if msg["type"] == "error" or msg["finished"]:
+                return
+            if msg.get("your_turn") and msg["seq"] > moved_at:
+                legal = msg["legal"]
+                action = legal[rng.randbelow(len(legal))]["text"]
+                due = pacer.next_due(time.monotonic())
+                if due >= stop_at:
+                    return
+                wait = due - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                sent = time.monotonic()
+                status, _ = await http.request(
+                    "POST", f"/api/tables/{table_id}/actions",
+                    {"action": action, "seq": msg["seq"]}, token)
+                done = time.monotonic()
+                pacer.advance()
+                moved_at = msg["seq"]
+                if status == 200:
+                    stats.accepted += 1
+                    stats.late += done > stop_at
+                    stats.latencies.append(done - due)
+                    stats.service.append(done - sent)
+                elif status == 409:
+                    stats.conflicts += 1
+                else:
+                    stats.errors += 1
+            elif time.monotonic() > stop_at:
+                return
             try:
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.monotonic()))
             except TimeoutError:
                 return
             msg = json.loads(raw)
-            if msg["type"] == "error" or msg["finished"] or time.monotonic() > stop_at:
-                return
-            if msg.get("your_turn") and msg["seq"] > moved_at:
-                legal = msg["legal"]
-                action = legal[rng.randbelow(len(legal))]["text"]
-                start = time.perf_counter()
-                status, _ = await http.request(
-                    "POST", f"/api/tables/{table_id}/actions",
-                    {"action": action, "seq": msg["seq"]}, token)
-                elapsed = time.perf_counter() - start
-                moved_at = msg["seq"]
-                if status == 200:
-                    stats.accepted += 1
-                    stats.latencies.append(elapsed)
-                elif status == 409:
-                    stats.conflicts += 1
-                else:
-                    stats.errors += 1
 
 
-async def _open_table(http: HttpConnection, game: str, rng: Rng) -> tuple[int, list[str]]:
+Seated = tuple[int, list[str], list[tuple[Any, dict[str, Any]]]]
+
+
+async def _open_table(http: HttpConnection, ws_base: str, game: str, rng: Rng) -> Seated:
+    """A new table with both seats joined and their WebSockets open and synced."""
     status, made = await http.request("POST", "/api/tables", {
         "game": game, "options": {"players": 2}, "seed": rng.randbelow(2**62),
         "seats": ["human", "human"]})
@@ -184,28 +284,33 @@ async def _open_table(http: HttpConnection, game: str, rng: Rng) -> tuple[int, l
     table_id: int = made["id"]
     tokens = [(await http.request("POST", f"/api/tables/{table_id}/seats/{s}/join"))[1]
               ["token"] for s in (0, 1)]
-    return table_id, tokens
+    ws_url = f"{ws_base}/api/tables/{table_id}/ws"
+    sockets = [await _connect(ws_url, token) for token in tokens]
+    return table_id, tokens, sockets
 
 
 async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
-                      first: tuple[int, list[str]], stats: Stats, start: asyncio.Event,
-                      stop_at: list[float]) -> None:
-    table: tuple[int, list[str]] | None = first
+                      first: Seated, stats: Stats, start: asyncio.Event,
+                      window: list[float], rate: float, poisson: bool) -> None:
+    table: Seated | None = first
     await start.wait()
-    while time.monotonic() < stop_at[0]:
+    began, stop_at = window
+    pacer = Pacer(rate, poisson, rng.spawn(), began)
+    while time.monotonic() < stop_at:
         try:
             if table is None:  # the previous game ended: open the next one
-                table = await _open_table(http, game, rng)
-            table_id, tokens = table
-            ws_url = f"{ws_base}/api/tables/{table_id}/ws"
-            await asyncio.gather(*(_seat(http, ws_url, table_id, s, tokens[s], stats,
-                                         stop_at[0], rng.spawn()) for s in (0, 1)))
+                table = await _open_table(http, ws_base, game, rng)
+                pacer.restart(time.monotonic())
+            table_id, tokens, sockets = table
+            table = None
+            await asyncio.gather(*(_seat(http, ws, hello, table_id, tokens[s], stats,
+                                         stop_at, rng.spawn(), pacer)
+                                   for s, (ws, hello) in enumerate(sockets)))
             stats.games += 1
         except (OSError, ValueError, KeyError, asyncio.IncompleteReadError,
                 websockets.exceptions.WebSocketException):
             stats.errors += 1
             await asyncio.sleep(0.1)
-        table = None
 
 
 def process_cpu(pid: int) -> float | None:
@@ -217,31 +322,58 @@ def process_cpu(pid: int) -> float | None:
         return None
 
 
-async def _measure(base: str, tables: int, seconds: float, game: str,
-                   server_pid: int | None = None) -> tuple[Stats, float]:
-    """Open ``tables`` tables first (not timed), then play them for ``seconds``."""
+def _cpu_of(pids: list[int]) -> float | None:
+    """CPU seconds used so far by all of ``pids``; None where any is unknown."""
+    used = [process_cpu(pid) for pid in pids]
+    return None if not used or None in used else sum(u for u in used if u is not None)
+
+
+async def _measure(base: str | Sequence[str], tables: int, seconds: float, game: str,
+                   server_pid: int | Sequence[int] | None = None, rate: float = 0.0,
+                   poisson: bool = True, on_start: Callable[[], None] | None = None,
+                   ) -> tuple[Stats, float]:
+    """Open ``tables`` tables first (not timed), then play them for ``seconds``, at
+    ``rate`` moves/s in all (0: unpaced). With several servers (``base`` a list), table
+    ``i`` is opened and played on server ``i % len(base)``; ``server_pid`` lists their
+    processes, whose CPU is added up."""
     stats = Stats()
-    host, port = base.removeprefix("http://").rsplit(":", 1)
-    ws_base = base.replace("http://", "ws://")
+    bases = [base] if isinstance(base, str) else list(base)
+    pids = [] if server_pid is None else [server_pid] if isinstance(server_pid, int) \
+        else list(server_pid)
     # One keep-alive connection per table (its seats take turns), two WebSockets.
-    conns = [HttpConnection(host, int(port)) for _ in range(tables)]
+    conns, ws_bases = [], []
+    for i in range(tables):
+        host, port = bases[i % len(bases)].removeprefix("http://").rsplit(":", 1)
+        conns.append(HttpConnection(host, int(port)))
+        ws_bases.append(bases[i % len(bases)].replace("http://", "ws://"))
     try:
         rngs = [Rng.from_seed(i) for i in range(tables)]
-        opened = await asyncio.gather(*(_open_table(c, game, r)
-                                        for c, r in zip(conns, rngs, strict=True)))
-        start, stop_at = asyncio.Event(), [0.0]
-        runners = [asyncio.ensure_future(_table_loop(c, ws_base, game, r, t, stats, start,
-                                                     stop_at))
-                   for c, r, t in zip(conns, rngs, opened, strict=True)]
+        gate = asyncio.Semaphore(16)  # a few at a time: setup is not what is measured
+
+        async def opening(conn: HttpConnection, ws_base: str, rng: Rng) -> Seated:
+            async with gate:
+                return await _open_table(conn, ws_base, game, rng)
+
+        opened = await asyncio.gather(*(opening(c, w, r) for c, w, r in zip(
+            conns, ws_bases, rngs, strict=True)))
+        start, window = asyncio.Event(), [0.0, 0.0]
+        per_table = rate / tables if rate > 0 else 0.0
+        runners = [asyncio.ensure_future(_table_loop(c, w, game, r, t, stats, start,
+                                                     window, per_table, poisson))
+                   for c, w, r, t in zip(conns, ws_bases, rngs, opened, strict=True)]
+        await asyncio.sleep(0)  # every runner now waits on start
+        if on_start is not None:
+            on_start()
         began = time.monotonic()
         client_cpu = time.process_time()
-        server_cpu = None if server_pid is None else process_cpu(server_pid)
-        stop_at[0] = began + seconds
+        server_cpu = _cpu_of(pids)
+        window[:] = [began, began + seconds]
+        stats.window = seconds
         start.set()
         await asyncio.gather(*runners)
-        elapsed = max(seconds, time.monotonic() - began)
+        elapsed = time.monotonic() - began
         stats.client_cpu = time.process_time() - client_cpu
-        after = None if server_pid is None else process_cpu(server_pid)
+        after = _cpu_of(pids)
         if server_cpu is not None and after is not None:
             stats.server_cpu = after - server_cpu
         return stats, elapsed
@@ -250,37 +382,95 @@ async def _measure(base: str, tables: int, seconds: float, game: str,
             conn.close()
 
 
-def bench_one(label: str, db_url: str, tables: int, seconds: float, game: str) -> Stats:
+def bench_one(label: str, db_url: str, tables: int, seconds: float, game: str,
+              rate: float = 0.0, poisson: bool = True, processes: int = 1,
+              redis_url: str | None = None) -> Stats:
+    """Run the servers (``processes`` of them, sharing live updates through
+    ``redis_url``), measure, print one line."""
     procs: list[subprocess.Popen[bytes]] = []
-    with server_process(db_url, free_port(), procs=procs) as base:
-        stats, elapsed = asyncio.run(_measure(base, tables, seconds, game, procs[0].pid))
-    rate = stats.accepted / elapsed if elapsed else 0.0
-    cpu = ", ".join(f"{who} CPU {secs / elapsed:.0%}" for who, secs in
-                    (("server", stats.server_cpu), ("client", stats.client_cpu))
-                    if secs is not None)
-    print(f"{label:<11} {stats.accepted} moves accepted in {elapsed:.1f} s: {rate:.0f} moves/s; "
-          f"latency p50 {percentile(stats.latencies, 0.5) * 1000:.1f} ms, "
-          f"p99 {percentile(stats.latencies, 0.99) * 1000:.1f} ms "
-          f"(409s {stats.conflicts}, other errors {stats.errors}, "
-          f"tables played {stats.games}; {cpu} of one core)", flush=True)
+    extra = ("--redis", redis_url) if redis_url else ()
+    with contextlib.ExitStack() as stack:
+        bases = [stack.enter_context(server_process(db_url, free_port(), *extra, procs=procs))
+                 for _ in range(processes)]
+        with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+            stats, elapsed = runner.run(_measure(bases, tables, seconds, game,
+                                                 [p.pid for p in procs], rate, poisson))
+    if processes > 1:
+        label = f"{label} x{processes}"
+    print(f"{label:<11} {report(stats, elapsed)}", flush=True)
     return stats
 
 
+def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
+    """uvloop for the client too where installed: it shares the cores with the server."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    factory: Callable[[], asyncio.AbstractEventLoop] = uvloop.new_event_loop
+    return factory
+
+
+def report(stats: Stats, elapsed: float) -> str:
+    """One line: throughput, latencies (ms), errors, CPU shares and the load average.
+
+    ``elapsed``: the measuring window plus the time the moves in flight at its end took
+    (CPU shares are over it); moves/s counts the moves acknowledged within the window."""
+    window = elapsed if stats.window is None else stats.window
+    rate = (stats.accepted - stats.late) / window if window else 0.0
+    # CPU per move does not depend on what else the machine runs, unlike throughput.
+    per_move = max(1, stats.accepted)
+    cpu = ", ".join(f"{who} CPU {secs / elapsed:.0%} of one core, "
+                    f"{secs * 1000 / per_move:.2f} ms/move"
+                    for who, secs in (("server", stats.server_cpu),
+                                      ("client", stats.client_cpu)) if secs is not None)
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+    def ms(values: list[float], q: float) -> str:
+        return f"{percentile(values, q) * 1000:.1f}"
+
+    return (f"{stats.accepted - stats.late} moves accepted in {window:.1f} s: {rate:.0f} moves/s; "
+            f"latency p50 {ms(stats.latencies, 0.5)} ms, p99 {ms(stats.latencies, 0.99)} ms "
+            f"(from sending: p50 {ms(stats.service, 0.5)}, p99 {ms(stats.service, 0.99)}; "
+            f"409s {stats.conflicts}, other errors {stats.errors}; {cpu}; "
+            f"load average {load})")
+
+
 def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
-        game: str) -> int:
-    print(f"bench server: {tables} concurrent tables of {game}, random bots through HTTP "
+        game: str, rate: float = 0.0, arrivals: str = "poisson", processes: int = 1) -> int:
+    if tables < 1 or seconds <= 0 or rate < 0 or processes < 1:
+        print("bench server: --tables and --processes must be at least 1, --seconds "
+              "positive and --rate at least 0", file=sys.stderr)
+        return 2
+    if processes > 1 and find_redis() is None:
+        print("bench server: --processes needs redis-server (live updates between the "
+              "processes)", file=sys.stderr)
+        return 2
+    if rate > 0:
+        pacing = (f"paced: {rate:g} moves/s in all ({rate / tables:g} per table, "
+                  f"{arrivals} arrivals; latency from when each move was due)")
+    else:
+        pacing = "unpaced: each seat moves as soon as it may (saturation throughput)"
+    print(f"bench server: {tables} concurrent tables of {game}, random players through HTTP "
           f"(moves) and WebSocket (updates), {seconds:g} s per database, {os.cpu_count()} "
-          "CPU(s)", flush=True)
+          f"CPU(s); {pacing}", flush=True)
+    poisson = arrivals == "poisson"
     for db in dict.fromkeys(databases):
         if db == "sqlite":
+            if processes > 1:
+                print("sqlite      one process only (--processes is for PostgreSQL)")
             with tempfile.TemporaryDirectory() as tmp:
                 bench_one("sqlite", f"sqlite:///{Path(tmp) / 'bench.db'}", tables, seconds,
-                          game)
-        elif pg_url is not None:
-            bench_one("postgresql", pg_url, tables, seconds, game)
-        elif find_postgres() is None:
+                          game, rate, poisson)
+            continue
+        if pg_url is None and find_postgres() is None:
             print("postgresql  skipped: PostgreSQL is not installed (give --pg-url)")
-        else:
-            with temp_postgres(durable=True) as pg:
-                bench_one("postgresql", pg.create_database("bench"), tables, seconds, game)
+            continue
+        with contextlib.ExitStack() as stack:
+            redis = stack.enter_context(temp_redis()) if processes > 1 else None
+            url = pg_url
+            if url is None:
+                url = stack.enter_context(temp_postgres(durable=True)).create_database("bench")
+            bench_one("postgresql", url, tables, seconds, game, rate, poisson, processes,
+                      redis)
     return 0

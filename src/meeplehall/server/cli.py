@@ -37,7 +37,8 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="moves per second allowed per seat token (default 20; 0: no limit)")
     parser.add_argument("--bot-think-time", type=float, default=5.0,
                         help="seconds a bot may think before the random bot moves for it")
-    parser.add_argument("--quiet", action="store_true", help="no access log")
+    parser.add_argument("--quiet", action="store_true",
+                        help="no access log and no per-connection lines: warnings only")
 
 
 def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
@@ -50,6 +51,17 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--pg-url", default=None,
                         help="an empty PostgreSQL database to use instead of a throwaway one")
     parser.add_argument("--game", default="red-cathedral", help="game to play")
+    parser.add_argument("--rate", type=float, default=0.0, metavar="MOVES_PER_SECOND",
+                        help="offered load in moves/s over all tables, open-loop (players "
+                             "who think); latency counts from when each move was due. "
+                             "0 (default): unpaced, for saturation throughput")
+    parser.add_argument("--arrivals", choices=("poisson", "fixed"), default="poisson",
+                        help="paced moves of a table arrive as a Poisson process (default) "
+                             "or evenly spaced")
+    parser.add_argument("--processes", type=int, default=1,
+                        help="PostgreSQL: run this many server processes sharing live "
+                             "updates through a throwaway Redis; each table is played on "
+                             "one of them (default 1)")
 
 
 def add_server_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -75,6 +87,16 @@ def run_server_command(args: argparse.Namespace) -> int:
     return code
 
 
+def event_loop_and_parser() -> tuple[str, str]:
+    """uvloop and httptools where installed (several times cheaper per request than the
+    pure-Python defaults), else asyncio and h11."""
+    import importlib.util
+
+    loop = "uvloop" if importlib.util.find_spec("uvloop") else "asyncio"
+    http = "httptools" if importlib.util.find_spec("httptools") else "h11"
+    return loop, http
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -98,9 +120,11 @@ def cmd_serve(args: argparse.Namespace) -> int:
               flush=True)
     print(f"meeplehall server: http://{args.host}:{args.port}/ (API under /api, "
           f"schema at /openapi.json)", flush=True)
-    uvicorn.run(app, host=args.host, port=args.port, log_level="info",
-                access_log=not args.quiet, ws="websockets",
-                ws_per_message_deflate=False)
+    loop, http = event_loop_and_parser()
+    print(f"meeplehall server: event loop {loop}, HTTP parser {http}", flush=True)
+    uvicorn.run(app, host=args.host, port=args.port, loop=loop, http=http,
+                log_level="warning" if args.quiet else "info", access_log=not args.quiet,
+                ws="websockets", ws_per_message_deflate=False)
     return 0
 
 
@@ -109,7 +133,8 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
 
     return run(tables=args.tables, seconds=args.seconds,
                databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,
-               game=args.game)
+               game=args.game, rate=args.rate, arrivals=args.arrivals,
+               processes=args.processes)
 
 
 def bench_server_main(argv: Sequence[str]) -> int:

@@ -177,6 +177,21 @@ class Hub:
         self._sent(conn, live, view)
         return message
 
+    def update_text(self, conn: Connection, live: Live) -> str:
+        """``update_message`` as JSON text, made once per seat, seq and previous view:
+        every connection of a seat that saw the same view gets the same text (one diff
+        and one serialisation for all spectators, or all tabs of one player)."""
+        assert conn.last_view is not None
+        key = (conn.seat, conn.last_seq, conn.log_len)
+        shared = live.messages.get(key)
+        if shared is not None and shared[0] is conn.last_view:
+            self._sent(conn, live, live.view(conn.seat))
+            return shared[1]
+        old = conn.last_view
+        text = json.dumps(self.update_message(conn, live))
+        live.messages[key] = (old, text)
+        return text
+
     @staticmethod
     def _sent(conn: Connection, live: Live, view: dict[str, Any]) -> None:
         conn.last_seq = live.seq
@@ -212,8 +227,8 @@ class Hub:
             if live.seq == conn.last_seq:
                 return True
             if conn.last_view is None or live.undone_since(conn.last_seq):
-                message = await self.sync_message(conn, live, None)
+                text = json.dumps(await self.sync_message(conn, live, None))
             else:
-                message = self.update_message(conn, live)
-            await conn.ws.send_text(json.dumps(message))
+                text = self.update_text(conn, live)
+            await conn.ws.send_text(text)
         return True

@@ -88,6 +88,27 @@ def step(game: Game, state: Any, seat: int | None, text: str) -> tuple[Any, str,
     return new_state, str(action), rng_state(new_state) != before
 
 
+def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple[Any, str, bool]:
+    """``step`` for the seat to move, given the legal actions of ``state`` (already
+    known to the caller): checked against them, applied to a clone, so the legal actions
+    are not worked out a second time. Same results and errors as ``game.apply``.
+
+    Raises:
+        IllegalActionError, ValueError: the action does not apply here.
+    """
+    apply_unchecked = getattr(game, "apply_unchecked", None)
+    explain = getattr(game, "explain_illegal", None)
+    if apply_unchecked is None or explain is None:
+        return step(game, state, None, text)
+    action = game.parse_action(text)
+    if action not in legal:
+        raise IllegalActionError(explain(state, action, tuple(legal)))
+    before = rng_state(state)
+    new_state = state.clone()
+    apply_unchecked(new_state, action)
+    return new_state, str(action), rng_state(new_state) != before
+
+
 def replay_entries(game: Game, params: dict[str, Any], seed: int,
                    entries: Sequence[Entry]) -> Any:
     """The state after ``entries`` (which are known to replay)."""
@@ -142,7 +163,12 @@ class Live:
     undo_seqs: list[int] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    _actions: tuple[Any, ...] | None = None
     _legal: list[dict[str, str]] | None = None
+    # Update messages already serialised for this seq, shared by every connection that
+    # last saw the same view of the same seat (see meeplehall.server.live).
+    messages: dict[tuple[int | None, int, int], tuple[dict[str, Any], str]] = field(
+        default_factory=dict)
 
     def install(self, built: Built) -> None:
         self.state = built.state
@@ -151,7 +177,9 @@ class Live:
         self.undo_seqs = built.undo_seqs
         self.notes = built.notes
         self._views = {}
+        self._actions = None
         self._legal = None
+        self.messages = {}
 
     def built(self) -> Built:
         return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)
@@ -178,16 +206,21 @@ class Live:
             self._views[seat] = cached
         return cached
 
+    def legal_actions(self) -> tuple[Any, ...]:
+        """The game's legal actions now (none when the game is over), worked out once per
+        state: for checking a move and for telling the seat to move what it may do."""
+        if self._actions is None:
+            self._actions = () if self.to_move is None else tuple(
+                self.game.legal_actions(self.state))
+        return self._actions
+
     def legal(self) -> list[dict[str, str]]:
         """The legal actions of the current decision: text form and a label for people."""
         if self._legal is None:
-            if self.to_move is None:
-                self._legal = []
-            else:
-                label = getattr(self.game, "action_label", None)
-                self._legal = [
-                    {"text": str(a), "label": str(label(self.state, a)) if label else str(a)}
-                    for a in self.game.legal_actions(self.state)]
+            label = getattr(self.game, "action_label", None)
+            self._legal = [
+                {"text": str(a), "label": str(label(self.state, a)) if label else str(a)}
+                for a in self.legal_actions()]
         return self._legal
 
     def decision(self) -> str | None:

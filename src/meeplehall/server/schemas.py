@@ -129,6 +129,21 @@ class GamesOut(BaseModel):
     seat_kinds: list[str]
 
 
+class RankedAction(ActionOut):
+    score: float = Field(description="the bot's evaluation; higher is better")
+
+
+class AnalysisOut(BaseModel):
+    """The current decision's legal actions ranked by a bot, best first (hints)."""
+
+    table_id: int
+    seq: int
+    seat: int
+    bot: str
+    decision: str | None
+    ranked: list[RankedAction]
+
+
 class ErrorOut(BaseModel):
     detail: str
 
@@ -136,3 +151,4 @@ class ErrorOut(BaseModel):
 SeatState.model_rebuild()
 ViewOut.model_rebuild()
 LegalOut.model_rebuild()
+RankedAction.model_rebuild()

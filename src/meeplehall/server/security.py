@@ -89,6 +89,10 @@ class BodySizeLimit:
                 if size > self.limit:
                     await self._reject(send, 413, self._message())
                     return
+                # The server reads exactly Content-Length bytes of body, so no more can
+                # arrive: no need to count them (the common case, and the cheap one).
+                await self.app(scope, receive, send)
+                return
         seen = 0
         started = False
 

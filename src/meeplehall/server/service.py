@@ -4,14 +4,15 @@ The move log in the database is the truth; :class:`~meeplehall.server.live_table
 objects cache the state rebuilt from it. A move is checked against the cached state,
 then inserted with the next sequence number; the unique ``(table_id, seq)`` constraint
 makes exactly one of two concurrent submissions win, in this process or another one
-sharing the database. The reply is sent only after the commit.
+sharing the database. The reply is sent only after the commit. Moves are written by one
+writer thread that commits every move waiting at the time in one transaction (group
+commit: :mod:`meeplehall.server.writer`); tables, seats and joins by a few others.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import secrets
@@ -26,7 +27,6 @@ from typing import Any, TypeVar
 import anyio.to_thread
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.exc import IntegrityError
 
 from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
@@ -44,9 +44,10 @@ from meeplehall.server.live_table import (
     SeatInfo,
     replay_entries,
     replay_rows,
-    step,
+    step_legal,
 )
 from meeplehall.server.security import hash_token, match_token, new_token
+from meeplehall.server.writer import MoveWriter
 
 log = logging.getLogger("meeplehall.server")
 
@@ -92,11 +93,13 @@ class TableService:
         # up to 100 ms, so this process's writers queue on a lock instead.
         self._writing: contextlib.AbstractContextManager[Any] = (
             threading.Lock() if sqlite else contextlib.nullcontext())
-        # Writes run on their own few threads (one for SQLite, which has one writer
-        # anyway), not on the shared pool: many threads queueing on one lock each have to
-        # win the GIL back from the busy event loop after every statement.
+        # Other writes (tables, seats) run on their own few threads (one for SQLite, which
+        # has one writer anyway), not on the shared pool: many threads queueing on one
+        # lock each have to win the GIL back from the busy event loop after every statement.
         self._writers = 1 if sqlite else max(1, getattr(engine.pool, "size", lambda: 4)())
         self._writer: ThreadPoolExecutor | None = None
+        # Moves and undos: one thread, group commit (see meeplehall.server.writer).
+        self._moves = MoveWriter(engine, self._writing)
         games()  # import every game now, not on the first request
 
     @contextlib.contextmanager
@@ -119,11 +122,12 @@ class TableService:
                                                                 partial(fn, *args))
 
     def close(self) -> None:
-        """Stop the writer threads (after the app stopped taking requests); the next
-        write starts them again."""
+        """Stop the writer threads (after the app stopped taking requests, so after the
+        queued moves are written); the next write starts them again."""
         writer, self._writer = self._writer, None
         if writer is not None:
             writer.shutdown(wait=True)
+        self._moves.close()
 
     def _lock(self, table_id: int) -> asyncio.Lock:
         lock = self._locks.get(table_id)
@@ -449,27 +453,6 @@ class TableService:
 
     # -- moves ----------------------------------------------------------------------------
 
-    def _append_sync(self, table_id: int, seq: int, kind: str, seat: int, action: str,
-                     note: str | None, undone: Sequence[int], finished: bool,
-                     token_hash: str | None) -> None:
-        with self._write() as conn:
-            if token_hash is not None:  # the seat may have been given up meanwhile
-                stored = conn.execute(select(SeatRow.token_hash).where(
-                    SeatRow.table_id == table_id, SeatRow.seat == seat)).scalar()
-                if stored is None or not hmac.compare_digest(stored, token_hash):
-                    raise Unauthorized(f"the token is not the token of a seat at table "
-                                       f"{table_id}")
-            conn.execute(insert(MoveRow).values(
-                table_id=table_id, seq=seq, kind=kind, seat=seat, action=action,
-                undone=False, note=note, created_at=now()))
-            if undone:
-                conn.execute(update(MoveRow).where(MoveRow.table_id == table_id,
-                                                   MoveRow.seq.in_(list(undone)))
-                             .values(undone=True))
-            if finished:
-                conn.execute(update(TableRow).where(TableRow.id == table_id)
-                             .values(finished=True))
-
     async def _checked_live(self, table_id: int, expected_seq: int) -> Live:
         """The table at ``expected_seq``, or ``Conflict`` saying where it is."""
         live = self._live.get(table_id)
@@ -497,7 +480,8 @@ class TableService:
             if current != seat:
                 raise Forbidden(f"it is seat {current}'s turn, not seat {seat}'s")
             try:
-                state, canonical, random = step(live.game, live.state, seat, text)
+                state, canonical, random = step_legal(live.game, live.state, text,
+                                                      live.legal_actions())
             except (IllegalActionError, ValueError) as exc:
                 raise Invalid(f"{exc}") from None
             except Exception as exc:
@@ -517,12 +501,12 @@ class TableService:
                       token_hash: str | None, built: Built) -> None:
         """Write the entry, then (only then) update the cache and tell listeners."""
         try:
-            await self._write_thread(self._append_sync, live.table_id, seq, kind, seat, action,
-                               note, undone, finished, token_hash)
+            await self._moves.append(live.table_id, seq, kind, seat, action, note, undone,
+                                     finished, token_hash)
         except Unauthorized:
             await self._refresh_locked(live.table_id)
             raise
-        except IntegrityError:
+        except Conflict:
             fresh = await self._refresh_locked(live.table_id)
             raise Conflict(f"another move was accepted first: the table is at seq {fresh.seq}",
                            seq=fresh.seq) from None

@@ -1,0 +1,244 @@
+"""Group commit: one writer thread appends every waiting move in one transaction.
+
+A move is durable before its reply: its future is resolved only after the transaction
+holding it has committed (on PostgreSQL with ``synchronous_commit`` on, after the WAL
+flush). The writer takes every move queued while the previous transaction was being
+written and writes them together, so under load many moves share one commit (one WAL
+flush) instead of queueing for one each; alone, a move is written at once.
+
+Each move is inserted with ``ON CONFLICT (table_id, seq) DO NOTHING``: a move whose
+``seq`` another submission (in this process or another one sharing the database) took
+first inserts no row, and only that move is refused with ``Conflict``; the others in the
+transaction are unaffected. The statements are plain SQL on the driver's connection,
+which both drivers prepare once and reuse (sqlite3's statement cache, psycopg's
+prepared statements).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import logging
+import queue
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy.engine import Engine
+
+from meeplehall.server.db import MoveRow, now
+from meeplehall.server.errors import Conflict, Unauthorized
+
+log = logging.getLogger("meeplehall.server")
+
+MAX_BATCH = 512  # moves per transaction at most
+
+_SELECT_TOKEN = "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?"
+_INSERT_MOVE = ("INSERT INTO moves (table_id, seq, kind, seat, action, undone, note, "
+                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+                "ON CONFLICT (table_id, seq) DO NOTHING")
+_MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
+_MARK_FINISHED = "UPDATE game_tables SET finished = ? WHERE id = ?"
+
+
+@dataclass(eq=False)
+class Append:
+    """One history entry to append, and the future its submitter awaits."""
+
+    table_id: int
+    seq: int
+    kind: str
+    seat: int
+    action: str
+    note: str | None
+    undone: Sequence[int]
+    finished: bool
+    token_hash: str | None
+    future: asyncio.Future[None] = field(repr=False)
+
+
+class _Refused(Exception):
+    def __init__(self, error: Exception) -> None:
+        self.error = error
+
+
+class MoveWriter:
+    """The writer thread of one :class:`~meeplehall.server.service.TableService`.
+
+    ``lock`` is held around each transaction (SQLite: this process's writers queue on it
+    rather than on SQLite's busy handler)."""
+
+    def __init__(self, engine: Engine, lock: contextlib.AbstractContextManager[Any]) -> None:
+        self.engine = engine
+        self.lock = lock
+        self.sqlite = engine.dialect.name == "sqlite"
+        mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._sql = {name: sql.replace("?", mark) for name, sql in (
+            ("token", _SELECT_TOKEN), ("insert", _INSERT_MOVE), ("undone", _MARK_UNDONE),
+            ("finished", _MARK_FINISHED))}
+        stamp_type: Any = MoveRow.__table__.c.created_at.type
+        convert = stamp_type._cached_bind_processor(engine.dialect)
+        # SQLite stores timestamps as text in SQLAlchemy's format; psycopg takes datetimes.
+        self._stamp: Callable[[Any], Any] = convert if convert is not None else _same
+        self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
+        self._thread: threading.Thread | None = None
+        self._conn: Any = None
+        self.batches = 0  # transactions written (for tests and the benchmark)
+        self.moves = 0
+
+    async def append(self, table_id: int, seq: int, kind: str, seat: int, action: str,
+                     note: str | None, undone: Sequence[int], finished: bool,
+                     token_hash: str | None) -> None:
+        """Append one entry; returns once it is committed.
+
+        Raises:
+            Conflict: another entry with this ``seq`` was committed first.
+            Unauthorized: ``token_hash`` is no longer the seat's token.
+        """
+        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
+            self._thread.start()
+        self._queue.put(Append(table_id, seq, kind, seat, action, note, undone, finished,
+                               token_hash, future))
+        await future
+
+    def close(self) -> None:
+        """Write what is queued, then stop the thread (the next append starts it again)."""
+        thread, self._thread = self._thread, None
+        if thread is not None:
+            self._queue.put(None)
+            thread.join()
+
+    # -- the writer thread ------------------------------------------------------------------
+
+    def _run(self) -> None:
+        try:
+            while True:
+                first = self._queue.get()
+                if first is None:
+                    return
+                batch = [first]
+                stop = False
+                while len(batch) < MAX_BATCH:
+                    try:
+                        item = self._queue.get_nowait()
+                    except queue.Empty:
+                        break
+                    if item is None:
+                        stop = True
+                        break
+                    batch.append(item)
+                self._write_batch(batch)
+                if stop:
+                    return
+        finally:
+            self._release()
+
+    def _connection(self) -> Any:
+        if self._conn is None:
+            self._conn = self.engine.raw_connection()
+        return self._conn
+
+    def _release(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()  # back to the pool
+
+    def _write_batch(self, batch: list[Append]) -> None:
+        try:
+            results = self._transaction(batch)
+        except Exception as exc:
+            # Not a refusal of one move (those are per move): the connection or the
+            # database failed. Try each move alone, so one cannot sink the others.
+            self._discard(exc)
+            if len(batch) == 1:
+                results = [exc]
+            else:
+                results = []
+                for item in batch:
+                    try:
+                        results.extend(self._transaction([item]))
+                    except Exception as alone:
+                        self._discard(alone)
+                        results.append(alone)
+        self.batches += 1
+        self.moves += len(batch)
+        _resolve_all(batch, results)
+
+    def _discard(self, exc: Exception) -> None:
+        log.warning("move write failed (%s); retrying on a new connection",
+                    type(exc).__name__)
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+
+    def _transaction(self, batch: list[Append]) -> list[Exception | None]:
+        """Write ``batch`` in one transaction; per move, None or the refusal."""
+        conn = self._connection()
+        results: list[Exception | None] = []
+        with self.lock:
+            cursor = conn.cursor()
+            try:
+                if self.sqlite:  # take the write lock now, not on the first insert
+                    cursor.execute("BEGIN IMMEDIATE")
+                for item in batch:
+                    try:
+                        self._one(cursor, item)
+                        results.append(None)
+                    except _Refused as refused:
+                        results.append(refused.error)
+                conn.commit()
+            except BaseException:
+                with contextlib.suppress(Exception):
+                    conn.rollback()
+                raise
+            finally:
+                cursor.close()
+        return results
+
+    def _one(self, cursor: Any, item: Append) -> None:
+        sql = self._sql
+        if item.token_hash is not None:  # the seat may have been given up meanwhile
+            cursor.execute(sql["token"], (item.table_id, item.seat))
+            row = cursor.fetchone()
+            if row is None or row[0] is None or not hmac.compare_digest(row[0],
+                                                                         item.token_hash):
+                raise _Refused(Unauthorized(f"the token is not the token of a seat at "
+                                            f"table {item.table_id}"))
+        cursor.execute(sql["insert"], (item.table_id, item.seq, item.kind, item.seat,
+                                       item.action, False, item.note, self._stamp(now())))
+        if cursor.rowcount != 1:
+            raise _Refused(Conflict("another move was accepted first"))
+        if item.undone:
+            cursor.executemany(sql["undone"], [(True, item.table_id, s) for s in item.undone])
+        if item.finished:
+            cursor.execute(sql["finished"], (True, item.table_id))
+
+
+def _same(value: Any) -> Any:
+    return value
+
+
+def _resolve_all(batch: list[Append], results: Sequence[Exception | None]) -> None:
+    """Hand the results to the event loop(s), one wake-up per loop."""
+    loops: dict[asyncio.AbstractEventLoop, list[tuple[Append, Exception | None]]] = {}
+    for item, result in zip(batch, results, strict=True):
+        loops.setdefault(item.future.get_loop(), []).append((item, result))
+    for loop, pairs in loops.items():
+        with contextlib.suppress(RuntimeError):  # the loop has closed
+            loop.call_soon_threadsafe(_resolve, pairs)
+
+
+def _resolve(pairs: list[tuple[Append, Exception | None]]) -> None:
+    for item, result in pairs:
+        if item.future.done():
+            continue
+        if result is None:
+            item.future.set_result(None)
+        else:
+            item.future.set_exception(result)
