@@ -1,0 +1,139 @@
+// HTTP and WebSocket access to the meeplehall server, seat tokens and JSON patches.
+
+export class ApiError extends Error {
+  constructor(status, detail, body) {
+    super(detail);
+    this.status = status;
+    this.body = body;
+  }
+}
+
+export async function api(method, path, { token = null, body = undefined } = {}) {
+  const headers = {};
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  const reply = await fetch(`/api${path}`, {
+    method, headers, body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  let data = null;
+  try { data = await reply.json(); } catch (_) { data = null; }
+  if (!reply.ok) {
+    throw new ApiError(reply.status, (data && data.detail) || `HTTP ${reply.status}`, data);
+  }
+  return data;
+}
+
+// -- seat tokens: localStorage["meeplehall.tables"] = {id: {game, tokens: {seat: token}}}
+
+const KEY = "meeplehall.tables";
+
+export function myTables() {
+  try { return JSON.parse(localStorage.getItem(KEY) || "{}"); } catch (_) { return {}; }
+}
+
+function saveTables(tables) { localStorage.setItem(KEY, JSON.stringify(tables)); }
+
+export function rememberSeat(tableId, game, seat, token) {
+  const tables = myTables();
+  const entry = tables[tableId] || { game, tokens: {}, created: Date.now() };
+  entry.tokens[seat] = token;
+  tables[tableId] = entry;
+  saveTables(tables);
+}
+
+export function forgetTable(tableId) {
+  const tables = myTables();
+  delete tables[tableId];
+  saveTables(tables);
+}
+
+export function tokensFor(tableId) {
+  const entry = myTables()[tableId];
+  const out = {};
+  if (entry) for (const [seat, token] of Object.entries(entry.tokens)) out[Number(seat)] = token;
+  return out;
+}
+
+export function tablePref(tableId, name, value) {
+  const key = `meeplehall.t${tableId}.${name}`;
+  if (value === undefined) {
+    try { return JSON.parse(localStorage.getItem(key)); } catch (_) { return null; }
+  }
+  localStorage.setItem(key, JSON.stringify(value));
+  return value;
+}
+
+// -- RFC 6902 JSON patch (the operations the server sends: add, remove, replace) ----------
+
+function unescapeToken(token) { return token.replace(/~1/g, "/").replace(/~0/g, "~"); }
+
+export function applyPatch(doc, ops) {
+  let root = structuredClone(doc);
+  for (const op of ops) {
+    const tokens = op.path.split("/").slice(1).map(unescapeToken);
+    if (!tokens.length) {
+      if (op.op === "remove") root = null; else root = structuredClone(op.value);
+      continue;
+    }
+    let parent = root;
+    for (const tok of tokens.slice(0, -1)) parent = parent[Array.isArray(parent) ? Number(tok) : tok];
+    const last = tokens[tokens.length - 1];
+    if (Array.isArray(parent)) {
+      if (op.op === "remove") parent.splice(Number(last), 1);
+      else if (op.op === "add" && last === "-") parent.push(structuredClone(op.value));
+      else if (op.op === "add") parent.splice(Number(last), 0, structuredClone(op.value));
+      else if (op.op === "replace") parent[Number(last)] = structuredClone(op.value);
+      else throw new Error(`unsupported patch op ${op.op}`);
+    } else {
+      if (op.op === "remove") delete parent[last];
+      else if (op.op === "add" || op.op === "replace") parent[last] = structuredClone(op.value);
+      else throw new Error(`unsupported patch op ${op.op}`);
+    }
+  }
+  return root;
+}
+
+// -- live updates ------------------------------------------------------------------------
+
+/** Follow a table over its WebSocket; ``onMessage(msg)`` gets every sync/update with the
+ * full current view in ``msg.view``. Reconnects with the last seq seen. */
+export function follow(tableId, token, onMessage, onStatus) {
+  let ws = null;
+  let view = null;
+  let lastSeq = null;
+  let closed = false;
+  let retry = 500;
+  function connect() {
+    const scheme = location.protocol === "https:" ? "wss" : "ws";
+    ws = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`);
+    ws.onopen = () => {
+      retry = 500;
+      ws.send(JSON.stringify({ token: token || null, since: lastSeq }));
+      if (onStatus) onStatus("open");
+    };
+    ws.onmessage = (event) => {
+      const msg = JSON.parse(event.data);
+      if (msg.type === "sync") {
+        view = msg.view;
+      } else if (msg.type === "update") {
+        if (view === null) return;
+        view = applyPatch(view, msg.patch);
+        msg.view = view;
+      } else if (msg.type === "error") {
+        if (onStatus) onStatus("error", msg.detail);
+        closed = msg.status === 401 || msg.status === 404;
+        return;
+      } else {
+        return;
+      }
+      lastSeq = msg.seq;
+      onMessage(msg);
+    };
+    ws.onclose = () => {
+      if (onStatus) onStatus("closed");
+      if (!closed) { setTimeout(connect, retry); retry = Math.min(retry * 2, 8000); }
+    };
+  }
+  connect();
+  return { close() { closed = true; if (ws) ws.close(); } };
+}

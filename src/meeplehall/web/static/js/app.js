@@ -1,0 +1,633 @@
+// The meeplehall app shell: lobby, table (prompt, choices, log, undo, hint, turn
+// signal), end screen (scores, chart, record, replay) and the language switch. The
+// boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
+
+import { api, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { COLOURS, badge, h } from "./dom.js";
+import { availableLanguages, currentLanguage, preferredLanguage, setLanguage, t, tr } from "./i18n.js";
+import { endScreen, seatNames } from "./endgame.js";
+
+const root = document.getElementById("main");
+const top = document.getElementById("top");
+const liveRegion = document.getElementById("live");
+let games = null;          // GET /api/games
+let current = null;        // the open TableView, if any
+let lobbyChoice = { game: null };
+
+// -- header -------------------------------------------------------------------------------
+
+function muted() { return localStorage.getItem("meeplehall.muted") === "1"; }
+
+function renderHeader() {
+  const langs = availableLanguages();
+  const select = h("select", { id: "language", "aria-label": t("Language"),
+    onchange: async (e) => { await setLanguage(e.target.value); rerender(); } },
+  Object.entries(langs).map(([code, name]) =>
+    h("option", { value: code, selected: code === currentLanguage() }, name)));
+  const mute = h("input", { type: "checkbox", id: "mute", checked: muted(),
+    onchange: (e) => localStorage.setItem("meeplehall.muted", e.target.checked ? "1" : "0") });
+  top.replaceChildren(
+    h("a", { class: "brand", href: "#/" }, "meeplehall"),
+    h("a", { href: "#/", id: "nav-lobby" }, t("Lobby")),
+    h("span", { class: "spacer" }),
+    h("label", { for: "mute" }, mute, " ", t("Mute the turn sound")),
+    h("label", { for: "language" }, t("Language"), " "), select);
+}
+
+function rerender() {
+  renderHeader();
+  if (current) { current.build(); current.render(); } else route();
+}
+
+function announce(text) { liveRegion.textContent = text; }
+
+// -- router -------------------------------------------------------------------------------
+
+async function route() {
+  const hash = location.hash || "#/";
+  let m;
+  if ((m = hash.match(/^#\/table\/(\d+)\/join\/(\d+)$/))) return joinByLink(Number(m[1]), Number(m[2]));
+  if ((m = hash.match(/^#\/table\/(\d+)$/))) return openTable(Number(m[1]));
+  return lobby();
+}
+
+function closeTable() {
+  if (current) { current.close(); current = null; }
+  document.title = "meeplehall";
+}
+
+// -- lobby --------------------------------------------------------------------------------
+
+const MAIN_OPTIONS = {
+  "red-cathedral": ["advanced_workshops"],
+  praga: ["action_side", "tile_arrangement", "road_tiles", "hunger_wall_tiers",
+    "cathedral_tiers", "bridge_layout", "production_tokens", "solo_opponent", "parler_bots"],
+};
+const SEAT_HERE = "here";
+const SEAT_INVITE = "invite";
+
+function seatKindLabel(kind) {
+  return {
+    here: t("Human (here, on this device)"), invite: t("Human (invited by link)"),
+    random: t("Bot: random"), greedy: t("Bot: greedy"), "mcts-easy": t("Bot: MCTS easy"),
+    "mcts-medium": t("Bot: MCTS medium"), "mcts-hard": t("Bot: MCTS hard"),
+  }[kind] || kind;
+}
+
+function optionInput(opt, value, onChange) {
+  const id = `opt-${opt.name}`;
+  let input;
+  if (opt.kind === "bool") {
+    input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => onChange(e.target.checked) });
+  } else if (opt.kind === "choice") {
+    input = h("select", { id, onchange: (e) => onChange(e.target.value) },
+      opt.choices.map((c) => h("option", { value: c, selected: c === value }, tr(String(c)))));
+  } else {
+    input = h("input", { type: "number", id, value, min: opt.minimum, max: opt.maximum,
+      onchange: (e) => onChange(Number(e.target.value)) });
+  }
+  return h("div", { class: "form-row" },
+    h("label", { for: id, title: tr(opt.help) }, tr(opt.name.replace(/_/g, " "))), input,
+    h("span", { class: "muted", style: "font-size:0.85rem" }, tr(opt.help)));
+}
+
+async function lobby() {
+  closeTable();
+  if (!games) games = await api("GET", "/games");
+  const game = games.games.find((g) => g.name === lobbyChoice.game) || games.games[0];
+  if (lobbyChoice.game !== game.name || !lobbyChoice.options) {
+    lobbyChoice = { game: game.name, options: {}, seats: [] };
+    for (const o of game.options) lobbyChoice.options[o.name] = o.default;
+  }
+  const opts = lobbyChoice.options;
+  const playersOpt = game.options.find((o) => o.name === "players");
+  const players = Number(opts.players || 2);
+  while (lobbyChoice.seats.length < players) {
+    lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
+  }
+  lobbyChoice.seats.length = players;
+  const kinds = [SEAT_HERE, SEAT_INVITE, ...games.seat_kinds.filter((k) => k !== "human")];
+  const error = h("p", { class: "error", role: "alert", id: "create-error" });
+
+  const seatRows = lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
+    h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
+    h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
+      kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k))))));
+
+  const main = (MAIN_OPTIONS[game.name] || []).map((n) => game.options.find((o) => o.name === n)).filter(Boolean);
+  const rest = game.options.filter((o) => o.name !== "players" && !main.includes(o));
+  const setOpt = (name) => (value) => { opts[name] = value; };
+  const soloNote = game.name === "red-cathedral"
+    ? h("p", { class: "muted" }, t("1 player: solo against Ivan Yakovlevich, the automaton.")) : null;
+
+  const form = h("section", { class: "card", "aria-labelledby": "new-table" },
+    h("h2", { id: "new-table" }, t("New table")),
+    h("div", { class: "games", role: "group", "aria-label": t("Game") },
+      games.games.map((g) => h("button", { "aria-pressed": String(g.name === game.name), "data-game": g.name,
+        onclick: () => { lobbyChoice.game = g.name; lobbyChoice.options = null; lobby(); } }, tr(g.title)))),
+    h("div", { class: "form-row" },
+      h("label", { for: "players" }, t("Players")),
+      h("input", { type: "number", id: "players", value: players, min: playersOpt.minimum,
+        max: playersOpt.maximum, onchange: (e) => {
+          const n = Math.max(playersOpt.minimum, Math.min(playersOpt.maximum, Number(e.target.value) || 2));
+          opts.players = n; lobby();
+        } }), soloNote),
+    h("h3", {}, t("Seats")), seatRows,
+    h("h3", {}, t("Options")), main.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
+    h("details", {}, h("summary", {}, t("More rule options")),
+      rest.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
+      h("div", { class: "form-row" }, h("label", { for: "seed" }, t("Seed")),
+        h("input", { type: "number", id: "seed", placeholder: t("random"), value: lobbyChoice.seed ?? "",
+          onchange: (e) => { lobbyChoice.seed = e.target.value === "" ? null : Number(e.target.value); } }))),
+    h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
+      t("Create the table"))), error);
+
+  const resume = h("section", { class: "card", "aria-labelledby": "resume" },
+    h("h2", { id: "resume" }, t("Resume my tables")), h("ul", { class: "plain", id: "my-tables" }));
+  const watch = h("section", { class: "card", "aria-labelledby": "watch" },
+    h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
+  root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
+    h("div", { class: "lobby" }, form, h("div", {}, resume, watch)));
+  root.dataset.page = "lobby";
+  fillMyTables(resume.querySelector("ul"));
+  fillOpenTables(watch.querySelector("ul"));
+}
+
+function gameTitle(name) {
+  const g = games && games.games.find((x) => x.name === name);
+  return tr(g ? g.title : name);
+}
+
+async function fillMyTables(list) {
+  const mine = Object.entries(myTables()).sort((a, b) => Number(b[0]) - Number(a[0]));
+  if (!mine.length) { list.append(h("li", { class: "muted" }, t("No tables yet."))); return; }
+  for (const [id, entry] of mine.slice(0, 30)) {
+    const li = h("li", {}, h("a", { href: `#/table/${id}` }, `${gameTitle(entry.game)} #${id}`), " ",
+      h("span", { class: "muted" }, t("seats {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " ");
+    const status = h("span", { class: "muted" }, "…");
+    li.append(status, " ", h("button", { onclick: () => { forgetTable(id); li.remove(); },
+      "aria-label": t("Forget table {id}", { id }) }, t("Forget")));
+    list.append(li);
+    api("GET", `/tables/${id}`).then((s) => {
+      status.textContent = s.finished ? t("finished")
+        : (s.to_move !== null && String(s.to_move) in entry.tokens ? t("your turn") : t("in progress"));
+    }).catch(() => { status.textContent = t("gone"); });
+  }
+}
+
+async function fillOpenTables(list) {
+  try {
+    const { tables } = await api("GET", "/tables?finished=false&limit=20");
+    if (!tables.length) list.append(h("li", { class: "muted" }, t("No games in progress.")));
+    for (const tb of tables) {
+      const open = tb.seats.filter((x) => x.open);
+      list.append(h("li", {}, h("a", { href: `#/table/${tb.id}` }, `${gameTitle(tb.game)} #${tb.id}`), " ",
+        h("span", { class: "muted" }, t("{n} players, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
+        open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
+    }
+  } catch (err) {
+    list.append(h("li", { class: "error" }, String(err.message)));
+  }
+}
+
+async function createTable(game, error) {
+  const button = document.getElementById("create");
+  button.disabled = true;
+  error.textContent = "";
+  try {
+    const seats = lobbyChoice.seats.map((k) => (k === SEAT_HERE || k === SEAT_INVITE ? "human" : k));
+    // Only the options changed from their defaults (the engine checks their combination).
+    const options = { players: Number(lobbyChoice.options.players) };
+    for (const o of game.options) {
+      const value = lobbyChoice.options[o.name];
+      if (o.name !== "players" && value !== undefined && value !== o.default) options[o.name] = value;
+    }
+    const body = { game: game.name, options, seats };
+    if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) body.seed = lobbyChoice.seed;
+    const table = await api("POST", "/tables", { body });
+    for (const [i, kind] of lobbyChoice.seats.entries()) {
+      if (kind !== SEAT_HERE) continue;
+      const joined = await api("POST", `/tables/${table.id}/seats/${i}/join`);
+      rememberSeat(table.id, game.name, i, joined.token);
+    }
+    location.hash = `#/table/${table.id}`;
+  } catch (err) {
+    error.textContent = err.message;
+    button.disabled = false;
+  }
+}
+
+async function joinByLink(id, seat) {
+  closeTable();
+  try {
+    const tokens = tokensFor(id);
+    if (!(seat in tokens)) {
+      const summary = await api("GET", `/tables/${id}`);
+      const joined = await api("POST", `/tables/${id}/seats/${seat}/join`);
+      rememberSeat(id, summary.game, seat, joined.token);
+    }
+    location.replace(`#/table/${id}`);
+  } catch (err) {
+    root.replaceChildren(h("h1", {}, t("Cannot join")), h("p", { class: "error", role: "alert" }, err.message),
+      h("p", {}, h("a", { href: `#/table/${id}` }, t("Watch this table instead"))));
+  }
+}
+
+// -- the table ------------------------------------------------------------------------------
+
+async function openTable(id) {
+  closeTable();
+  root.replaceChildren(h("p", {}, t("Loading…")));
+  let summary;
+  try {
+    summary = await api("GET", `/tables/${id}`);
+  } catch (err) {
+    root.replaceChildren(h("h1", {}, t("Table {id}", { id })), h("p", { class: "error", role: "alert" }, err.message));
+    return;
+  }
+  if (!games) games = await api("GET", "/games");
+  await setLanguage(currentLanguage(), summary.game);
+  current = new TableView(id, summary);
+  await current.start();
+}
+
+let audio = null;
+function beep() {
+  if (muted()) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.12, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.35);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.35);
+  } catch (_) { /* no audio device */ }
+}
+
+class TableView {
+  constructor(id, summary) {
+    this.id = id;
+    this.summary = summary;
+    this.game = summary.game;
+    this.tokens = tokensFor(id);
+    this.held = Object.keys(this.tokens).map(Number).sort((a, b) => a - b);
+    this.primary = this.held.length ? this.held[0] : null;
+    this.msg = null;          // the latest WebSocket message (primary seat or spectator)
+    this.acting = null;       // state of the held seat to move: {seat, view, legal, ...}
+    this.busy = false;
+    this.generation = 0;
+    this.hint = null;
+    this.error = "";
+    this.module = null;
+    this.moduleError = null;
+    this.replayAt = null;
+    this.wasMyTurn = false;
+    this.marks = tablePref(id, "marks") || {};
+  }
+
+  async start() {
+    try {
+      this.module = await import(`./games/${this.game}.js`);
+    } catch (err) {
+      this.moduleError = err;
+      console.warn(`board module for ${this.game} failed to load`, err);
+    }
+    this.build();
+    this.live = follow(this.id, this.primary === null ? null : this.tokens[this.primary],
+      (msg) => this.onMessage(msg), (status, detail) => {
+        if (status === "error") { this.error = detail; this.renderStatus(); }
+      });
+  }
+
+  close() { if (this.live) this.live.close(); clearTimeout(this.watchdog); }
+
+  build() {
+    this.els = {
+      board: h("div", { class: "board", id: "board", "aria-label": t("Game board") }),
+      prompt: h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
+      status: h("p", { class: "error", role: "alert", id: "table-error" }),
+      choices: h("div", { class: "choices", id: "choices", role: "group" }),
+      toolbar: h("div", { class: "toolbar" }),
+      since: h("section", { id: "since-section", hidden: true }),
+      log: h("ol", { class: "log", id: "log" }),
+      seats: h("section", { id: "seats" }),
+      notes: h("div", { class: "notes", id: "notes" }),
+      end: h("section", { id: "end", hidden: true }),
+    };
+    const e = this.els;
+    this.title = h("h1", {});
+    root.replaceChildren(this.title, e.end, h("div", { class: "table-layout" }, e.board,
+      h("div", { class: "side" },
+        h("section", { "aria-labelledby": "decide" }, h("h2", { id: "decide", class: "visually-hidden" }, t("Decision")),
+          e.prompt, e.status, e.choices, e.toolbar),
+        e.since, e.seats,
+        h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, t("Log")), e.notes, e.log))));
+    root.dataset.page = "table";
+  }
+
+  async onMessage(msg) {
+    const generation = ++this.generation;
+    const prev = this.msg;
+    this.msg = msg;
+    if (this.summary.seats.some((x) => x.open)) {  // someone may have taken an invited seat
+      api("GET", `/tables/${this.id}`).then((s) => { this.summary = s; this.renderSeats(); }).catch(() => {});
+    }
+    let acting = null;
+    const toMove = msg.to_move;
+    if (toMove !== null && this.held.includes(toMove)) {
+      if (toMove === this.primary) {
+        acting = { seat: toMove, view: msg.view, legal: msg.legal || [], decision: msg.decision,
+          seq: msg.seq, undoable: msg.undoable };
+      } else {
+        try {
+          const me = await api("GET", `/tables/${this.id}/me`, { token: this.tokens[toMove] });
+          if (generation !== this.generation) return;
+          acting = { seat: toMove, view: me.view, legal: me.legal || [], decision: me.decision,
+            seq: me.seq, undoable: me.undoable };
+        } catch (err) {
+          this.error = err.message;
+        }
+      }
+    }
+    // "What happened since my last turn": where the log stood when each held seat's
+    // turn ended.
+    const logLen = (msg.view.log || []).length;
+    if (prev) {
+      for (const seat of this.held) {
+        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = logLen;
+      }
+      tablePref(this.id, "marks", this.marks);
+    }
+    this.acting = acting;
+    this.busy = false;
+    this.hint = null;
+    const myTurn = acting !== null;
+    if (myTurn && !this.wasMyTurn) { beep(); announce(t("Your turn")); }
+    this.wasMyTurn = myTurn;
+    this.render();
+  }
+
+  get view() { return this.acting ? this.acting.view : this.msg && this.msg.view; }
+
+  names() { return seatNames(this.view, this.summary.seats.length); }
+
+  render() {
+    if (!this.msg) return;
+    const msg = this.msg;
+    const names = this.names();
+    const myTurn = this.acting !== null;
+    root.dataset.seq = String(this.acting ? this.acting.seq : msg.seq);
+    root.dataset.yourTurn = String(myTurn);
+    root.dataset.finished = String(msg.finished);
+    root.dataset.busy = String(this.busy);
+    root.dataset.game = this.game;
+    document.title = myTurn ? `▶ ${t("Your turn")} — ${gameTitle(this.game)} #${this.id}`
+      : `${gameTitle(this.game)} #${this.id} — meeplehall`;
+    const role = this.held.length
+      ? t("you play {seats}", { seats: this.held.map((x) => names[x] ? tr(names[x]) : x + 1).join(", ") })
+      : t("watching");
+    this.title.replaceChildren(`${gameTitle(this.game)} #${this.id}`, " ", h("span", { class: "muted", style: "font-size:1rem" }, `(${role})`));
+    this.renderBoard();
+    this.renderDecision();
+    this.renderSince();
+    this.renderSeats();
+    this.renderLog();
+    this.renderEnd();
+  }
+
+  renderStatus() { this.els.status.textContent = this.error || ""; }
+
+  ctx(legal) {
+    return { seat: this.acting ? this.acting.seat : this.primary, legal,
+      choose: (text) => this.choose(text), t, tr, colours: COLOURS };
+  }
+
+  renderBoard(container = this.els.board, view = this.view, legal = null) {
+    if (legal === null) legal = this.acting && !this.busy ? this.acting.legal : [];
+    if (this.module && typeof this.module.renderBoard === "function") {
+      try {
+        container.replaceChildren();
+        this.module.renderBoard(container, view, this.ctx(legal));
+        return;
+      } catch (err) {
+        console.error("renderBoard failed", err);
+      }
+    }
+    container.replaceChildren(fallbackBoard(view));
+  }
+
+  renderDecision() {
+    const e = this.els;
+    const msg = this.msg;
+    const names = this.names();
+    this.renderStatus();
+    e.choices.replaceChildren();
+    e.toolbar.replaceChildren();
+    if (msg.finished) {
+      e.prompt.className = "prompt";
+      e.prompt.textContent = t("The game is over.");
+      return;
+    }
+    if (!this.acting) {
+      e.prompt.className = "prompt";
+      const who = names[msg.to_move] ? tr(names[msg.to_move]) : String(msg.to_move + 1);
+      const kind = (this.summary.seats[msg.to_move] || {}).kind;
+      e.prompt.textContent = kind && kind !== "human"
+        ? t("Waiting for {name} (bot)…", { name: who }) : t("Waiting for {name}…", { name: who });
+    } else {
+      e.prompt.className = "prompt mine";
+      e.prompt.textContent = `${t("Your turn")}: ${tr(this.acting.decision || "")}`;
+      const legal = this.acting.legal;
+      e.choices.setAttribute("aria-label", t("Legal choices"));
+      const hinted = this.hint && this.hint.ranked[0] && this.hint.ranked[0].text;
+      legal.forEach((a, i) => {
+        e.choices.append(h("button", { "data-action": a.text, "data-index": i, disabled: this.busy,
+          class: a.text === hinted ? "hinted" : null,
+          title: `${tr(a.label)} [${a.text}]`, onclick: () => this.choose(a.text) }, tr(a.label)));
+      });
+      e.toolbar.append(h("button", { id: "hint", disabled: this.busy, onclick: () => this.askHint(),
+        title: t("The greedy bot ranks your choices") }, t("Hint")));
+      if (this.hint) {
+        e.toolbar.append(h("span", { id: "hint-text" }, t("Hint: {choice}", { choice: tr(this.hint.ranked[0].label) })));
+      }
+    }
+    const undoSeat = this.acting ? this.acting.seat : this.primary;
+    const undoable = this.acting ? this.acting.undoable : msg.undoable;
+    if (undoSeat !== null && undoable > 0) {
+      e.toolbar.append(h("button", { id: "undo", disabled: this.busy,
+        title: t("Take back your last move (back to the last dice roll or another seat's move)"),
+        onclick: () => this.undo(undoSeat) }, t("Undo")));
+    }
+  }
+
+  renderSince() {
+    const e = this.els.since;
+    const seat = this.acting && this.acting.seat;
+    const log = (this.view && this.view.log) || [];
+    const mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
+    if (mark === undefined || mark >= log.length) { e.hidden = true; return; }
+    e.hidden = false;
+    e.replaceChildren(h("h2", {}, t("Since your last turn")),
+      h("ul", { class: "since" }, log.slice(mark).slice(-40).map((line) => h("li", {}, tr(line)))));
+  }
+
+  renderSeats() {
+    const e = this.els.seats;
+    if (!this.msg) return;
+    const names = this.names();
+    e.replaceChildren(h("h2", {}, t("Players")), h("ul", { class: "plain" }, this.summary.seats.map((seat) => {
+      const name = names[seat.seat];
+      const kind = seat.kind === "human" ? (seat.open ? t("open seat") : t("human")) : seatKindLabel(seat.kind);
+      const invite = seat.kind === "human" && seat.open
+        ? h("div", { class: "invite" }, h("label", { for: `invite-${seat.seat}` }, t("Invite link")),
+          h("input", { id: `invite-${seat.seat}`, readonly: true, value: `${location.origin}/#/table/${this.id}/join/${seat.seat}`,
+            onfocus: (ev) => ev.target.select() })) : null;
+      return h("li", { "data-seat": seat.seat }, name ? badge(name) : null,
+        this.msg.to_move === seat.seat ? "▶ " : "",
+        name ? tr(name) : t("Seat {n}", { n: seat.seat + 1 }), " ",
+        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`), invite);
+    })));
+  }
+
+  renderLog() {
+    const log = (this.view && this.view.log) || [];
+    const start = Math.max(0, log.length - 300);
+    this.els.log.replaceChildren(...log.slice(start).map((line, i) => h("li", { value: start + i + 1 }, tr(line))));
+    this.els.log.scrollTop = this.els.log.scrollHeight;
+    const notes = this.msg.notes || [];
+    this.els.notes.replaceChildren(...notes.slice(-5).map((n) => h("p", {}, tr(n.text))));
+  }
+
+  renderEnd() {
+    const e = this.els.end;
+    if (!this.msg.finished || !this.msg.outcome) { e.hidden = true; return; }
+    e.hidden = false;
+    e.className = "card";
+    e.replaceChildren(...endScreen(this.game, this.msg.outcome, this.view, {
+      t, tr, seats: this.summary.seats.length, held: this.held,
+      exportRecord: () => this.exportRecord(), replay: (k, container, logEl) => this.showReplay(k, container, logEl),
+      moves: this.msg.moves,
+    }));
+    root.dataset.end = "shown";
+  }
+
+  async showReplay(k, container, logEl) {
+    const token = this.primary === null ? null : this.tokens[this.primary];
+    const body = await api("GET", `/tables/${this.id}/replay/${k}`, { token });
+    this.renderBoard(container, body.view, []);
+    const log = body.view.log || [];
+    logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, tr(line))));
+    container.dataset.moves = String(k);
+  }
+
+  async exportRecord() {
+    const record = await api("GET", `/tables/${this.id}/record`);
+    const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+    const a = h("a", { href: URL.createObjectURL(blob), download: `${this.game}-table-${this.id}.json` });
+    document.body.append(a);
+    a.click();
+    a.remove();
+  }
+
+  async choose(text) {
+    if (!this.acting || this.busy) return;
+    const { seat, seq } = this.acting;
+    if (!this.acting.legal.some((a) => a.text === text)) return;
+    this.busy = true;
+    this.error = "";
+    root.dataset.busy = "true";
+    this.els.choices.querySelectorAll("button").forEach((b) => { b.disabled = true; });
+    try {
+      await api("POST", `/tables/${this.id}/actions`, { token: this.tokens[seat], body: { action: text, seq } });
+      this.armWatchdog(seat);
+    } catch (err) {
+      this.error = err instanceof ApiError && err.status === 409
+        ? t("The table moved on; here is where it stands now.") : err.message;
+      await this.refresh(seat);
+    }
+  }
+
+  async undo(seat) {
+    if (this.busy) return;
+    this.busy = true;
+    try {
+      const seq = this.acting ? this.acting.seq : this.msg.seq;
+      await api("POST", `/tables/${this.id}/undo`, { token: this.tokens[seat], body: { seq, count: 1 } });
+      this.armWatchdog(seat);
+    } catch (err) {
+      this.error = err.message;
+      await this.refresh(seat);
+    }
+  }
+
+  // If the live update does not come (a lost connection), ask for the view.
+  armWatchdog(seat) {
+    clearTimeout(this.watchdog);
+    const seq = this.msg.seq;
+    this.watchdog = setTimeout(() => { if (this.busy && this.msg.seq === seq) this.refresh(seat); }, 4000);
+  }
+
+  async refresh(seat) {
+    try {
+      const me = await api("GET", `/tables/${this.id}/me`, { token: this.tokens[seat] });
+      const msg = { ...this.msg, ...me, view: me.view };
+      if (seat !== this.primary) { msg.legal = null; }
+      await this.onMessage(msg);
+    } catch (err) {
+      this.error = err.message;
+      this.busy = false;
+      this.render();
+    }
+  }
+
+  async askHint() {
+    if (!this.acting) return;
+    try {
+      this.hint = await api("GET", `/tables/${this.id}/analysis?bot=greedy`, { token: this.tokens[this.acting.seat] });
+      this.renderDecision();
+    } catch (err) {
+      this.error = err.message;
+      this.renderStatus();
+    }
+  }
+}
+
+/** The view's readable lines, when the board module cannot draw it. */
+function fallbackBoard(view) {
+  const out = h("div", { class: "fallback-lines" });
+  if (!view) return out;
+  for (const [key, value] of Object.entries(view)) {
+    if (key === "log" || key === "state" || key === "options") continue;
+    const lines = [];
+    if (typeof value === "string") lines.push(value);
+    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) lines.push(...value);
+    else if (value && typeof value === "object" && !Array.isArray(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (Array.isArray(v) && v.every((x) => typeof x === "string")) lines.push(`${k}: ${v.join("; ")}`);
+        else if (typeof v === "string" || typeof v === "number") lines.push(`${k}: ${v}`);
+      }
+    }
+    if (lines.length) out.append(h("h3", {}, tr(key.replace(/_/g, " "))), h("div", {}, lines.map((l) => h("div", {}, tr(l)))));
+  }
+  return out;
+}
+
+// -- start -------------------------------------------------------------------------------------
+
+async function main() {
+  try {
+    await setLanguage(preferredLanguage());
+  } catch (_) {
+    await setLanguage("en");
+  }
+  renderHeader();
+  window.addEventListener("hashchange", route);
+  await route();
+}
+
+main().catch((err) => {
+  root.replaceChildren(h("p", { class: "error", role: "alert" }, String(err && err.message || err)));
+});

@@ -1,0 +1,138 @@
+// The end screen: scores per player and category (table and chart), the record export
+// and a move-by-move replay.
+
+import { badge, colourOf, h, s } from "./dom.js";
+
+/** Seat names (player colours) from a view; "Seat N" when the game gives none. */
+export function seatNames(view, count) {
+  const names = [];
+  if (view && Array.isArray(view.sides)) {
+    view.sides.forEach((side) => { names[side.side] = side.name; });
+  } else if (view && Array.isArray(view.seats)) {
+    view.seats.forEach((line, i) => {
+      if (typeof line === "string") names[i] = line.split(":")[0].trim();
+      else if (line && typeof line === "object") names[i] = line.name || line.colour;
+    });
+  }
+  for (let i = 0; i < count; i++) if (!names[i]) names[i] = null;
+  return names;
+}
+
+// Final-scoring categories in the rulebooks' order (RC-FINAL-1..3; Praga's final scoring).
+const CATEGORY_LABELS = {
+  track: "Scoring track (rounded down to Prestige)",
+  leftovers: "Leftover Materials and Rubles",
+  towers: "Towers",
+  play: "Victory points during play",
+  markets: "Markets",
+  academics: "Academics",
+  hunger_wall: "Hunger Wall",
+  cathedral: "Cathedral",
+  walls: "Walls",
+  abilities: "Abilities",
+  eggs: "Eggs",
+};
+
+const BAR_COLOURS = ["#8b1e1e", "#2f62c0", "#3a9a4a", "#e0a100", "#7b3fa0", "#555", "#e07a1f", "#1a9a9a"];
+const BAR_PATTERNS = ["", "4 2", "1 2", "6 2 1 2", "", "4 2", "1 2", "6 2 1 2"];
+
+export function endScreen(game, outcome, view, ctx) {
+  const { t, tr } = ctx;
+  const names = seatNames(view, ctx.seats);
+  const scores = outcome.scores || [];
+  const breakdown = outcome.breakdown || [];
+  const categories = breakdown.length ? Object.keys(breakdown[0]) : [];
+  const winners = new Set(outcome.winners || []);
+  const label = (i) => (names[i] ? tr(names[i]) : t("Seat {n}", { n: i + 1 }));
+  const catLabel = (c) => tr(CATEGORY_LABELS[c] || c.replace(/_/g, " "));
+
+  const head = h("tr", {}, h("th", { scope: "col" }, t("Player")),
+    categories.map((c) => h("th", { scope: "col" }, catLabel(c))), h("th", { scope: "col" }, t("Total")));
+  const rows = scores.map((score, i) => h("tr", { class: winners.has(i) ? "winner" : null },
+    h("th", { scope: "row" }, names[i] ? badge(names[i]) : null, label(i), winners.has(i) ? ` ★ ${t("winner")}` : ""),
+    categories.map((c) => h("td", {}, String(breakdown[i][c]))), h("td", {}, String(score))));
+  const table = h("table", { class: "scores", id: "score-table" },
+    h("caption", { class: "visually-hidden" }, t("Final scores")), h("thead", {}, head), h("tbody", {}, rows));
+
+  let result = "";
+  if (outcome.details && outcome.details.result) result = tr(`solo result: ${outcome.details.result}`);
+  else if (winners.size) result = t("Winner: {names}", { names: [...winners].map(label).join(", ") });
+
+  const replayBoard = h("div", { class: "board", id: "replay-board" });
+  const replayLog = h("ul", { class: "since", id: "replay-log" });
+  const total = ctx.moves || 0;
+  const pos = h("output", { id: "replay-pos" }, `${total} / ${total}`);
+  const range = h("input", { type: "range", id: "replay-range", min: 0, max: total, value: total,
+    "aria-label": t("Move") });
+  let timer = null;
+  const go = (k) => {
+    k = Math.max(0, Math.min(total, k));
+    range.value = String(k);
+    pos.textContent = `${k} / ${total}`;
+    clearTimeout(timer);
+    timer = setTimeout(() => ctx.replay(k, replayBoard, replayLog), 120);
+  };
+  range.addEventListener("input", () => go(Number(range.value)));
+  const replay = h("details", { id: "replay" }, h("summary", {}, t("Replay the game move by move")),
+    h("div", { class: "replay-controls" },
+      h("button", { onclick: () => go(0), id: "replay-first" }, t("Start")),
+      h("button", { onclick: () => go(Number(range.value) - 1), id: "replay-prev" }, t("Previous move")),
+      range,
+      h("button", { onclick: () => go(Number(range.value) + 1), id: "replay-next" }, t("Next move")),
+      h("button", { onclick: () => go(total), id: "replay-last" }, t("End")), pos),
+    replayLog, replayBoard);
+  replay.addEventListener("toggle", () => { if (replay.open) go(Number(range.value)); });
+
+  return [
+    h("h2", { id: "final-scores" }, t("Final scores")),
+    h("p", { class: "prompt" }, result),
+    table,
+    chart(scores, breakdown, categories, label, catLabel, names, t),
+    h("p", { class: "toolbar" }, h("button", { id: "export", onclick: ctx.exportRecord }, t("Export the game record")),
+      h("a", { href: "#/" }, t("Back to the lobby"))),
+    replay,
+  ];
+}
+
+function chart(scores, breakdown, categories, label, catLabel, names, t) {
+  const n = scores.length;
+  if (!n) return h("span");
+  const width = 640;
+  const rowH = 34;
+  const left = 150;
+  const height = n * rowH + 60;
+  const max = Math.max(1, ...scores, ...breakdown.map((b) => categories.reduce((x, c) => x + Math.max(0, b[c]), 0)));
+  const scale = (width - left - 40) / max;
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height}`, role: "img", id: "score-chart",
+    "aria-label": t("Score chart: each player's points by category"), style: "max-width:44rem" });
+  scores.forEach((score, i) => {
+    const y = 10 + i * rowH;
+    svg.append(s("text", { x: left - 8, y: y + 20, "text-anchor": "end", "font-size": 14 },
+      `${colourOf(names[i]).letter} · ${label(i)}`));
+    let x = left;
+    categories.forEach((c, k) => {
+      const v = Math.max(0, breakdown[i][c]);
+      if (!v) return;
+      const w = v * scale;
+      svg.append(s("rect", { x, y, width: w, height: rowH - 8, fill: BAR_COLOURS[k % BAR_COLOURS.length],
+        stroke: "#000", "stroke-dasharray": BAR_PATTERNS[k % BAR_PATTERNS.length] || null },
+      s("title", {}, `${label(i)}: ${catLabel(c)} ${breakdown[i][c]}`)));
+      if (w > 18) {
+        svg.append(s("text", { x: x + w / 2, y: y + 18, "text-anchor": "middle", "font-size": 12, fill: "#fff",
+          "pointer-events": "none" }, String(v)));
+      }
+      x += w;
+    });
+    svg.append(s("text", { x: x + 6, y: y + 20, "font-size": 14, "font-weight": 700 }, String(score)));
+  });
+  const ly = 10 + n * rowH + 10;
+  let lx = 10;
+  categories.forEach((c, k) => {
+    svg.append(s("rect", { x: lx, y: ly, width: 12, height: 12, fill: BAR_COLOURS[k % BAR_COLOURS.length], stroke: "#000" }));
+    const text = catLabel(c);
+    svg.append(s("text", { x: lx + 16, y: ly + 11, "font-size": 11 }, text));
+    lx += 24 + text.length * 6;
+    if (lx > width - 100) lx = 10;
+  });
+  return svg;
+}
