@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeplehall.core.plain import to_plain
+from meeplehall.core.plain import state_to_plain, to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import scoring
@@ -60,6 +60,11 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "bots",  # only in games with sides the engine plays (solo.py)
     "stack", "hidden_counts",  # the decision stack masked per seat; counts of HIDDEN_COUNTS
 )
+# The whitelisted state fields copied into every view (the decision stack is masked per
+# seat and the counts are built apart; ``bots`` exists only where the engine plays sides).
+_PUBLIC_SLOTS: tuple[str, ...] = tuple(
+    name for name in PUBLIC_FIELDS if name in PragaState.__slots__ and name != "stack")
+_PUBLIC_NO_BOTS: tuple[str, ...] = tuple(name for name in _PUBLIC_SLOTS if name != "bots")
 HIDDEN_COUNTS: tuple[str, ...] = ("stacks", "tech_stacks", "iv_stack", "v_pile",
                                   "cat_pile", "unused")
 
@@ -240,8 +245,7 @@ def _this_turn(s: PragaState) -> str:
 def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
     readable lines first, then the public state for programs (``state``)."""
-    full = s.to_dict()
-    public = {name: full[name] for name in PUBLIC_FIELDS if name in full and name != "stack"}
+    public = state_to_plain(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
     public["stack"] = to_plain(_stack_for(s, player))
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
