@@ -154,3 +154,98 @@ def test_terminal_hint_mcts_shows_visit_shares_and_plain_hint_stays_greedy() -> 
     assert "(visits " in out
     assert "The greedy bot would choose:" in out and "(evaluation " in out
     assert "Usage: hint" in out
+
+
+def test_leaf_values_rate_each_seat_from_its_own_side() -> None:
+    """The value backed up for a seat rises with that seat's margin and falls with the
+    other's, measured from the root (0.5 where nothing changed)."""
+    from meeplehall.ai.mcts import LeafValue, heuristics_for
+
+    state = _advance(RC, 2, seed=3, moves=20)
+    value = LeafValue(RC, heuristics_for(RC), state, 2, 2.0)
+    assert value(state) == [0.5, 0.5]
+    ahead = state.clone()
+    ahead.score[1] += 12  # seat 1 gains Recognition
+    v0, v1 = value(ahead)
+    assert v1 > 0.5 > v0
+
+
+def test_leaf_values_with_one_seat_and_no_automaton() -> None:
+    """Praga's solo game has one seat and no other side: the margin is the seat's own
+    evaluation (nothing assumes two or more players)."""
+    from meeplehall.ai.mcts import LeafValue, heuristics_for
+
+    state = PRAGA.initial_state({"players": 1}, 2)
+    value = LeafValue(PRAGA, heuristics_for(PRAGA), state, 1, 4.0)
+    assert value.sides == 1 and value(state) == [0.5]
+    richer = state.clone()
+    richer.vp[0] += 10
+    assert value(richer)[0] > 0.5
+
+
+def test_tiny_mcts_decides_in_a_praga_solo_game_the_same_way_twice() -> None:
+    state = _advance(PRAGA, 1, seed=5, moves=6)
+    config = MCTSConfig(iterations=24, pool=2)
+    assert _decide(PRAGA, state, 1, config) == _decide(PRAGA, state, 1, config)
+
+
+def test_every_level_decides_the_same_way_twice_given_its_seed() -> None:
+    """Each level of the ladder is deterministic given its seed (iteration budgets, no
+    clock), also when the game's own PRNG differs."""
+    state = _advance(RC, 2, seed=11, moves=40)
+    other = state.clone()
+    other.rng = Rng(77)
+    seat = RC.current_player(state)
+    legal = RC.legal_actions(state)
+    for kind in LEVELS:
+        a = make_bot(kind, 5).choose(RC, RC.player_view(state, seat), legal)
+        b = make_bot(kind, 5).choose(RC, RC.player_view(other, seat), legal)
+        assert a == b, kind
+
+
+def test_forced_decisions_spend_no_search() -> None:
+    state = _advance(RC, 2, seed=4, moves=10)
+    seat = RC.current_player(state)
+    bot = MCTSBot(0, TINY)
+    view = RC.player_view(state, seat)
+    legal = RC.legal_actions(state)
+    assert bot.choose(RC, view, legal[:1]) == legal[0]
+    assert bot.last_iterations == 0
+
+
+def test_search_budget_is_scaled_per_game() -> None:
+    """Praga's heuristic is dearer, so its module asks for a share of each level's
+    iterations (``BUDGET``); the Red Cathedral uses the full count."""
+    from meeplehall.ai.mcts import heuristics_for
+
+    share = heuristics_for(PRAGA).BUDGET
+    assert 0 < share < 1
+    state = _advance(PRAGA, 2, seed=2, moves=12)
+    seat = PRAGA.current_player(state)
+    bot = MCTSBot(0, MCTSConfig(iterations=40, pool=2))
+    bot.search(PRAGA, PRAGA.player_view(state, seat), PRAGA.legal_actions(state))
+    assert bot.last_iterations == round(40 * share)
+    state = _advance(RC, 2, seed=2, moves=12)
+    seat = RC.current_player(state)
+    bot.search(RC, RC.player_view(state, seat), RC.legal_actions(state))
+    assert bot.last_iterations == 40
+
+
+def test_a_reused_tree_keeps_the_margins_its_values_were_measured_from() -> None:
+    """Leaf values are measured from the root's margins; a reused subtree holds values
+    measured from an earlier root, so the search that reuses it keeps that baseline."""
+    state = RC.initial_state({"players": 1}, 5)
+    bot = MCTSBot(5, MCTSConfig(iterations=25, pool=4))
+    kept = fresh = 0
+    while (seat := RC.current_player(state)) is not None and kept < 3:
+        legal = RC.legal_actions(state)
+        before = bot._baseline
+        action = bot.choose(RC, RC.player_view(state, seat), legal)
+        if len(legal) > 1:
+            if bot.last_reused:
+                assert bot._baseline == before
+                kept += 1
+            else:
+                fresh += 1
+        state = RC.apply(state, action)
+    assert kept == 3 and fresh > 0

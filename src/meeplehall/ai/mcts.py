@@ -18,19 +18,26 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   node picks the child best for itself (max^n). Solo games against an automaton (Ivan in
   The Red Cathedral) have one seat: the automaton is played by the engine inside
   ``apply_unchecked``, so the search needs no bot for it.
-- **Evaluation.** After ``rollout_depth`` random moves the position is rated with the
-  game's heuristic (``meeplehall.ai.heuristics.<game>.evaluate``), normalised per seat to
-  [0, 1] by a logistic of the margin over the best other seat (solo: of the change
-  since the root of the margin over the automaton, rated with the same heuristic where
-  the heuristic module's ``sides(state)`` counts the automaton as a side); finished
-  games score 0.7 x result (win 1, last 0, ranks between) plus
-  0.3 x a logistic of the final margin.
+- **Evaluation** (``LeafValue``). After ``rollout_depth`` random moves (0 by default:
+  the heuristic is better than random play) the position is rated with the game's
+  heuristic (``meeplehall.ai.heuristics.<game>.evaluate``). Every seat gets its own
+  value in [0, 1], a logistic of the change since the root of its margin over the best
+  other side (the automaton counts as a side where the heuristic module's
+  ``sides(state)`` says so; alone, the margin is the evaluation itself) divided by the
+  module's ``SCALE``. Measuring from the root keeps values spread around 0.5 whatever
+  the score, so that UCT tells moves apart: with an absolute margin (the first version)
+  root children's means differed by a few hundredths against an exploration constant
+  of 0.6, and visits were spread almost evenly. Finished games score
+  0.7 x result (win 1, last 0, ranks between) plus 0.3 x the same logistic of the final
+  margin.
 - **Move ordering and progressive widening.** Where more than ``widen_min`` actions are
   legal, a node orders them by the heuristic (one-step lookahead, computed once on its
   second visit) and only the best ``max(widen_min, widen_c * visits ** widen_alpha)`` are
   searched; new children are expanded best-first.
-- **Budget.** ``iterations`` (deterministic) and optionally ``seconds`` (a wall-clock
-  cap: then the decision depends on the machine's speed).
+- **Budget.** ``iterations`` (deterministic), times the heuristic module's ``BUDGET``
+  share (Praga's evaluation projects final scoring and costs about four times a Red
+  Cathedral one), and optionally ``seconds`` (a wall-clock cap: then the decision
+  depends on the machine's speed). A decision with one legal action spends nothing.
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -60,7 +67,7 @@ class MCTSConfig:
 
     iterations: int = 1000
     seconds: float | None = None
-    exploration: float = 0.6
+    exploration: float = 0.25
     rollout_depth: int = 0
     widen_min: int = 6
     widen_c: float = 2.0
@@ -68,12 +75,13 @@ class MCTSConfig:
     pool: int = 16
     reuse: bool = True
     reuse_probe: int = 24
+    scale: float | None = None
 
 
 LEVELS: dict[str, MCTSConfig] = {
-    "mcts-easy": MCTSConfig(iterations=150),
-    "mcts-medium": MCTSConfig(iterations=800),
-    "mcts-hard": MCTSConfig(iterations=3000),
+    "mcts-easy": MCTSConfig(iterations=100),
+    "mcts-medium": MCTSConfig(iterations=400),
+    "mcts-hard": MCTSConfig(iterations=1200),
 }
 
 
@@ -87,6 +95,66 @@ def _sigmoid(x: float) -> float:
     if x > 40:
         return 1.0
     return 1.0 / (1.0 + math.exp(-x))
+
+
+
+class LeafValue:
+    """Values in [0, 1] per seat of a position reached by the search, each from that
+    seat's side of the table (so every seat's node statistics rate its own prospects,
+    whoever acts at the node; many decisions in a row belong to one seat in both games).
+
+    - Unfinished: a logistic of the *change* since the root of the seat's margin (its
+      heuristic evaluation minus the best other side's; the automaton is a side in solo
+      games, and with no other side the margin is the evaluation itself), divided by
+      ``scale``. Measuring from the root keeps the values spread around 0.5 however far
+      ahead or behind the game stands, so that UCT can tell moves apart.
+    - Finished: 0.7 x the result (win 1, last 0, ranks between; alone: 1 for a win)
+      plus 0.3 x the same logistic of the final margin's change.
+    """
+
+    def __init__(self, game: Game, module: ModuleType, root: Any, seats: int,
+                 scale: float, baseline: list[float] | None = None) -> None:
+        self.game = game
+        self.evaluate: Evaluator = module.evaluate
+        # optional: every side's evaluation at once (sharing work between sides)
+        self.evaluate_all: Callable[[Any], list[float]] | None = getattr(
+            module, "evaluate_all", None)
+        self.final_bonus = float(getattr(module, "FINAL_BONUS", 0.0))
+        sides_of = getattr(module, "sides", None)
+        self.sides: int = sides_of(root) if sides_of is not None else seats
+        self.seats = seats
+        self.scale = scale
+        # the margins values are measured from: the root's, or those of the search whose
+        # tree is being reused, so that old and new statistics in it agree
+        self.root = baseline if baseline is not None else self.margins(root)
+
+    def margins(self, state: Any) -> list[float]:
+        if self.evaluate_all is not None:
+            evals = self.evaluate_all(state)
+        else:
+            evaluate = self.evaluate
+            evals = [evaluate(state, s) for s in range(self.sides)]
+        out = []
+        for s in range(self.seats):
+            others = [evals[o] for o in range(self.sides) if o != s]
+            out.append(evals[s] - max(others) if others else evals[s])
+        return out
+
+    def __call__(self, state: Any) -> list[float]:
+        seats, scale, root = self.seats, self.scale, self.root
+        out = self.game.outcome(state) if self.game.current_player(state) is None else None
+        if out is None:
+            now = self.margins(state)
+            return [_sigmoid((now[s] - root[s]) / scale) for s in range(seats)]
+        vals = []
+        for s in range(seats):
+            if seats == 1:
+                result = 1.0 if s in out.winners else 0.0
+            else:
+                result = (seats - out.rank_of(s)) / (seats - 1)
+            margin = self.evaluate(state, s) - self.final_bonus - root[s]
+            vals.append(0.7 * result + 0.3 * _sigmoid(margin / scale))
+        return vals
 
 
 class Node:
@@ -114,6 +182,7 @@ class MCTSBot:
         self.config = config or MCTSConfig()
         self.rng = bot_rng(seed)
         self._prev: tuple[dict[str, Any], Any, Node] | None = None
+        self._baseline: list[float] | None = None
         self.last_iterations = 0
         self.last_reused = 0
 
@@ -148,11 +217,9 @@ class MCTSBot:
     # --- search -----------------------------------------------------------------------
     def search(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Node:
         cfg = self.config
-        seat: int = view["seat"]
         module = heuristics_for(game)
         evaluate: Evaluator = module.evaluate
-        scale = float(getattr(module, "SCALE", 10.0))
-        final_bonus = float(getattr(module, "FINAL_BONUS", 0.0))
+        scale = cfg.scale or float(getattr(module, "SCALE", 10.0))
         first = game.sample_hidden(view, self.rng)
         seats = game.num_players(first)
         root = self._reuse(game, view) if cfg.reuse else None
@@ -160,44 +227,15 @@ class MCTSBot:
         if root is None:
             root = Node(seats)
         pool = [first]
-        sides_of = getattr(module, "sides", None)
-        sides = sides_of(first) if sides_of is not None else seats
-
-        def solo_margin(state: Any) -> float:
-            """The seat's evaluation minus the automaton sides' best (solo games)."""
-            own = evaluate(state, seat)
-            return own - max((evaluate(state, o) for o in range(sides) if o != seat),
-                             default=0.0)
-
-        root_eval = solo_margin(first) if seats == 1 else 0.0
+        value_of = LeafValue(game, module, first, seats, scale,
+                             self._baseline if root.visits else None)
+        self._baseline = value_of.root
         current_player = game.current_player
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         c = cfg.exploration
+        sqrt, log = math.sqrt, math.log
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
-        legal_set = set(legal)
-
-        def value_of(state: Any) -> list[float]:
-            if current_player(state) is None:
-                out = game.outcome(state)
-                assert out is not None
-                vals = []
-                for s in range(seats):
-                    if seats == 1:
-                        result = 1.0 if s in out.winners else 0.0
-                    else:
-                        result = (seats - out.rank_of(s)) / (seats - 1)
-                    margin = evaluate(state, s) - final_bonus
-                    vals.append(0.7 * result + 0.3 * _sigmoid(margin / scale))
-                return vals
-            if seats == 1:
-                return [_sigmoid((solo_margin(state) - root_eval) / scale)]
-            evals = [evaluate(state, s) for s in range(seats)]
-            vals = []
-            for s in range(seats):
-                best_other = max(evals[o] for o in range(seats) if o != s)
-                vals.append(_sigmoid((evals[s] - best_other) / scale))
-            return vals
 
         def ordered(node: Node, state: Any, actions: tuple[Any, ...], player: int) -> list[Any]:
             if len(actions) <= cfg.widen_min:
@@ -221,7 +259,8 @@ class MCTSBot:
             return known[:width]
 
         iterations = 0
-        while iterations < cfg.iterations:
+        budget = max(1, round(cfg.iterations * float(getattr(module, "BUDGET", 1.0))))
+        while iterations < budget:
             if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
                 break
             if len(pool) < cfg.pool and iterations >= len(pool):
@@ -236,10 +275,13 @@ class MCTSBot:
                 player = current_player(state)
                 if player is None:
                     break
-                actions = legal_actions(state)
                 if at_root:
-                    actions = tuple(a for a in actions if a in legal_set) or legal
+                    # the root's legal actions are public to the seat: the same in
+                    # every determinization
+                    actions = legal
                     at_root = False
+                else:
+                    actions = legal_actions(state)
                 candidates = ordered(node, state, actions, player)
                 untried = next((a for a in candidates if a not in node.children), None)
                 if untried is not None:
@@ -256,11 +298,12 @@ class MCTSBot:
                 best_child: Node | None = None
                 best_action: Any = None
                 best_score = -1.0
+                children = node.children
                 for a in candidates:
-                    ch = node.children[a]
+                    ch = children[a]
                     ch.avail += 1
-                    score = (ch.totals[player] / ch.visits
-                             + c * math.sqrt(math.log(ch.avail) / ch.visits))
+                    n_ch = ch.visits
+                    score = ch.totals[player] / n_ch + c * sqrt(log(ch.avail) / n_ch)
                     if score > best_score:
                         best_score, best_child, best_action = score, ch, a
                 assert best_child is not None
