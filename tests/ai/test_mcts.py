@@ -36,7 +36,8 @@ def _decide(game: Game, state: Any, seed: int, config: MCTSConfig = TINY) -> Any
 
 
 def test_ladder_is_registered_weakest_first() -> None:
-    assert list(BOTS) == ["random", "greedy", "mcts-easy", "mcts-medium", "mcts-hard"]
+    assert list(BOTS) == ["random", "greedy", "planner", "mcts-easy", "mcts-medium",
+                          "mcts-hard"]
     budgets = [LEVELS[k].iterations for k in ("mcts-easy", "mcts-medium", "mcts-hard")]
     assert budgets == sorted(budgets) and len(set(budgets)) == 3
     bot = make_bot("mcts-hard", 1)

@@ -29,6 +29,12 @@ def _greedy(seed: int) -> Bot:
     return GreedyBot(seed)
 
 
+def _planner(seed: int) -> Bot:
+    from meeplehall.ai.planner import PlannerBot
+
+    return PlannerBot(seed)
+
+
 def _mcts(kind: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
         from meeplehall.ai.mcts import make_level
@@ -41,6 +47,7 @@ def _mcts(kind: str) -> Callable[[int], Bot]:
 BOTS: dict[str, Callable[[int], Bot]] = {
     "random": _random,
     "greedy": _greedy,
+    "planner": _planner,
     "mcts-easy": _mcts("mcts-easy"),
     "mcts-medium": _mcts("mcts-medium"),
     "mcts-hard": _mcts("mcts-hard"),

@@ -314,8 +314,15 @@ class PlaySession:
                 self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
                          f"  (visits {share:.0%})")
             return "again"
+        if kind == "planner":
+            rows = analyse(self.game, view, legal, kind, self.bot_seed ^ 0x4849)
+            self.say("The planner bot would choose:")
+            for action, value in rows[:3]:
+                self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
+                         f"  (turn value {value:.1f})")
+            return "again"
         if kind not in ("", "greedy"):
-            self.say("Usage: hint [greedy|mcts|mcts-easy|mcts-medium|mcts-hard]")
+            self.say("Usage: hint [greedy|planner|mcts|mcts-easy|mcts-medium|mcts-hard]")
             return "again"
         ranked = self.hinter.rank(self.game, view, legal)
         self.say("The greedy bot would choose:")

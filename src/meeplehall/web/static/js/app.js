@@ -69,7 +69,8 @@ const SEAT_INVITE = "invite";
 function seatKindLabel(kind) {
   return {
     here: t("Human (here, on this device)"), invite: t("Human (invited by link)"),
-    random: t("Bot: random"), greedy: t("Bot: greedy"), "mcts-easy": t("Bot: MCTS easy"),
+    random: t("Bot: random"), greedy: t("Bot: greedy"), planner: t("Bot: planner"),
+    "mcts-easy": t("Bot: MCTS easy"),
     "mcts-medium": t("Bot: MCTS medium"), "mcts-hard": t("Bot: MCTS hard"),
   }[kind] || kind;
 }
