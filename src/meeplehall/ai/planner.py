@@ -22,8 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from meeplehall.ai.base import bot_rng
-from meeplehall.ai.greedy import evaluator_for
+from meeplehall.ai.greedy import GreedyBot, evaluator_for
 from meeplehall.core.protocol import Game
 
 Evaluator = Callable[[Any, int], float]
@@ -79,13 +78,14 @@ def praga_evaluator(profile: str = "balanced") -> Evaluator:
     return evaluate
 
 
-class PlannerBot:
-    """Pilot-method planner over the bot's own turn (see the module docstring)."""
+class PlannerBot(GreedyBot):
+    """Pilot-method planner over the bot's own turn (see the module docstring); picks
+    among equally rated actions like the greedy bot, with its own generator."""
 
     kind = "planner"
 
     def __init__(self, seed: int = 0, profile: str | None = None, horizon: int = 24) -> None:
-        self.rng = bot_rng(seed)
+        super().__init__(seed)
         self.profile = profile
         self.horizon = horizon
 
@@ -133,11 +133,3 @@ class PlannerBot:
             scored.append((self._complete(game, child, seat, start, evaluate), action))
         scored.sort(key=lambda pair: -pair[0])
         return scored
-
-    def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
-        if len(legal) == 1:
-            return legal[0]
-        scored = self.rank(game, view, legal)
-        best = scored[0][0]
-        top = [a for v, a in scored if v >= best - 1e-9]
-        return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]
