@@ -125,14 +125,19 @@ function chart(scores, breakdown, categories, label, catLabel, names, t) {
     });
     svg.append(s("text", { x: x + 6, y: y + 20, "font-size": 14, "font-weight": 700 }, String(score)));
   });
-  const ly = 10 + n * rowH + 10;
+  let ly = 10 + n * rowH + 10;
   let lx = 10;
   categories.forEach((c, k) => {
-    svg.append(s("rect", { x: lx, y: ly, width: 12, height: 12, fill: BAR_COLOURS[k % BAR_COLOURS.length], stroke: "#000" }));
     const text = catLabel(c);
+    const itemWidth = 24 + text.length * 6.5;
+    if (lx > 10 && lx + itemWidth > width - 10) {  // wrap to a new legend line
+      lx = 10;
+      ly += 18;
+    }
+    svg.append(s("rect", { x: lx, y: ly, width: 12, height: 12, fill: BAR_COLOURS[k % BAR_COLOURS.length], stroke: "#000" }));
     svg.append(s("text", { x: lx + 16, y: ly + 11, "font-size": 11 }, text));
-    lx += 24 + text.length * 6;
-    if (lx > width - 100) lx = 10;
+    lx += itemWidth;
   });
+  svg.setAttribute("viewBox", `0 0 ${width} ${Math.max(height, ly + 22)}`);
   return svg;
 }
