@@ -63,6 +63,17 @@ OPTIONS: tuple[Option, ...] = (
     Option("road_mine_and_quarry", "choice", "both",
            "GL-R4's second reward: +1 gold mine 'both' and +1 quarry (literal [RU]) or "
            "'one' of them", choices=("both", "one"), rule="GL-R4"),
+    Option("unused_wheel_gain", "choice", "lost",
+           "a wheel bonus gain (gold, stone, window, track step) not taken is 'lost' at "
+           "the end of the turn (the reference's reading) or 'granted': it must be taken "
+           "before the turn ends ([DE] 'verleiht dir einen Bonus', [PT] 'você ainda "
+           "recebe o bônus'); the egg purchase stays optional",
+           choices=("lost", "granted"), rule="P-CRANE-6"),
+    Option("unused_sideways", "choice", "lost",
+           "an earned sideways move not made is 'lost' at the end of the turn (the "
+           "reference's reading) or 'applied': it must be made before the turn ends, at a "
+           "moment the player chooses ([DE] 'bewegst du deinen Würfel 1 Feld seitwärts')",
+           choices=("lost", "applied"), rule="P-GRID-4"),
     Option("solo_opponent", "choice", "auto",
            "the side the engine plays: 'auto' (the rulebook's dummy when players=1, "
            "none otherwise), the rulebook's 'dummy' (P-SOLO-2, players=1 only) or the "

@@ -52,6 +52,10 @@ class Options:
     road_tile_spaces: str = "I+II+III"
     solo_opponent: str = "none"  # "none", "dummy" (P-SOLO-2) or "parler" (never "auto")
     parler_bots: int = 0
+    # Readings of P-CRANE-6 and P-GRID-4 where the seeds say "you receive" (also quiet
+    # at their defaults).
+    unused_wheel_gain: str = "lost"
+    unused_sideways: str = "lost"
 
     def to_params(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__slots__}
@@ -70,7 +74,8 @@ class Options:
 
 
 _QUIET_DEFAULTS = (("road_tile_spaces", "I+II+III"), ("solo_opponent", "none"),
-                   ("parler_bots", 0))
+                   ("parler_bots", 0), ("unused_wheel_gain", "lost"),
+                   ("unused_sideways", "lost"))
 
 
 ROW_NAMES = ("building", "wall", "upgrade")

@@ -177,9 +177,20 @@ def _gen_turn(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
         out.append(A.ROAD_FREE)
     if s.road_egg and s.eggs[seat]:
         out.append(A.ROAD_EGG)
-    if s.taken >= 0 and not tile_action_pending(s, seat):
+    if s.taken >= 0 and not tile_action_pending(s, seat) and not _owed(s):
         out.append(A.END_TURN)
     return out
+
+
+def _owed(s: PragaState) -> bool:
+    """Gains the options make mandatory before the turn may end (both are offered in the
+    hub while owed): a wheel bonus gain with ``unused_wheel_gain='granted'`` (P-CRANE-6;
+    the egg purchase stays optional) and earned sideways moves with
+    ``unused_sideways='applied'`` (P-GRID-4)."""
+    if (s.opts.unused_wheel_gain == "granted" and s.bonus and not s.special
+            and C.crane.slots[s.taken_slot - 1].kind != 2):
+        return True
+    return s.opts.unused_sideways == "applied" and (s.moves_hw > 0 or s.moves_cat > 0)
 
 
 def _bonus_ok(s: PragaState, seat: int) -> bool:
