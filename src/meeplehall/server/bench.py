@@ -34,6 +34,7 @@ import httpx
 import websockets
 
 from meeplehall.core.rng import Rng
+from meeplehall.server.cli import tune_gc
 from meeplehall.server.services import (
     find_postgres,
     find_redis,
@@ -442,6 +443,7 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
         print("bench server: --tables and --processes must be at least 1, --seconds "
               "positive and --rate at least 0", file=sys.stderr)
         return 2
+    tune_gc()  # the client's own collector pauses would count as server latency
     if processes > 1 and find_redis() is None:
         print("bench server: --processes needs redis-server (live updates between the "
               "processes)", file=sys.stderr)
