@@ -76,6 +76,17 @@ def _csv(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
+def _bot_kinds(text: str) -> list[str]:
+    """``--bots`` as a list of registered bot kinds (at least one)."""
+    bots = [b.lower() for b in _csv(text)]
+    if not bots:
+        raise UsageError("--bots needs at least one bot kind")
+    for kind in bots:
+        if kind not in BOTS:
+            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    return bots
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="meeplehall",
@@ -220,12 +231,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     if args.list_options:
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced, args.players)
-    bots = [b.lower() for b in _csv(args.bots)]
-    if not bots:
-        raise UsageError("--bots needs at least one bot kind")
-    for kind in bots:
-        if kind not in BOTS:
-            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    bots = _bot_kinds(args.bots)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     if args.max_decisions < 1:
@@ -297,12 +303,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     if args.list_options:
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced, args.players)
-    bots = [b.lower() for b in _csv(args.bots)]
-    if not bots:
-        raise UsageError("--bots needs at least one bot kind")
-    for kind in bots:
-        if kind not in BOTS:
-            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    bots = _bot_kinds(args.bots)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
@@ -346,15 +347,11 @@ def bench_rl_main(argv: Sequence[str], console: Console) -> int:
         console.print(f"error: the rl extra is not installed ({exc}); "
                       'install it with: python3 -m pip install -e ".[rl]"')
         return 2
-    options: dict[str, Any] = {}
-    for item in args.option:
-        key, sep, value = item.partition("=")
-        if not sep:
-            parser.error(f"option {item!r} is not KEY=VALUE")
-        options[key] = value
     try:
-        report = bench_env(args.game, players=args.players, seconds=args.seconds, **options)
-    except (ValueError, TypeError) as exc:
+        options = parse_options(find_game(args.game), args.option, players=args.players)
+        players = options.pop("players")
+        report = bench_env(args.game, players=players, seconds=args.seconds, **options)
+    except (UsageError, ValueError) as exc:
         console.print(f"error: {exc}")
         return 2
     for key, value in report.items():
