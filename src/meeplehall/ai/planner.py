@@ -69,9 +69,11 @@ def praga_evaluator(profile: str = "balanced") -> Evaluator:
         v += left * (w["mine"] * s.mine[seat] + w["quarry"] * s.quarry[seat])
         v += left * (w["tech"] * s.tech[seat] + w["univ"] * s.univ[seat])
         v += left * (w["hw"] * (s.hw[seat] // ROW_BITS) + w["cat"] * (s.cat[seat] // ROW_BITS))
-        v += w["walls"] * sum(1 for code in s.walls[seat] if code >= 0)
+        if w["walls"]:  # the counting terms only for the profiles that weigh them
+            v += w["walls"] * sum(1 for code in s.walls[seat] if code >= 0)
+        if w["bld"]:
+            v += w["bld"] * s.site_owner.count(seat)
         v += w["tok"] * (s.red[seat] + s.blue[seat])
-        v += w["bld"] * sum(1 for owner in s.site_owner if owner == seat)
         v -= w["egg"] * s.eggs[seat]
         return v
 
