@@ -139,7 +139,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"meeplehall server: event loop {loop}, HTTP parser {http}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, loop=loop, http=http,
                 log_level="warning" if args.quiet else "info", access_log=not args.quiet,
-                ws="websockets", ws_per_message_deflate=False)
+                ws="websockets-sansio", ws_per_message_deflate=False)
     return 0
 
 

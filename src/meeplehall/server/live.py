@@ -42,6 +42,7 @@ class Connection:
     min_seq: int | None = None
     last_seq: int = -1
     last_view: dict[str, Any] | None = None
+    last_memo: dict[Any, bytes] | None = None  # the diff memo of last_view
     log_len: int = 0
 
 
@@ -172,7 +173,9 @@ class Hub:
         lines = view.get("log", [])
         assert conn.last_view is not None
         message = {"type": "update", **table_message(live, conn.seat),
-                   "patch": diff(conn.last_view, view), "log_from": conn.log_len,
+                   "patch": diff(conn.last_view, view, "", conn.last_memo,
+                                 live.memo(conn.seat)),
+                   "log_from": conn.log_len,
                    "log": lines[conn.log_len:], "notes": live.notes_since(conn.last_seq)}
         self._sent(conn, live, view)
         return message
@@ -196,6 +199,7 @@ class Hub:
     def _sent(conn: Connection, live: Live, view: dict[str, Any]) -> None:
         conn.last_seq = live.seq
         conn.last_view = view
+        conn.last_memo = live.memo(conn.seat)
         conn.log_len = len(view.get("log", ()))
 
     async def pump(self, conn: Connection) -> None:

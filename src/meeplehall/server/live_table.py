@@ -163,6 +163,9 @@ class Live:
     undo_seqs: list[int] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Per view, the marshal bytes of its members that diffs have compared (see
+    # meeplehall.server.patch.diff): they go with the view to the next diff.
+    _memos: dict[int | None, dict[Any, bytes]] = field(default_factory=dict)
     _actions: tuple[Any, ...] | None = None
     _legal: list[dict[str, str]] | None = None
     # Update messages already serialised for this seq, shared by every connection that
@@ -177,6 +180,7 @@ class Live:
         self.undo_seqs = built.undo_seqs
         self.notes = built.notes
         self._views = {}
+        self._memos = {}
         self._actions = None
         self._legal = None
         self.messages = {}
@@ -205,6 +209,13 @@ class Live:
             cached = self.game.player_view(self.state, seat)
             self._views[seat] = cached
         return cached
+
+    def memo(self, seat: int | None) -> dict[Any, bytes]:
+        """The diff memo of ``view(seat)`` (see :func:`meeplehall.server.patch.diff`)."""
+        memo = self._memos.get(seat)
+        if memo is None:
+            memo = self._memos[seat] = {}
+        return memo
 
     def legal_actions(self) -> tuple[Any, ...]:
         """The game's legal actions now (none when the game is over), worked out once per

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import marshal
+from operator import is_
 from typing import Any
 
 
@@ -29,12 +30,58 @@ def _unescape(token: str) -> str:
     return token.replace("~1", "/").replace("~0", "~")
 
 
-def diff(old: Any, new: Any, path: str = "") -> list[dict[str, Any]]:
-    """Operations that turn ``old`` into ``new``."""
+Memo = dict[Any, bytes]
+
+
+def diff(old: Any, new: Any, path: str = "", old_memo: Memo | None = None,
+         new_memo: Memo | None = None) -> list[dict[str, Any]]:
+    """Operations that turn ``old`` into ``new``.
+
+    ``old_memo`` and ``new_memo`` (optional, for two objects) remember the ``marshal``
+    bytes of their members for the type-exact comparison (see ``_same``): pass the same
+    dict with the same (unchanged) document every time, and a member that stays equal
+    from one document to the next is serialised once per document, not twice per diff
+    (a view is the newer side of one diff and the older side of the next)."""
     ops: list[dict[str, Any]] = []
+    if old_memo is not None and new_memo is not None and type(old) is dict \
+            and type(new) is dict:
+        if old is not new:
+            _diff_members(old, new, path, ops, old_memo, new_memo)
+        return ops
     if not _same(old, new):
         _diff(old, new, path, ops)
     return ops
+
+
+def _diff_members(old: dict[Any, Any], new: dict[Any, Any], path: str,
+                  ops: list[dict[str, Any]], old_memo: Memo, new_memo: Memo) -> None:
+    """The object branch of ``_diff``, with memos of the members' bytes."""
+    for key in old:
+        if key not in new:
+            ops.append({"op": "remove", "path": f"{path}/{_escape(key)}"})
+    for key, value in new.items():
+        if key not in old:
+            ops.append({"op": "add", "path": f"{path}/{_escape(key)}", "value": value})
+            continue
+        before = old[key]
+        if before is value:
+            continue
+        kind = type(value)
+        if (kind is dict or kind is list) and type(before) is kind and before == value:
+            try:
+                left = old_memo.get(key)
+                if left is None:
+                    left = old_memo[key] = marshal.dumps(before)
+                right = new_memo.get(key)
+                if right is None:
+                    right = new_memo[key] = marshal.dumps(value)
+            except ValueError:  # not plain data: the general comparison decides
+                pass
+            else:
+                if left == right:
+                    continue
+        if not _same(before, value):
+            _diff(before, value, f"{path}/{_escape(key)}", ops)
 
 
 def _same(a: Any, b: Any) -> bool:
@@ -43,7 +90,15 @@ def _same(a: Any, b: Any) -> bool:
     value's type (both are C loops over the subtree, much cheaper than a Python walk)."""
     if a is b:
         return True
-    if type(a) is not type(b) or a != b:
+    if type(a) is not type(b):
+        return False
+    if type(a) is list:
+        if len(a) == len(b) and all(map(is_, a, b)):
+            return True  # the same elements: equal, and of equal types (no walk, no copy)
+    elif type(a) is dict and len(a) == len(b) and all(map(is_, a.values(), b.values())) \
+            and all(map(is_, a, b)):
+        return True  # the same keys in the same order, with the same values
+    if a != b:
         return False
     if type(a) is dict or type(a) is list:
         try:
@@ -78,7 +133,7 @@ def _diff(old: Any, new: Any, path: str, ops: list[dict[str, Any]]) -> None:
         return
     if isinstance(old, list) and isinstance(new, list):
         count = len(old)
-        if len(new) > count and _same(new[:count], old):
+        if len(new) > count and (all(map(is_, old, new)) or _same(new[:count], old)):
             ops.extend({"op": "add", "path": f"{path}/-", "value": v} for v in new[count:])
             return
         if len(new) == count:
