@@ -63,6 +63,25 @@ def table_message(live: Live, seat: int | None) -> dict[str, Any]:
     return out
 
 
+def _siblings(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    """The same keys in the same order, and the same objects under each but ``"seat"``:
+    two views of one state built together (``Live.view``)."""
+    if len(a) != len(b):
+        return False
+    for (key, value), (other_key, other) in zip(a.items(), b.items(), strict=True):
+        if key != other_key or (value is not other and key != "seat"):
+            return False
+    return True
+
+
+def _same_seat(old: dict[str, Any], new: dict[str, Any]) -> bool:
+    """Both views have a ``"seat"``, of the same type and value: the patch leaves it be."""
+    if "seat" not in old or "seat" not in new:
+        return False
+    a, b = old["seat"], new["seat"]
+    return type(a) is type(b) and a == b
+
+
 class Hub:
     """Local WebSocket connections per table, plus the optional Redis bridge."""
 
@@ -173,12 +192,28 @@ class Hub:
         lines = view.get("log", [])
         assert conn.last_view is not None
         message = {"type": "update", **table_message(live, conn.seat),
-                   "patch": diff(conn.last_view, view, "", conn.last_memo,
-                                 live.memo(conn.seat)),
+                   "patch": self.patch(conn, live, view),
                    "log_from": conn.log_len,
                    "log": lines[conn.log_len:], "notes": live.notes_since(conn.last_seq)}
         self._sent(conn, live, view)
         return message
+
+    @staticmethod
+    def patch(conn: Connection, live: Live, view: dict[str, Any]) -> list[dict[str, Any]]:
+        """The patch from ``conn.last_view`` to ``view``. Worked out once for the seats
+        whose views were built together (see ``Live.view``): between views that differ
+        from another pair only in an unchanged ``"seat"``, the operations are the same."""
+        old = conn.last_view
+        assert old is not None
+        shareable = _same_seat(old, view)
+        if shareable:
+            for old_other, new_other, ops in live.patches:
+                if _siblings(old, old_other) and _siblings(view, new_other):
+                    return ops
+        ops = diff(old, view, "", conn.last_memo, live.memo(conn.seat))
+        if shareable:
+            live.patches.append((old, view, ops))
+        return ops
 
     def update_text(self, conn: Connection, live: Live) -> str:
         """``update_message`` as JSON text, made once per seat, seq and previous view:

@@ -109,6 +109,18 @@ def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple
     return new_state, str(action), rng_state(new_state) != before
 
 
+def views_builder(game: Game) -> Any:
+    """The game's optional ``player_views(state, seats)``: a dict of the views of several
+    seats, each equal to its ``player_view``, built at once so that what they have in
+    common is worked out once per state (every seat and spectator of a table needs its
+    view after each move). Looked for on the game, then on its ``views`` module (the
+    engine-based games); None: the server calls ``player_view`` per seat."""
+    build = getattr(game, "player_views", None)
+    if build is None:
+        build = getattr(getattr(game, "views", None), "player_views", None)
+    return build
+
+
 def replay_entries(game: Game, params: dict[str, Any], seed: int,
                    entries: Sequence[Entry]) -> Any:
     """The state after ``entries`` (which are known to replay)."""
@@ -172,6 +184,11 @@ class Live:
     # last saw the same view of the same seat (see meeplehall.server.live).
     messages: dict[tuple[int | None, int, int], tuple[dict[str, Any], str]] = field(
         default_factory=dict)
+    # Patches already worked out for this seq, as (old view, new view, operations): the
+    # views of different seats built together share all their members but "seat", so one
+    # patch serves them all (see meeplehall.server.live.Hub.patch).
+    patches: list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = field(
+        default_factory=list)
 
     def install(self, built: Built) -> None:
         self.state = built.state
@@ -184,6 +201,7 @@ class Live:
         self._actions = None
         self._legal = None
         self.messages = {}
+        self.patches = []
 
     def built(self) -> Built:
         return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)
@@ -203,11 +221,19 @@ class Live:
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """``player_view`` for ``seat`` (None: spectator), cached until the next change.
-        Callers must not mutate it."""
+        Callers must not mutate it: with a game that builds the views of all seats at
+        once (see :func:`views_builder`), the views of one state share their members."""
         cached = self._views.get(seat)
         if cached is None:
-            cached = self.game.player_view(self.state, seat)
-            self._views[seat] = cached
+            build = views_builder(self.game)
+            if build is None or (seat is not None and not 0 <= seat < len(self.seats)):
+                cached = self.game.player_view(self.state, seat)
+                self._views[seat] = cached
+            else:
+                seats = [seat, *(s for s in (*range(len(self.seats)), None)
+                                 if s != seat and s not in self._views)]
+                self._views.update(build(self.state, seats))
+                cached = self._views[seat]
         return cached
 
     def memo(self, seat: int | None) -> dict[Any, bytes]:

@@ -8,9 +8,10 @@ public part of the state, so a bot can rebuild a full state with ``sample_hidden
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from meeplehall.core.plain import state_to_plain
+from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
@@ -39,29 +40,8 @@ PUBLIC_FIELDS: tuple[str, ...] = (
 )  # the log is public too: it travels once, as view["log"]
 
 
-def _mats(counts: tuple[int, ...]) -> dict[str, int]:
-    return {MATERIALS[m]: n for m, n in enumerate(counts) if n}
-
-
 def side_name(s: RCState, side: int) -> str:
     return "Ivan" if s.solo and side == 1 else C.colours[side]
-
-
-def _workshop(s: RCState, side: int) -> list[dict[str, Any]]:
-    out = []
-    for pos, value in enumerate(s.ws[side]):
-        entry: dict[str, Any] = {"position": WS_POSITIONS[pos]}
-        if value == -2:
-            entry["banner"] = True
-        elif value >= 0:
-            tile = C.tiles[value >> 1]
-            entry["tile"] = tile.id
-            entry["face_up"] = bool(value & 1)
-            entry["benefit"] = tile_text(value >> 1)
-        if s.opts.advanced_workshops and C.advanced_ornaments[pos] >= 0 and value == -1:
-            entry["locked_ornament"] = ORNAMENTS[C.advanced_ornaments[pos]]
-        out.append(entry)
-    return out
 
 
 def tile_text(tile: int) -> str:
@@ -71,77 +51,225 @@ def tile_text(tile: int) -> str:
     return f"{wt.amount} {RESOURCES[wt.resource]}"
 
 
-def player_view(s: RCState, player: int | None) -> dict[str, Any]:
-    """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data."""
+# -- player_view --------------------------------------------------------------------------
+# Built field by field from tables worked out once per process (the components never
+# change): this runs for every seat and spectator after every move on the server. The
+# output is exactly that of the generic version (``state_to_plain`` of PUBLIC_FIELDS plus
+# the readable parts), which tests/games/red_cathedral/test_views.py keeps as a frozen
+# reference and compares with, key order and types included. Each ``player_view`` call
+# returns fresh containers, shared with no other view and not with these tables (a bot may
+# change its copy); ``player_views`` shares them between the seats of one state.
+
+_NAMES = tuple(C.colours)
+_NAMES_SOLO = tuple("Ivan" if i == 1 else n for i, n in enumerate(C.colours))
+# per Resource tile: (id, resource name, amount)
+_RESOURCE_TILES = tuple((rt.id, RESOURCES[rt.resource], rt.amount) for rt in C.resource_tiles)
+# per Cathedral card: (id, kind name, cost items, rp, rubles, ornament type)
+_CARDS = tuple(
+    (cd.id, CARD_KINDS[cd.kind], tuple((MATERIALS[m], n) for m, n in enumerate(cd.cost) if n),
+     cd.rp, cd.rubles, ORNAMENTS[cd.kind])
+    for cd in C.cards)
+# per Influence card: (id, ((rule, mark, effect), ...))
+_INFLUENCE = tuple(
+    (ic.id, tuple((a.rule, "repeat" if a.repeat else "once", a.effect) for a in ic.actions))
+    for ic in C.influence)
+# per Workshop tile: (id, benefit text)
+_TILES = tuple((wt.id, tile_text(i)) for i, wt in enumerate(C.tiles))
+_DIE_OF_TILE = tuple(COLOURS[wt.die] for wt in C.tiles)
+_LOCKED = tuple(ORNAMENTS[o] if o >= 0 else None for o in C.advanced_ornaments)
+_NEXT_ORNAMENT = tuple(ORNAMENTS[k] for k in (0, 1, 1, 2))
+_CAPACITY = C.free_spaces + C.banners_in_inventory
+_MATERIAL_NAMES = MATERIALS
+_OPTIONS: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(opts) -> (opts, to_params())
+
+
+def _params(opts: Any) -> dict[str, Any]:
+    """``opts.to_params()``, a fresh dict, worked out once per options object."""
+    hit = _OPTIONS.get(id(opts))
+    if hit is None or hit[0] is not opts:
+        if len(_OPTIONS) >= 4096:
+            _OPTIONS.clear()
+        hit = _OPTIONS[id(opts)] = (opts, opts.to_params())
+    return dict(hit[1])
+
+
+_COUNTS: dict[tuple[int, ...], tuple[tuple[str, int], ...]] = {}
+
+
+def _counts(counts: tuple[int, ...]) -> dict[str, int]:
+    """The non-zero counts of a tuple of Materials, by material name (a fresh dict)."""
+    try:
+        items = _COUNTS.get(counts)
+    except TypeError:  # a list (a state built by hand): the same counts as a tuple
+        counts = tuple(counts)
+        items = _COUNTS.get(counts)
+    if items is None:
+        if len(_COUNTS) >= 65536:
+            _COUNTS.clear()
+        items = _COUNTS[counts] = tuple(
+            (_MATERIAL_NAMES[m], n) for m, n in enumerate(counts) if n)
+    return dict(items)
+
+
+def _plain_stack(stack: list[tuple[Any, ...]]) -> list[Any]:
+    """``to_plain(stack)``: decision tuples of ints, a few holding a tuple of candidates."""
+    return [[v if type(v) is int else to_plain(v) for v in entry]
+            if type(entry) is tuple else to_plain(entry) for entry in stack]
+
+
+def _public(s: RCState, opts: dict[str, Any]) -> dict[str, Any]:
+    """``state_to_plain(s, PUBLIC_FIELDS)``, field by field (tuples become lists)."""
+    return {
+        "opts": opts, "players": s.players, "sides": s.sides, "solo": s.solo,
+        "plan": s.plan, "card_of": list(s.card_of), "slot_tower": list(s.slot_tower),
+        "slot_level": list(s.slot_level), "towers": [list(t) for t in s.towers],
+        "influence": list(s.influence), "ivan_order": list(s.ivan_order),
+        "tiles": list(s.tiles), "die_pos": list(s.die_pos), "die_val": list(s.die_val),
+        "supply": list(s.supply), "owner": list(s.owner),
+        "delivered": [list(t) for t in s.delivered], "done": list(s.done),
+        "orn": list(s.orn), "ws_tile": list(s.ws_tile), "rubles": list(s.rubles),
+        "inv": [list(t) for t in s.inv], "inv_banners": list(s.inv_banners),
+        "out_banners": list(s.out_banners), "ws": [list(t) for t in s.ws],
+        "orn_avail": [list(t) for t in s.orn_avail], "orn_placed": list(s.orn_placed),
+        "completed": list(s.completed), "score": list(s.score),
+        "stack": _plain_stack(s.stack), "side": s.side, "main_done": s.main_done,
+        "sell_state": s.sell_state, "reroll_used": s.reroll_used,
+        "moved_die": s.moved_die, "dest": s.dest, "mk_used": s.mk_used,
+        "act_used": s.act_used, "end_trigger": s.end_trigger,
+        "bonus_given": s.bonus_given, "turns": s.turns, "final": to_plain(s.final),
+        "iv_tiles": list(s.iv_tiles), "iv_up": list(s.iv_up),
+        "iv_banners": s.iv_banners, "iv_orn": s.iv_orn, "iv_inv": list(s.iv_inv),
+        "iv_build": list(s.iv_build), "iv_next": s.iv_next,
+    }
+
+
+def _workshop_fast(board: Any, advanced: bool) -> list[dict[str, Any]]:
+    out = []
+    for pos, value in enumerate(board):
+        if value >= 0:
+            tile_id, benefit = _TILES[value >> 1]
+            entry: dict[str, Any] = {"position": WS_POSITIONS[pos], "tile": tile_id,
+                                     "face_up": bool(value & 1), "benefit": benefit}
+        elif value == -2:
+            entry = {"position": WS_POSITIONS[pos], "banner": True}
+        else:
+            entry = {"position": WS_POSITIONS[pos]}
+            if advanced and value == -1 and _LOCKED[pos] is not None:
+                entry["locked_ornament"] = _LOCKED[pos]
+        out.append(entry)
+    return out
+
+
+def _view(s: RCState, player: int | None) -> dict[str, Any]:
     t = track()
-    public = state_to_plain(s, PUBLIC_FIELDS)
+    names = _NAMES_SOLO if s.solo else _NAMES
     top = s.stack[-1] if s.stack else None
+    die_pos, die_val, tiles = s.die_pos, s.die_val, s.tiles
+    dice: list[list[dict[str, Any]]] = [[], [], [], [], [], [], [], []]
+    for d in range(5):
+        sp = die_pos[d]
+        if 0 <= sp < 8:
+            dice[sp].append({"colour": COLOURS[d], "value": die_val[d]})
+    market = []
+    for sp in range(8):
+        tile_id, resource, amount = _RESOURCE_TILES[tiles[sp]]
+        market.append({"space": sp, "quadrant": sp // 2,
+                       "tile": {"id": tile_id, "resource": resource, "amount": amount},
+                       "dice": dice[sp]})
+    card_of, owner, delivered, done, orn, ws_tile = (
+        s.card_of, s.owner, s.delivered, s.done, s.orn, s.ws_tile)
+    cathedral = []
+    for tower in s.towers:
+        column = []
+        for slot in tower:
+            card_id, kind, cost, rp, rubles, ornament = _CARDS[card_of[slot]]
+            o, w, tile = owner[slot], orn[slot], ws_tile[slot]
+            column.append({
+                "slot": slot, "card": card_id, "kind": kind, "cost": dict(cost),
+                "rp": rp, "rubles": rubles, "owner": None if o < 0 else names[o],
+                "delivered": _counts(delivered[slot]), "completed": done[slot],
+                "ornament": None if w < 0 else {"type": ornament, "owner": names[w]},
+                "workshop_tile": None if tile < 0 else {
+                    "id": _TILES[tile][0], "benefit": _TILES[tile][1]}})
+        cathedral.append(column)
+    advanced = s.opts.advanced_workshops
+    sides = []
+    lap, pp = t.lap, t.pp
+    for side in range(s.sides):
+        score = s.score[side]
+        entry: dict[str, Any] = {
+            "side": side, "name": names[side], "recognition": score, "prestige": pp(score),
+            "lap": max(0, score) // lap, "completed": s.completed[side],
+            "ornaments_placed": s.orn_placed[side]}
+        if not (s.solo and side == 1):
+            banners = s.inv_banners[side]
+            entry["rubles"] = s.rubles[side]
+            entry["inventory"] = _counts(s.inv[side])
+            entry["capacity"] = _CAPACITY - banners
+            entry["banners_in_inventory"] = banners
+            entry["banners_outside"] = s.out_banners[side]
+            entry["workshop"] = _workshop_fast(s.ws[side], advanced)
+            entry["ornaments_available"] = dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))
+        sides.append(entry)
     view: dict[str, Any] = {
         "game": "red-cathedral",
         "seat": player,
         "players": s.players,
         "solo": s.solo,
-        "options": s.opts.to_params(),
+        "options": _params(s.opts),
         "plan": s.plan,
         "to_move": None if top is None else top[1],
         "decision": None if top is None else DECISION_NAMES[top[0]],
-        "turn_of": side_name(s, s.side),
-        "end_triggered_by": None if s.end_trigger < 0 else side_name(s, s.end_trigger),
-        "market": [
-            {"space": sp, "quadrant": sp // 2,
-             "tile": {"id": C.resource_tiles[s.tiles[sp]].id,
-                      "resource": RESOURCES[C.resource_tiles[s.tiles[sp]].resource],
-                      "amount": C.resource_tiles[s.tiles[sp]].amount},
-             "dice": [{"colour": COLOURS[d], "value": s.die_val[d]}
-                      for d in range(5) if s.die_pos[d] == sp]}
-            for sp in range(8)],
+        "turn_of": names[s.side],
+        "end_triggered_by": None if s.end_trigger < 0 else names[s.end_trigger],
+        "market": market,
         "influence": [
-            {"quadrant": q, "card": C.influence[c].id,
-             "actions": [{"rule": a.rule, "mark": "repeat" if a.repeat else "once",
-                          "effect": a.effect} for a in C.influence[c].actions]}
+            {"quadrant": q, "card": _INFLUENCE[c][0],
+             "actions": [{"rule": rule, "mark": mark, "effect": effect}
+                         for rule, mark, effect in _INFLUENCE[c][1]]}
             for q, c in enumerate(s.influence)],
-        "cathedral": [
-            [{"slot": slot, "card": C.cards[s.card_of[slot]].id,
-              "kind": CARD_KINDS[C.cards[s.card_of[slot]].kind],
-              "cost": _mats(C.cards[s.card_of[slot]].cost),
-              "rp": C.cards[s.card_of[slot]].rp, "rubles": C.cards[s.card_of[slot]].rubles,
-              "owner": None if s.owner[slot] < 0 else side_name(s, s.owner[slot]),
-              "delivered": _mats(s.delivered[slot]), "completed": s.done[slot],
-              "ornament": None if s.orn[slot] < 0 else {
-                  "type": ORNAMENTS[C.cards[s.card_of[slot]].kind],
-                  "owner": side_name(s, s.orn[slot])},
-              "workshop_tile": None if s.ws_tile[slot] < 0 else {
-                  "id": C.tiles[s.ws_tile[slot]].id, "benefit": tile_text(s.ws_tile[slot])}}
-             for slot in tower]
-            for tower in s.towers],
-        "supply": _mats(tuple(s.supply)),
-        "sides": [
-            {"side": side, "name": side_name(s, side),
-             "recognition": s.score[side], "prestige": t.pp(s.score[side]),
-             "lap": max(0, s.score[side]) // t.lap,
-             "completed": s.completed[side], "ornaments_placed": s.orn_placed[side]}
-            | ({} if s.solo and side == 1 else {
-                "rubles": s.rubles[side], "inventory": _mats(s.inv[side]),
-                "capacity": C.free_spaces + C.banners_in_inventory - s.inv_banners[side],
-                "banners_in_inventory": s.inv_banners[side],
-                "banners_outside": s.out_banners[side],
-                "workshop": _workshop(s, side),
-                "ornaments_available": dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))})
-            for side in range(s.sides)],
+        "cathedral": cathedral,
+        "supply": _counts(tuple(s.supply)),
+        "sides": sides,
         "log": list(s.log),
-        "state": public,
+        "state": _public(s, _params(s.opts)),
     }
     if s.solo:
         view["ivan"] = {
-            "row": [{"card": IVAN_CARDS[c], "die": COLOURS[C.tiles[s.iv_tiles[i]].die],
+            "row": [{"card": IVAN_CARDS[c], "die": _DIE_OF_TILE[s.iv_tiles[i]],
                      "face_up": s.iv_up[i]} for i, c in enumerate(s.ivan_order)],
             "banners": s.iv_banners,
-            "next_ornament": ORNAMENTS[(0, 1, 1, 2)[s.iv_orn]] if s.iv_orn < 4 else None,
-            "inventory_card": _mats(s.iv_inv), "build_card": _mats(s.iv_build)}
+            "next_ornament": _NEXT_ORNAMENT[s.iv_orn] if s.iv_orn < 4 else None,
+            "inventory_card": _counts(s.iv_inv), "build_card": _counts(s.iv_build)}
     if s.final is not None:
         view["final"] = {"prestige": list(s.final[0]),
                          "breakdown": [list(p) for p in s.final[1]]}
     return view
+
+
+def player_view(s: RCState, player: int | None) -> dict[str, Any]:
+    """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data."""
+    return _view(s, player)
+
+
+def player_views(s: RCState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+    """``player_view`` for each of ``seats``, for a server pushing one state to them all.
+
+    Every seat sees the same table, so the view is built once and the views of the other
+    seats differ only in ``"seat"``: they share every other member (read-only; equal, key
+    order included, to separate ``player_view`` calls)."""
+    out: dict[int | None, dict[str, Any]] = {}
+    base: dict[str, Any] | None = None
+    for seat in seats:
+        if seat in out:
+            continue
+        if base is None:
+            base = out[seat] = _view(s, seat)
+        else:
+            view = dict(base)
+            view["seat"] = seat
+            out[seat] = view
+    return out
 
 
 def sample_hidden(view: dict[str, Any], rng: Rng) -> RCState:
