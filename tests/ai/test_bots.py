@@ -60,3 +60,65 @@ def test_unknown_bot_kind_is_a_clear_error() -> None:
         assert "grandmaster" in str(exc) and "greedy" in str(exc)
     else:
         raise AssertionError("no error for an unknown bot")
+
+
+def _solo_turn_end(seed: int) -> object:
+    """A solo position where the seat's main action is done, ending the turn and selling
+    Prestige are both legal, and the marker stands on a Prestige space."""
+    from meeplehall.games.red_cathedral import actions as A
+    from meeplehall.games.red_cathedral.scoring import track
+
+    state = GAME.initial_state({"players": 1}, seed)
+    bot = make_bot("random", seed)
+    for _ in range(3000):
+        legal = GAME.legal_actions(state)
+        if (A.END_TURN in legal and A.SELL_PRESTIGE in legal
+                and track().on_prestige(state.score[0]) and state.score[0] > 0):
+            return state
+        state = GAME.apply(state, bot.choose(GAME, GAME.player_view(state, 0), legal))
+        if GAME.current_player(state) is None:
+            state = GAME.initial_state({"players": 1}, seed := seed + 100)
+    raise AssertionError("no such position found")
+
+
+def test_ending_the_turn_is_rated_by_the_position_it_ends_the_turn_in() -> None:
+    """RC-FREE-1, RC-SOLO-6: Ivan's turn is played inside ``apply``, so the position after
+    "end your turn" already shows his gains. The one-ply bots rate ending the turn by the
+    position the seat ends it in; before, they sold Prestige (a whole point when the
+    marker stands on a Prestige space) just to put off showing Ivan's turn."""
+    from meeplehall.ai.greedy import GreedyBot, evaluator_for, step_value
+    from meeplehall.games.red_cathedral import actions as A
+
+    state = _solo_turn_end(7)
+    evaluate = evaluator_for(GAME)
+    child = state.clone()
+    GAME.apply_unchecked(child, A.END_TURN)
+    assert child.turns != state.turns
+    assert step_value(GAME, state, child, 0, evaluate, A.END_TURN) == evaluate(state, 0)
+    for bot in (GreedyBot(3), make_bot("planner", 3)):
+        action = bot.choose(GAME, GAME.player_view(state, 0), GAME.legal_actions(state))
+        assert action != A.SELL_PRESTIGE, bot.kind
+
+
+def test_the_bots_rate_a_finished_game_by_its_result_first() -> None:
+    """RC-SOLO-10: a lost final position is worth less to the bots than any unfinished
+    one, a won one more (``evaluate_play``). With ``evaluate``'s 100 + margin, ending the
+    game looked best even when it was lost, so the bots ended solo games against Ivan as
+    soon as they could."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+
+    state = GAME.initial_state({"players": 1}, 5)
+    bot = make_bot("greedy", 1)
+    unfinished = []
+    while GAME.current_player(state) is not None:
+        unfinished.append(RH.evaluate_play(state, 0))
+        legal = GAME.legal_actions(state)
+        state = GAME.apply(state, bot.choose(GAME, GAME.player_view(state, 0), legal))
+    pp, parts, towers = state.final
+    lost = state.clone()
+    lost.final = ((0, max(pp) + 1), parts, towers)
+    won = state.clone()
+    won.final = ((max(pp) + 1, 0), parts, towers)
+    assert RH.evaluate_play(lost, 0) < min(unfinished)
+    assert RH.evaluate_play(won, 0) > max(unfinished)
+    assert RH.evaluate_play(won, 0) - RH.evaluate_play(lost, 0) > 2 * RH.FINAL_RESULT - 1

@@ -3,6 +3,7 @@ actions for hints, and finishes games with a tiny budget (STYLE.md section 9).""
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from meeplehall.ai import BOTS, analyse, make_bot
@@ -91,11 +92,30 @@ def _play(game: Game, players: int, seed: int, config: MCTSConfig,
     return moves, reused
 
 
-def test_tiny_mcts_finishes_a_solo_game_the_same_way_twice_and_reuses_its_tree() -> None:
-    first, reused = _play(RC, 1, seed=5, config=MCTSConfig(iterations=25, pool=4))
+def test_tiny_mcts_finishes_a_solo_game_the_same_way_twice() -> None:
+    first, _ = _play(RC, 1, seed=5, config=MCTSConfig(iterations=25, pool=4))
     again, _ = _play(RC, 1, seed=5, config=MCTSConfig(iterations=25, pool=4))
     assert first == again
+
+
+def test_tiny_mcts_reuses_its_tree_between_decisions_of_one_turn() -> None:
+    first, reused = _play(RC, 2, seed=5, config=MCTSConfig(iterations=25, pool=4))
+    again, _ = _play(RC, 2, seed=5, config=MCTSConfig(iterations=25, pool=4))
+    assert first == again
     assert reused > 0, "the tree was never reused between decisions of one turn"
+
+
+def test_the_solo_game_searches_one_turn_deep_with_turn_rollouts() -> None:
+    """The Red Cathedral's solo settings (``search_settings``): a quarter of the level's
+    iterations, each action's turn played out greedily, a tree of depth 1, no reuse."""
+    state = _advance(RC, 1, seed=9, moves=25)
+    bot = MCTSBot(3, MCTSConfig(iterations=40, pool=4))
+    bot.search(RC, RC.player_view(state, 0), RC.legal_actions(state))
+    assert bot.last_iterations == 10 and not bot._reusing
+    state = _advance(RC, 2, seed=9, moves=25)
+    seat = RC.current_player(state)
+    bot.search(RC, RC.player_view(state, seat), RC.legal_actions(state))
+    assert bot.last_iterations == 40 and bot._reusing
 
 
 def test_tiny_mcts_finishes_a_praga_game() -> None:
@@ -235,11 +255,15 @@ def test_search_budget_is_scaled_per_game() -> None:
 def test_a_reused_tree_keeps_the_margins_its_values_were_measured_from() -> None:
     """Leaf values are measured from the root's margins; a reused subtree holds values
     measured from an earlier root, so the search that reuses it keeps that baseline."""
-    state = RC.initial_state({"players": 1}, 5)
+    state = RC.initial_state({"players": 2}, 5)
     bot = MCTSBot(5, MCTSConfig(iterations=25, pool=4))
+    other = make_bot("greedy", 6)
     kept = fresh = 0
     while (seat := RC.current_player(state)) is not None and kept < 3:
         legal = RC.legal_actions(state)
+        if seat == 1:
+            state = RC.apply(state, other.choose(RC, RC.player_view(state, 1), legal))
+            continue
         before = bot._baseline
         action = bot.choose(RC, RC.player_view(state, seat), legal)
         if len(legal) > 1:
@@ -250,3 +274,47 @@ def test_a_reused_tree_keeps_the_margins_its_values_were_measured_from() -> None
                 fresh += 1
         state = RC.apply(state, action)
     assert kept == 3 and fresh > 0
+
+
+def test_turn_rollout_finishes_the_turn_of_the_seat_at_the_leaf() -> None:
+    """``turn_rollout`` plays the rest of the leaf's turn greedily, so a leaf is rated
+    where the turn ends (as the planner rates its actions)."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+    from meeplehall.ai.mcts import _finish_turn
+
+    state = _advance(RC, 2, seed=6, moves=30)
+    seat = RC.current_player(state)
+    turn = state.turns
+    _finish_turn(RC, state, RH.evaluate_play, 30)
+    assert state.turns == turn + 1 and RC.current_player(state) != seat
+
+
+def test_search_with_turn_rollouts_and_fixed_chance_is_deterministic() -> None:
+    config = MCTSConfig(iterations=30, pool=4, turn_rollout=16, fixed_chance=True)
+    state = _advance(RC, 1, seed=9, moves=25)
+    other = state.clone()
+    other.rng = Rng(123)  # the game's own future chance is never read
+    assert _decide(RC, state, 2, config) == _decide(RC, other, 2, config)
+    state = _advance(PRAGA, 2, seed=3, moves=10)
+    assert _decide(PRAGA, state, 2, config) == _decide(PRAGA, state, 2, config)
+
+
+def test_a_finished_game_is_measured_from_the_final_scoring_the_root_would_get() -> None:
+    """RC-FINAL-*: a finished game's margin is compared with the margin the root would
+    have if it were scored now (``final_margins``), not with the heuristic's margin,
+    which counts unfinished cards and income and made every lost ending worth 0."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+    from meeplehall.ai.mcts import LeafValue
+
+    state = _advance(RC, 1, seed=4, moves=60)
+    value = LeafValue(RC, RH, state, 1, 2.0)
+    assert value.final_root == RH.final_margins(state)[:1]
+    done = state.clone()
+    bot = make_bot("greedy", 2)
+    while RC.current_player(done) is not None:
+        legal = RC.legal_actions(done)
+        done = RC.apply(done, bot.choose(RC, RC.player_view(done, 0), legal))
+    margin = done.final[0][0] - done.final[0][1]
+    expected = (0.7 * (1.0 if 0 in RC.outcome(done).winners else 0.0)
+                + 0.3 / (1.0 + math.exp(-(margin - value.final_root[0]) / 2.0)))
+    assert abs(value(done)[0] - expected) < 1e-9

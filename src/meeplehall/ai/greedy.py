@@ -21,8 +21,32 @@ Evaluator = Callable[[Any, int], float]
 def evaluator_for(game: Game) -> Evaluator:
     module = importlib.import_module(
         f"meeplehall.ai.heuristics.{game.name.replace('-', '_')}")
-    evaluate: Evaluator = module.evaluate
+    # ``evaluate_play`` where a game has one: the evaluation on the bots' scale, where a
+    # finished game counts by its result first (see the Red Cathedral heuristic)
+    evaluate: Evaluator = getattr(module, "evaluate_play", module.evaluate)
     return evaluate
+
+
+END_TURN_TEXT = "end-turn"  # the text form of both games' "end your turn" action
+
+
+def step_value(game: Game, state: Any, child: Any, seat: int, evaluate: Evaluator,
+               action: Any = None) -> float:
+    """The value of ``child``, reached from ``state`` by ``action``, for a one-ply choice.
+
+    The explicit "end your turn" action is rated by the position the seat ends its turn
+    in (``state``). In a solo game the automaton's whole turn is played inside ``apply``
+    (Ivan in The Red Cathedral), so its ``child`` already shows his gains while the
+    children of the free actions still on offer do not, and the one-ply choice kept
+    taking free actions (selling Prestige, RC-FREE-1) to put off ending the turn. Other
+    actions are rated by their own position, even where the engine ends the turn with
+    them (a last step with nothing left to decide): rating those by ``state`` too made
+    every such step look worthless.
+    """
+    if (action is not None and str(action) == END_TURN_TEXT
+            and getattr(child, "turns", None) != getattr(state, "turns", None)):
+        return evaluate(state, seat)
+    return evaluate(child, seat)
 
 
 class GreedyBot:
@@ -41,7 +65,7 @@ class GreedyBot:
         for action in legal:
             child = state.clone()
             game.apply_unchecked(child, action)
-            scored.append((evaluate(child, seat), action))
+            scored.append((step_value(game, state, child, seat, evaluate, action), action))
         scored.sort(key=lambda pair: -pair[0])
         return scored
 

@@ -55,6 +55,7 @@ from types import ModuleType
 from typing import Any
 
 from meeplehall.ai.base import bot_rng
+from meeplehall.ai.greedy import step_value
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
 
@@ -69,6 +70,9 @@ class MCTSConfig:
     seconds: float | None = None
     exploration: float = 0.25
     rollout_depth: int = 0
+    turn_rollout: int = 0
+    fixed_chance: bool = False
+    max_depth: int = 0
     widen_min: int = 6
     widen_c: float = 2.0
     widen_alpha: float = 0.5
@@ -127,6 +131,11 @@ class LeafValue:
         # the margins values are measured from: the root's, or those of the search whose
         # tree is being reused, so that old and new statistics in it agree
         self.root = baseline if baseline is not None else self.margins(root)
+        # where the module can score the root as if the game ended there, a finished
+        # game's margin is measured from that instead of from the heuristic's margin
+        final_margins = getattr(module, "final_margins", None)
+        self.final_root: list[float] | None = (
+            final_margins(root)[:seats] if final_margins is not None else None)
 
     def margins(self, state: Any) -> list[float]:
         if self.evaluate_all is not None:
@@ -152,7 +161,8 @@ class LeafValue:
                 result = 1.0 if s in out.winners else 0.0
             else:
                 result = (seats - out.rank_of(s)) / (seats - 1)
-            margin = self.evaluate(state, s) - self.final_bonus - root[s]
+            base = self.final_root[s] if self.final_root is not None else root[s]
+            margin = self.evaluate(state, s) - self.final_bonus - base
             vals.append(0.7 * result + 0.3 * _sigmoid(margin / scale))
         return vals
 
@@ -185,6 +195,7 @@ class MCTSBot:
         self._baseline: list[float] | None = None
         self.last_iterations = 0
         self.last_reused = 0
+        self._reusing = self.config.reuse
 
     # --- public -----------------------------------------------------------------------
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
@@ -194,7 +205,7 @@ class MCTSBot:
             return legal[0]
         root = self.search(game, view, legal)
         action = self._best(root, legal, view["seat"])
-        self._prev = (view, action, root) if self.config.reuse else None
+        self._prev = (view, action, root) if self._reusing else None
         return action
 
     def analyse(self, game: Game, view: dict[str, Any],
@@ -216,19 +227,42 @@ class MCTSBot:
 
     # --- search -----------------------------------------------------------------------
     def search(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Node:
-        cfg = self.config
         module = heuristics_for(game)
+        cfg = self._settings(module, view)
         evaluate: Evaluator = module.evaluate
+        play_eval: Evaluator = getattr(module, "evaluate_play", evaluate)
         scale = cfg.scale or float(getattr(module, "SCALE", 10.0))
         first = game.sample_hidden(view, self.rng)
         seats = game.num_players(first)
+        self._reusing = cfg.reuse
         root = self._reuse(game, view) if cfg.reuse else None
         self.last_reused = root.visits if root is not None else 0
         if root is None:
             root = Node(seats)
         pool = [first]
+        fixed = cfg.fixed_chance
+        if fixed:
+            # each determinization keeps its own future chance (dice, draws, the
+            # automaton's turns) for the whole search: the actions of a node are then
+            # compared on the same futures (common random numbers) instead of on
+            # independent draws whose spread swamped their differences
+            while len(pool) < cfg.pool:
+                pool.append(game.sample_hidden(view, self.rng))
+            for sample in pool:
+                if isinstance(getattr(sample, "rng", None), Rng):
+                    sample.rng = Rng(self.rng.next_u64())
         value_of = LeafValue(game, module, first, seats, scale,
                              self._baseline if root.visits else None)
+        if cfg.turn_rollout and not root.visits:
+            # leaves are rated where the turn ends (after an automaton's turn played
+            # inside apply): measure them from where the greedy turn ends, not from the
+            # root, or the automaton's gains push every value to 0 (saturated logistic)
+            ends = []
+            for sample in pool:
+                end = sample.clone()
+                _finish_turn(game, end, play_eval, cfg.turn_rollout)
+                ends.append(value_of.margins(end))
+            value_of.root = [sum(m[s] for m in ends) / len(ends) for s in range(seats)]
         self._baseline = value_of.root
         current_player = game.current_player
         legal_actions = game.legal_actions
@@ -259,21 +293,23 @@ class MCTSBot:
             return known[:width]
 
         iterations = 0
-        budget = max(1, round(cfg.iterations * float(getattr(module, "BUDGET", 1.0))))
+        share = 1.0 if cfg is not self.config else float(getattr(module, "BUDGET", 1.0))
+        budget = max(1, round(cfg.iterations * share))
         while iterations < budget:
             if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
                 break
             if len(pool) < cfg.pool and iterations >= len(pool):
                 pool.append(game.sample_hidden(view, self.rng))
             state = pool[iterations % len(pool)].clone()
-            if isinstance(getattr(state, "rng", None), Rng):
+            if not fixed and isinstance(getattr(state, "rng", None), Rng):
                 state.rng = Rng(self.rng.next_u64())
             node = root
             path = [root]
             at_root = True
+            turn = getattr(state, "turns", None)
             while True:
                 player = current_player(state)
-                if player is None:
+                if player is None or (cfg.max_depth and len(path) > cfg.max_depth):
                     break
                 if at_root:
                     # the root's legal actions are public to the seat: the same in
@@ -288,6 +324,7 @@ class MCTSBot:
                     child = Node(seats)
                     child.avail = 1
                     node.children[untried] = child
+                    turn = getattr(state, "turns", None)
                     apply(state, untried)
                     path.append(child)
                     for a in candidates:
@@ -307,9 +344,12 @@ class MCTSBot:
                     if score > best_score:
                         best_score, best_child, best_action = score, ch, a
                 assert best_child is not None
+                turn = getattr(state, "turns", None)
                 apply(state, best_action)
                 node = best_child
                 path.append(node)
+            if cfg.turn_rollout:
+                _finish_turn(game, state, play_eval, cfg.turn_rollout, turn)
             for _ in range(cfg.rollout_depth):
                 if current_player(state) is None:
                     break
@@ -324,6 +364,20 @@ class MCTSBot:
             iterations += 1
         self.last_iterations = iterations
         return root
+
+    def _settings(self, module: ModuleType, view: dict[str, Any]) -> MCTSConfig:
+        """The level's settings with the game's overrides for this kind of position
+        (``search_settings(view)`` in the heuristic module, e.g. The Red Cathedral's
+        solo game); ``budget`` there is a share of the level's iterations."""
+        cfg = self.config
+        settings = getattr(module, "search_settings", None)
+        overrides = dict(settings(view)) if settings is not None else {}
+        share = overrides.pop("budget", None)
+        if share is not None:
+            overrides["iterations"] = max(1, round(cfg.iterations * share))
+        if overrides.get("max_depth"):
+            overrides["reuse"] = False  # a depth-limited tree holds nothing to reuse
+        return replace(cfg, **overrides) if overrides else cfg
 
     @staticmethod
     def _best(root: Node, legal: tuple[Any, ...], seat: int) -> Any:
@@ -371,6 +425,40 @@ class MCTSBot:
                     game.apply_unchecked(nxt, a)
                     queue.append((child, nxt))
         return None
+
+
+def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,
+                 turn: Any = None) -> None:
+    """Play the rest of the current player's turn greedily (one ply at a time, at most
+    ``horizon`` decisions), changing ``state``: the leaf is then rated where the turn
+    ends, as the planner bot rates its actions, instead of halfway through a turn whose
+    pending steps the heuristic can only estimate. ``turn`` is the turn the leaf's last
+    action was taken in: where that action ended it, the next turn is not played (or
+    leaves reached by ending the turn would be rated a whole turn later than others)."""
+    player = game.current_player(state)
+    if player is None:
+        return
+    if turn is None:
+        turn = getattr(state, "turns", None)
+    elif getattr(state, "turns", None) != turn:
+        return  # the leaf's own action ended the turn: nothing is left to finish
+    legal_actions = game.legal_actions
+    apply = game.apply_unchecked
+    for _ in range(horizon):
+        if game.current_player(state) != player or getattr(state, "turns", None) != turn:
+            return
+        legal = legal_actions(state)
+        if len(legal) == 1:
+            apply(state, legal[0])
+            continue
+        best_value, best_action = float("-inf"), legal[0]
+        for action in legal:
+            child = state.clone()
+            apply(child, action)
+            value = step_value(game, state, child, player, evaluate, action)
+            if value > best_value:
+                best_value, best_action = value, action
+        apply(state, best_action)
 
 
 def make_level(kind: str, seed: int) -> MCTSBot:

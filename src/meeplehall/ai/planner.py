@@ -22,8 +22,9 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from meeplehall.ai.greedy import GreedyBot, evaluator_for
+from meeplehall.ai.greedy import GreedyBot, evaluator_for, step_value
 from meeplehall.core.protocol import Game
+from meeplehall.core.rng import Rng
 
 Evaluator = Callable[[Any, int], float]
 
@@ -86,10 +87,12 @@ class PlannerBot(GreedyBot):
 
     kind = "planner"
 
-    def __init__(self, seed: int = 0, profile: str | None = None, horizon: int = 24) -> None:
+    def __init__(self, seed: int = 0, profile: str | None = None, horizon: int = 24,
+                 samples: int = 1) -> None:
         super().__init__(seed)
         self.profile = profile
         self.horizon = horizon
+        self.samples = samples
 
     def _evaluator(self, game: Game) -> Evaluator:
         if game.name == "praga":
@@ -115,7 +118,7 @@ class PlannerBot(GreedyBot):
             for action in legal:
                 child = state.clone()
                 game.apply_unchecked(child, action)
-                value = evaluate(child, seat)
+                value = step_value(game, state, child, seat, evaluate, action)
                 if value > best_value:
                     best_value, best_state = value, child
             state = best_state
@@ -126,12 +129,21 @@ class PlannerBot(GreedyBot):
         """Every legal action with the value of the turn it starts, best first."""
         seat = view["seat"]
         evaluate = self._evaluator(game)
-        state = game.sample_hidden(view, self.rng)
-        start = getattr(state, "turns", None)
+        states = [game.sample_hidden(view, self.rng) for _ in range(self.samples)]
+        if self.samples > 1:
+            # several determinizations, each with its own future chance (the automaton's
+            # turn, dice, draws), the same for every action (common random numbers)
+            for state in states:
+                if isinstance(getattr(state, "rng", None), Rng):
+                    state.rng = Rng(self.rng.next_u64())
+        start = getattr(states[0], "turns", None)
         scored = []
         for action in legal:
-            child = state.clone()
-            game.apply_unchecked(child, action)
-            scored.append((self._complete(game, child, seat, start, evaluate), action))
+            total = 0.0
+            for state in states:
+                child = state.clone()
+                game.apply_unchecked(child, action)
+                total += self._complete(game, child, seat, start, evaluate)
+            scored.append((total / len(states), action))
         scored.sort(key=lambda pair: -pair[0])
         return scored

@@ -46,6 +46,9 @@ T = track()
 # margin.
 SCALE = 2.0
 FINAL_BONUS = 100.0
+# For the one-ply and planner bots (``evaluate_play``): a won game is worth this much
+# more than any unfinished position, a lost one this much less.
+FINAL_RESULT = 1000.0
 
 # Weights of completed cards and towers: (games with players, the solo game). In the
 # solo game Ivan completes a card every few turns and ends the game at six, so
@@ -53,6 +56,31 @@ FINAL_BONUS = 100.0
 DONE = (3.5, 9.0)  # per completed card of the seat
 ORN = 1.5  # per Ornamentation of the seat
 TOWER = (0.0, 1.0)  # times the Prestige the towers would pay the seat if the game ended now
+# Partial progress towards the next Prestige space, per whole step: (games with players,
+# the solo game). Against Ivan 1.0 (Recognition spaces are worth what they cost to
+# regain) raised the planner's mean margin over 20 seeds from -5.5 to -3.0; with players
+# it made the one-ply bot pump Rubles for hundreds of turns against a weak opponent.
+PARTIAL = (0.6, 1.0)
+RUBLE = 0.25  # per Ruble
+
+
+# The search in the solo game (ai/mcts.py, ``search_settings``): each of the seat's
+# actions is followed by the rest of its turn played greedily and rated where the turn
+# ends, after Ivan's turn, on the same sampled futures for every action (common random
+# numbers), with UCB1 sharing the iterations among the actions (a tree of depth 1).
+# Deeper trees fared much worse against Ivan: with averages backed up through the many
+# free actions (selling Prestige, rerolls) on offer at every step, a node's mean mostly
+# measured how many poor continuations it had (8 seeds at 150 iterations: mean margin
+# -14 with the full tree, +0.5 with depth 1; docs/ai.md). A quarter of each level's
+# iterations: every one of them plays out a turn.
+SOLO_SEARCH: dict[str, object] = {
+    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.25,
+}
+
+
+def search_settings(view: dict[str, object]) -> dict[str, object]:
+    """Overrides of the MCTS level's settings for a position (see ``SOLO_SEARCH``)."""
+    return SOLO_SEARCH if view.get("solo") else {}
 
 
 def sides(s: RCState) -> int:
@@ -65,8 +93,8 @@ def evaluate(s: RCState, seat: int) -> float:
         pp = s.final[0]
         others = [pp[i] for i in range(s.sides) if i != seat]
         return float(100.0 + pp[seat] - max(others))
-    value = _track_value(s.score[seat])
     solo = 1 if s.solo else 0
+    value = _track_value_w(s.score[seat], PARTIAL[solo])
     done = DONE[solo]
     needed = [0] * 6
     for slot, owner in enumerate(s.owner):
@@ -90,7 +118,7 @@ def evaluate(s: RCState, seat: int) -> float:
         useful = min(inv[m], needed[m])
         deliverable += useful
         value += 0.55 * useful + (0.4 if m >= 4 else 0.2) * (inv[m] - useful)
-    value += 0.25 * s.rubles[seat]
+    value += RUBLE * s.rubles[seat]
     value += sum(1.0 for v in s.ws[seat] if v >= 0 and v & 1)
     if s.stack and s.stack[-1][1] == seat:
         top = s.stack[-1]
@@ -111,6 +139,46 @@ def evaluate(s: RCState, seat: int) -> float:
     return value
 
 
+def evaluate_play(s: RCState, seat: int) -> float:
+    """``evaluate`` on the scale the one-ply and planner bots compare positions on.
+
+    In the solo game a finished game is worth ``FINAL_RESULT`` more than any unfinished
+    position when the seat wins and as much less when it loses (plus the final margin,
+    to order results):
+    ``evaluate``'s ``FINAL_BONUS + margin`` made ending the game look better than any
+    unfinished position even when it lost it, so the bots ended solo games against Ivan
+    as soon as they could, however far behind (RC-END-1, RC-SOLO-8).
+    """
+    if s.final is None or not s.solo:
+        # with other players the bots end the game when they can (two bots that both
+        # refused to end a game they were losing could play on for ever); in the solo
+        # game Ivan ends it himself with his sixth card
+        return evaluate(s, seat)
+    pp = s.final[0]
+    keys = [(pp[i], s.completed[i], s.orn_placed[i]) for i in range(s.sides)]  # RC-WIN-2
+    best_other = max(keys[i] for i in range(s.sides) if i != seat)
+    margin = pp[seat] - best_other[0]
+    if keys[seat] > best_other:
+        return FINAL_RESULT + margin
+    if keys[seat] < best_other:
+        return -FINAL_RESULT + margin
+    return margin
+
+
+def final_margins(s: RCState) -> list[float]:
+    """Each side's final margin if the game were scored now (RC-FINAL-*, RC-SOLO-9):
+    the search measures a finished game's margin from this, at its root, rather than
+    from the heuristic's margin (which counts unfinished cards and future income)."""
+    from meeplehall.games.red_cathedral.final import final_scoring
+
+    if s.final is None:
+        s = s.clone()
+        final_scoring(s)
+    pp = s.final[0]
+    return [float(pp[i] - max(pp[j] for j in range(s.sides) if j != i))
+            for i in range(s.sides)]
+
+
 def _towers(s: RCState, seat: int) -> int:
     """Prestige the towers would pay ``seat`` now (RC-TOWER-*, RC-2P-1, RC-SOLO-9)."""
     players = 2 if s.solo else s.players
@@ -127,12 +195,16 @@ def _pp(score: int) -> int:
     return T.pp(score)
 
 
-@cache
 def _track_value(score: int) -> float:
-    """Prestige at ``score`` plus 0.6 x the partial progress towards the next space."""
+    return _track_value_w(score, PARTIAL[0])
+
+
+@cache
+def _track_value_w(score: int, partial: float) -> float:
+    """Prestige at ``score`` plus ``partial`` x the progress towards the next space."""
     value = float(T.pp(score))
     prev = T.prev_prestige(T.next_prestige(score)) or 0
     nxt = T.next_prestige(score)
     if score > prev:
-        value += 0.6 * (score - prev) / (nxt - prev)
+        value += partial * (score - prev) / (nxt - prev)
     return value
