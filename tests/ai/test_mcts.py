@@ -318,3 +318,13 @@ def test_a_finished_game_is_measured_from_the_final_scoring_the_root_would_get()
     expected = (0.7 * (1.0 if 0 in RC.outcome(done).winners else 0.0)
                 + 0.3 / (1.0 + math.exp(-(margin - value.final_root[0]) / 2.0)))
     assert abs(value(done)[0] - expected) < 1e-9
+
+
+def test_praga_solo_searches_one_turn_deep_with_turn_rollouts() -> None:
+    state = _advance(PRAGA, 1, seed=4, moves=8)
+    bot = MCTSBot(3, MCTSConfig(iterations=40, pool=2))
+    legal = PRAGA.legal_actions(state)
+    first = bot.choose(PRAGA, PRAGA.player_view(state, 0), legal)
+    assert bot.last_iterations == 10 and not bot._reusing
+    assert first == MCTSBot(3, MCTSConfig(iterations=40, pool=2)).choose(
+        PRAGA, PRAGA.player_view(state, 0), legal)

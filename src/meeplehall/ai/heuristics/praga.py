@@ -30,6 +30,19 @@ FINAL_BONUS = 1000.0
 # ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
 BUDGET = 0.25
 
+# The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
+# Cathedral's: each action followed by the rest of the turn played greedily and rated
+# where the turn ends, the same sampled futures for every action, a tree of depth 1.
+SOLO_SEARCH: dict[str, object] = {
+    "turn_rollout": 40, "fixed_chance": True, "max_depth": 1, "budget": 0.25,
+}
+
+
+def search_settings(view: dict[str, object]) -> dict[str, object]:
+    """Overrides of the MCTS level's settings for a position (see ``SOLO_SEARCH``)."""
+    return SOLO_SEARCH if view.get("players") == 1 else {}
+
+
 EGG_EARLY = 1.2  # VP per egg at the start of the game
 RESOURCE = 0.45  # VP per gold or stone at the start, fading to 0.1
 WINDOW = 0.8  # VP per silver or gold window at the start, fading to 0.3

@@ -154,10 +154,10 @@ def evaluate_play(s: RCState, seat: int) -> float:
         # refused to end a game they were losing could play on for ever); in the solo
         # game Ivan ends it himself with his sixth card
         return evaluate(s, seat)
-    pp = s.final[0]
+    pp: tuple[int, ...] = s.final[0]
     keys = [(pp[i], s.completed[i], s.orn_placed[i]) for i in range(s.sides)]  # RC-WIN-2
     best_other = max(keys[i] for i in range(s.sides) if i != seat)
-    margin = pp[seat] - best_other[0]
+    margin = float(pp[seat] - best_other[0])
     if keys[seat] > best_other:
         return FINAL_RESULT + margin
     if keys[seat] < best_other:
@@ -174,7 +174,8 @@ def final_margins(s: RCState) -> list[float]:
     if s.final is None:
         s = s.clone()
         final_scoring(s)
-    pp = s.final[0]
+    assert s.final is not None
+    pp: tuple[int, ...] = s.final[0]
     return [float(pp[i] - max(pp[j] for j in range(s.sides) if j != i))
             for i in range(s.sides)]
 
