@@ -196,6 +196,7 @@ class MCTSBot:
         self.last_iterations = 0
         self.last_reused = 0
         self._reusing = self.config.reuse
+        self._own_budget = False
 
     # --- public -----------------------------------------------------------------------
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
@@ -293,7 +294,8 @@ class MCTSBot:
             return known[:width]
 
         iterations = 0
-        share = 1.0 if cfg is not self.config else float(getattr(module, "BUDGET", 1.0))
+        # the game's share of the level's iterations, unless its overrides set their own
+        share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
         budget = max(1, round(cfg.iterations * share))
         while iterations < budget:
             if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
@@ -373,8 +375,9 @@ class MCTSBot:
         settings = getattr(module, "search_settings", None)
         overrides = dict(settings(view)) if settings is not None else {}
         share = overrides.pop("budget", None)
+        self._own_budget = share is not None
         if share is not None:
-            overrides["iterations"] = max(1, round(cfg.iterations * share))
+            overrides["iterations"] = max(1, round(cfg.iterations * float(share)))
         if overrides.get("max_depth"):
             overrides["reuse"] = False  # a depth-limited tree holds nothing to reuse
         return replace(cfg, **overrides) if overrides else cfg
