@@ -106,12 +106,12 @@ def test_tiny_mcts_reuses_its_tree_between_decisions_of_one_turn() -> None:
 
 
 def test_the_solo_game_searches_one_turn_deep_with_turn_rollouts() -> None:
-    """The Red Cathedral's solo settings (``search_settings``): a quarter of the level's
+    """The Red Cathedral's solo settings (``search_settings``): half of the level's
     iterations, each action's turn played out greedily, a tree of depth 1, no reuse."""
     state = _advance(RC, 1, seed=9, moves=25)
     bot = MCTSBot(3, MCTSConfig(iterations=40, pool=4))
     bot.search(RC, RC.player_view(state, 0), RC.legal_actions(state))
-    assert bot.last_iterations == 10 and not bot._reusing
+    assert bot.last_iterations == 20 and not bot._reusing
     state = _advance(RC, 2, seed=9, moves=25)
     seat = RC.current_player(state)
     bot.search(RC, RC.player_view(state, seat), RC.legal_actions(state))
