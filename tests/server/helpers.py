@@ -41,20 +41,29 @@ def hotseat(client: Any, **kwargs: Any) -> tuple[int, list[str]]:
     return table, [join(client, table, 0), join(client, table, 1)]
 
 
+def random_move(client: Any, table: int, tokens: list[str], rng: Rng) -> int | None:
+    """Make one random legal move over HTTP; returns the accepted sequence number, or
+    None when the game is over."""
+    state = client.get(f"/api/tables/{table}/view").json()
+    if state["finished"]:
+        return None
+    token = tokens[state["to_move"]]
+    legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+    actions = legal["actions"]
+    choice = actions[rng.randbelow(len(actions))]["text"]
+    reply = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
+                        json={"action": choice, "seq": legal["seq"]})
+    assert reply.status_code == 200, reply.text
+    seq: int = reply.json()["seq"]
+    return seq
+
+
 def play_random(client: Any, table: int, tokens: list[str], rng: Rng,
                 max_moves: int = 5000) -> int:
     """Play random legal moves over HTTP until the game ends; returns the moves made."""
     for made in range(max_moves):
-        state = client.get(f"/api/tables/{table}/view").json()
-        if state["finished"]:
+        if random_move(client, table, tokens, rng) is None:
             return made
-        token = tokens[state["to_move"]]
-        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
-        actions = legal["actions"]
-        choice = actions[rng.randbelow(len(actions))]["text"]
-        reply = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
-                            json={"action": choice, "seq": legal["seq"]})
-        assert reply.status_code == 200, reply.text
     raise AssertionError("the game did not end")
 
 

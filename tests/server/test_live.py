@@ -9,7 +9,7 @@ from fastapi.testclient import TestClient
 
 from meeplehall.core.rng import Rng
 from meeplehall.server.patch import apply_patch
-from tests.server.helpers import bearer, hotseat
+from tests.server.helpers import bearer, hotseat, random_move
 
 
 def _receive_until(ws: Any, seq: int) -> list[dict[str, Any]]:
@@ -37,15 +37,9 @@ def test_updates_rebuild_each_clients_view_and_log(client: TestClient) -> None:
             logs[name] = list(sync["log"])
         assert views["seat0"]["seat"] == 0 and views["watcher"]["seat"] is None
         for _ in range(30):
-            state = client.get(f"/api/tables/{table}/view").json()
-            if state["finished"]:
+            seq = random_move(client, table, tokens, rng)
+            if seq is None:
                 break
-            token = tokens[state["to_move"]]
-            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
-            choice = legal["actions"][rng.randbelow(len(legal["actions"]))]["text"]
-            reply = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
-                                json={"action": choice, "seq": legal["seq"]})
-            seq = reply.json()["seq"]
             for name, ws in (("seat0", seat0), ("watcher", watcher)):
                 for message in _receive_until(ws, seq):
                     assert message["type"] == "update"
@@ -111,14 +105,9 @@ def test_watchers_share_updates_and_each_still_rebuilds_its_view(client: TestCli
             views[name] = ws.receive_json()["view"]
         shared = 0
         for step in range(10):
-            state = client.get(f"/api/tables/{table}/view").json()
-            if state["finished"]:
+            seq = random_move(client, table, tokens, rng)
+            if seq is None:
                 break
-            token = tokens[state["to_move"]]
-            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
-            choice = legal["actions"][rng.randbelow(len(legal["actions"]))]["text"]
-            seq = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
-                              json={"action": choice, "seq": legal["seq"]}).json()["seq"]
             got = {name: _receive_until(ws, seq) for name, ws in watchers.items()}
             for name, messages in got.items():
                 for message in messages:
