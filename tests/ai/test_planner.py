@@ -78,3 +78,20 @@ def test_study_seatings_cover_every_pair_in_both_orders() -> None:
     table = summarise([{"lineup": ("a", "b"), "scores": [10, 20], "winners": [1],
                         "breakdown": [{"play": 10}, {"play": 20}]}])
     assert table["b"]["wins"] == 1 and table["a"]["mean"] == 10
+
+
+def test_planner_averaging_determinizations_ignores_the_games_own_chance() -> None:
+    """``samples`` > 1: each action is rated on several sampled futures of the bot's own
+    (RC-SOLO-6: Ivan's turns inside them), never on the game's PRNG."""
+
+    game = GAMES["red-cathedral"]
+    state = game.initial_state({"players": 1}, 4)
+    for _ in range(12):
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[len(legal) // 2])
+    other = state.clone()
+    other.rng = Rng(99)
+    legal = game.legal_actions(state)
+    picks = [PlannerBot(7, samples=3).choose(game, game.player_view(s, 0), legal)
+             for s in (state, other)]
+    assert picks[0] == picks[1] and picks[0] in legal
