@@ -110,10 +110,12 @@ def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple
 
 
 def views_builder(game: Game) -> Any:
-    """The game's optional ``player_views(state, seats)``: a dict of the views of several
-    seats, each equal to its ``player_view``, built at once so that what they have in
-    common is worked out once per state (every seat and spectator of a table needs its
-    view after each move). Looked for on the game, then on its ``views`` module (the
+    """The game's optional ``player_views(state, seats, memo)``: a dict of the views of
+    several seats, each equal to its ``player_view``, built at once so that what they have
+    in common is worked out once per state (every seat and spectator of a table needs its
+    view after each move). ``memo`` is a dict the table keeps from one call to the next:
+    parts of the view whose inputs did not change are then the objects of the last call,
+    which the diffs skip by identity. Looked for on the game, then on its ``views`` module (the
     engine-based games); None: the server calls ``player_view`` per seat."""
     build = getattr(game, "player_views", None)
     if build is None:
@@ -178,6 +180,8 @@ class Live:
     # Per view, the marshal bytes of its members that diffs have compared (see
     # meeplehall.server.patch.diff): they go with the view to the next diff.
     _memos: dict[int | None, dict[Any, bytes]] = field(default_factory=dict)
+    # The views builder's memo for this table (see views_builder): kept across moves.
+    _view_memo: dict[Any, Any] = field(default_factory=dict)
     _actions: tuple[Any, ...] | None = None
     _legal: list[dict[str, str]] | None = None
     # Update messages already serialised for this seq, shared by every connection that
@@ -232,7 +236,7 @@ class Live:
             else:
                 seats = [seat, *(s for s in (*range(len(self.seats)), None)
                                  if s != seat and s not in self._views)]
-                self._views.update(build(self.state, seats))
+                self._views.update(build(self.state, seats, self._view_memo))
                 cached = self._views[seat]
         return cached
 

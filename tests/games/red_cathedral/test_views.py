@@ -228,3 +228,37 @@ def test_views_of_a_state_loaded_from_json() -> None:
             for seat in (0, None):
                 assert_identical(views.player_view(loaded, seat),
                                  reference_player_view(loaded, seat))
+
+
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
+def test_views_built_with_a_memo_equal_fresh_ones(players: int) -> None:
+    """The server keeps a memo per table (``player_views(state, seats, memo)``): every view
+    still equals the reference, whichever states came before (in play order, back to an
+    earlier state as after an undo, or another table's)."""
+    memo: dict[Any, Any] = {}
+    every = {1: 1, 2: 3, 3: 5, 4: 11}[players]
+    played = states(players, players % 2 == 1, 11, every)
+    other = states(5 - players if players != 1 else 2, True, 12, 97)
+    order = [*played[:40], *played[10:15], other[3], *played[40:], played[5], played[-1]]
+    seats = [0, None]
+    for state in order:
+        built = views.player_views(state, seats, memo)
+        for seat in seats:
+            assert_identical(built[seat], reference_player_view(state, seat))
+
+
+def test_a_memo_keeps_the_unchanged_parts_of_a_view() -> None:
+    """Parts whose inputs did not change are the very objects of the last call (so diffs
+    skip them), and changed parts are new."""
+    memo: dict[Any, Any] = {}
+    played = states(2, True, 3, 1)
+    first = views.player_views(played[5], [0], memo)[0]
+    again = views.player_views(played[5], [0], memo)[0]
+    for key in ("options", "market", "influence", "cathedral", "supply", "sides"):
+        assert again[key] is first[key], key
+    assert all(again["state"][k] is v for k, v in first["state"].items()
+               if isinstance(v, (dict, list)))
+    later = views.player_views(played[-1], [0], memo)[0]
+    assert later["influence"] is first["influence"]  # fixed at setup
+    assert later["cathedral"] is not first["cathedral"]  # cards were claimed
+    assert later["cathedral"] != first["cathedral"]

@@ -9,6 +9,7 @@ public part of the state, so a bot can rebuild a full state with ``sample_hidden
 from __future__ import annotations
 
 from collections.abc import Iterable
+from operator import is_
 from typing import Any
 
 from meeplehall.core.plain import to_plain
@@ -117,8 +118,32 @@ def _plain_stack(stack: list[tuple[Any, ...]]) -> list[Any]:
             if type(entry) is tuple else to_plain(entry) for entry in stack]
 
 
-def _public(s: RCState, opts: dict[str, Any]) -> dict[str, Any]:
-    """``state_to_plain(s, PUBLIC_FIELDS)``, field by field (tuples become lists)."""
+def _public(s: RCState, opts: dict[str, Any],
+            lists: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``state_to_plain(s, PUBLIC_FIELDS)``, field by field (tuples become lists).
+    ``lists``: the list fields made plain already (see ``_public_kept``)."""
+    if lists is not None:
+        k = lists
+        return {
+            "opts": opts, "players": s.players, "sides": s.sides, "solo": s.solo,
+            "plan": s.plan, "card_of": k["card_of"], "slot_tower": k["slot_tower"],
+            "slot_level": k["slot_level"], "towers": k["towers"],
+            "influence": k["influence"], "ivan_order": k["ivan_order"],
+            "tiles": k["tiles"], "die_pos": k["die_pos"], "die_val": k["die_val"],
+            "supply": k["supply"], "owner": k["owner"], "delivered": k["delivered"],
+            "done": k["done"], "orn": k["orn"], "ws_tile": k["ws_tile"],
+            "rubles": k["rubles"], "inv": k["inv"], "inv_banners": k["inv_banners"],
+            "out_banners": k["out_banners"], "ws": k["ws"], "orn_avail": k["orn_avail"],
+            "orn_placed": k["orn_placed"], "completed": k["completed"],
+            "score": k["score"], "stack": None, "side": s.side,
+            "main_done": s.main_done, "sell_state": s.sell_state,
+            "reroll_used": s.reroll_used, "moved_die": s.moved_die, "dest": s.dest,
+            "mk_used": s.mk_used, "act_used": s.act_used, "end_trigger": s.end_trigger,
+            "bonus_given": s.bonus_given, "turns": s.turns, "final": None,
+            "iv_tiles": k["iv_tiles"], "iv_up": k["iv_up"], "iv_banners": s.iv_banners,
+            "iv_orn": s.iv_orn, "iv_inv": k["iv_inv"], "iv_build": k["iv_build"],
+            "iv_next": s.iv_next,
+        }
     return {
         "opts": opts, "players": s.players, "sides": s.sides, "solo": s.solo,
         "plan": s.plan, "card_of": list(s.card_of), "slot_tower": list(s.slot_tower),
@@ -160,11 +185,32 @@ def _workshop_fast(board: Any, advanced: bool) -> list[dict[str, Any]]:
     return out
 
 
-def _view(s: RCState, player: int | None) -> dict[str, Any]:
-    t = track()
-    names = _NAMES_SOLO if s.solo else _NAMES
-    top = s.stack[-1] if s.stack else None
-    die_pos, die_val, tiles = s.die_pos, s.die_val, s.tiles
+Memo = dict[Any, tuple[Any, Any]]
+
+
+def _keep(memo: Memo, name: Any, key: Any, build: Any, *args: Any) -> Any:
+    """``build(*args)``, or the object built for ``name`` last time if its ``key`` (the
+    inputs it was built from) is equal: then the new view holds the very same object."""
+    hit = memo.get(name)
+    if hit is not None and (hit[0] is key or hit[0] == key):
+        return hit[1]
+    value = build(*args)
+    memo[name] = (key, value)
+    return value
+
+
+def _keep_list(memo: Memo, name: Any, items: list[Any]) -> list[Any]:
+    """``items``, or the list kept for ``name`` last time if it holds the same objects."""
+    hit = memo.get(name)
+    if hit is not None:
+        kept = hit[1]
+        if len(kept) == len(items) and all(map(is_, kept, items)):
+            return kept  # type: ignore[no-any-return]
+    memo[name] = (None, items)
+    return items
+
+
+def _market(tiles: Any, die_pos: Any, die_val: Any) -> list[dict[str, Any]]:
     dice: list[list[dict[str, Any]]] = [[], [], [], [], [], [], [], []]
     for d in range(5):
         sp = die_pos[d]
@@ -176,71 +222,158 @@ def _view(s: RCState, player: int | None) -> dict[str, Any]:
         market.append({"space": sp, "quadrant": sp // 2,
                        "tile": {"id": tile_id, "resource": resource, "amount": amount},
                        "dice": dice[sp]})
+    return market
+
+
+def _slot(names: tuple[str, ...], slot: int, card: int, o: int, delivered: Any, done: Any,
+          w: int, tile: int) -> dict[str, Any]:
+    card_id, kind, cost, rp, rubles, ornament = _CARDS[card]
+    return {
+        "slot": slot, "card": card_id, "kind": kind, "cost": dict(cost),
+        "rp": rp, "rubles": rubles, "owner": None if o < 0 else names[o],
+        "delivered": _counts(delivered), "completed": done,
+        "ornament": None if w < 0 else {"type": ornament, "owner": names[w]},
+        "workshop_tile": None if tile < 0 else {
+            "id": _TILES[tile][0], "benefit": _TILES[tile][1]}}
+
+
+def _side(s: RCState, side: int, names: tuple[str, ...], advanced: bool) -> dict[str, Any]:
+    t = track()
+    score = s.score[side]
+    entry: dict[str, Any] = {
+        "side": side, "name": names[side], "recognition": score, "prestige": t.pp(score),
+        "lap": max(0, score) // t.lap, "completed": s.completed[side],
+        "ornaments_placed": s.orn_placed[side]}
+    if not (s.solo and side == 1):
+        banners = s.inv_banners[side]
+        entry["rubles"] = s.rubles[side]
+        entry["inventory"] = _counts(s.inv[side])
+        entry["capacity"] = _CAPACITY - banners
+        entry["banners_in_inventory"] = banners
+        entry["banners_outside"] = s.out_banners[side]
+        entry["workshop"] = _workshop_fast(s.ws[side], advanced)
+        entry["ornaments_available"] = dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))
+    return entry
+
+
+def _side_key(s: RCState, side: int) -> tuple[Any, ...]:
+    """What ``_side`` reads of the state (for ``_keep``)."""
+    if s.solo and side == 1:
+        return (s.score[side], s.completed[side], s.orn_placed[side])
+    return (s.score[side], s.completed[side], s.orn_placed[side], s.inv_banners[side],
+            s.rubles[side], s.inv[side], s.out_banners[side], s.ws[side],
+            s.orn_avail[side])
+
+
+def _influence(influence: Any) -> list[dict[str, Any]]:
+    return [{"quadrant": q, "card": _INFLUENCE[c][0],
+             "actions": [{"rule": rule, "mark": mark, "effect": effect}
+                         for rule, mark, effect in _INFLUENCE[c][1]]}
+            for q, c in enumerate(influence)]
+
+
+def _ivan(s: RCState) -> dict[str, Any]:
+    return {
+        "row": [{"card": IVAN_CARDS[c], "die": _DIE_OF_TILE[s.iv_tiles[i]],
+                 "face_up": s.iv_up[i]} for i, c in enumerate(s.ivan_order)],
+        "banners": s.iv_banners,
+        "next_ornament": _NEXT_ORNAMENT[s.iv_orn] if s.iv_orn < 4 else None,
+        "inventory_card": _counts(s.iv_inv), "build_card": _counts(s.iv_build)}
+
+
+def _list(value: Any) -> list[Any]:
+    return list(value)
+
+
+def _lists(value: Any) -> list[list[Any]]:
+    return [list(t) for t in value]
+
+
+# _public's list fields, and how each is made plain (for the memoised build).
+_PUBLIC_LISTS: tuple[tuple[str, Any], ...] = tuple(
+    (name, _lists if name in ("towers", "delivered", "inv", "ws", "orn_avail") else _list)
+    for name in ("card_of", "slot_tower", "slot_level", "towers", "influence", "ivan_order",
+                 "tiles", "die_pos", "die_val", "supply", "owner", "delivered", "done",
+                 "orn", "ws_tile", "rubles", "inv", "inv_banners", "out_banners", "ws",
+                 "orn_avail", "orn_placed", "completed", "score", "iv_tiles", "iv_up",
+                 "iv_inv", "iv_build"))
+
+
+def _public_kept(s: RCState, opts: dict[str, Any], memo: Memo) -> dict[str, Any]:
+    """``_public``, each member kept from the last build where its field is unchanged."""
+    kept = {}
+    for name, plain in _PUBLIC_LISTS:
+        value = getattr(s, name)
+        kept[name] = _keep(memo, ("state", name), tuple(value), plain, value)
+    out = _public(s, opts, kept)
+    out["stack"] = _keep(memo, ("state", "stack"), tuple(s.stack), _plain_stack, s.stack)
+    final = s.final
+    out["final"] = None if final is None else _keep(memo, ("state", "final"), final,
+                                                    to_plain, final)
+    return out
+
+
+def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str, Any]:
+    names = _NAMES_SOLO if s.solo else _NAMES
+    top = s.stack[-1] if s.stack else None
+    advanced = s.opts.advanced_workshops
     card_of, owner, delivered, done, orn, ws_tile = (
         s.card_of, s.owner, s.delivered, s.done, s.orn, s.ws_tile)
-    cathedral = []
-    for tower in s.towers:
-        column = []
-        for slot in tower:
-            card_id, kind, cost, rp, rubles, ornament = _CARDS[card_of[slot]]
-            o, w, tile = owner[slot], orn[slot], ws_tile[slot]
-            column.append({
-                "slot": slot, "card": card_id, "kind": kind, "cost": dict(cost),
-                "rp": rp, "rubles": rubles, "owner": None if o < 0 else names[o],
-                "delivered": _counts(delivered[slot]), "completed": done[slot],
-                "ornament": None if w < 0 else {"type": ornament, "owner": names[w]},
-                "workshop_tile": None if tile < 0 else {
-                    "id": _TILES[tile][0], "benefit": _TILES[tile][1]}})
-        cathedral.append(column)
-    advanced = s.opts.advanced_workshops
-    sides = []
-    lap, pp = t.lap, t.pp
-    for side in range(s.sides):
-        score = s.score[side]
-        entry: dict[str, Any] = {
-            "side": side, "name": names[side], "recognition": score, "prestige": pp(score),
-            "lap": max(0, score) // lap, "completed": s.completed[side],
-            "ornaments_placed": s.orn_placed[side]}
-        if not (s.solo and side == 1):
-            banners = s.inv_banners[side]
-            entry["rubles"] = s.rubles[side]
-            entry["inventory"] = _counts(s.inv[side])
-            entry["capacity"] = _CAPACITY - banners
-            entry["banners_in_inventory"] = banners
-            entry["banners_outside"] = s.out_banners[side]
-            entry["workshop"] = _workshop_fast(s.ws[side], advanced)
-            entry["ornaments_available"] = dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))
-        sides.append(entry)
+    if memo is None:
+        options = _params(s.opts)
+        market = _market(s.tiles, s.die_pos, s.die_val)
+        cathedral = [[_slot(names, slot, card_of[slot], owner[slot], delivered[slot],
+                            done[slot], orn[slot], ws_tile[slot]) for slot in tower]
+                     for tower in s.towers]
+        sides = [_side(s, side, names, advanced) for side in range(s.sides)]
+        influence = _influence(s.influence)
+        supply = _counts(tuple(s.supply))
+        public = _public(s, _params(s.opts))
+        ivan = _ivan(s) if s.solo else None
+    else:
+        options = _keep(memo, "options", s.opts, _params, s.opts)
+        market = _keep(memo, "market", (tuple(s.tiles), tuple(s.die_pos), tuple(s.die_val)),
+                       _market, s.tiles, s.die_pos, s.die_val)
+        columns = []
+        for t, tower in enumerate(s.towers):
+            column = []
+            for slot in tower:
+                args = (names, slot, card_of[slot], owner[slot], delivered[slot],
+                        done[slot], orn[slot], ws_tile[slot])
+                column.append(_keep(memo, ("slot", slot), args, _slot, *args))
+            columns.append(_keep_list(memo, ("tower", t), column))
+        cathedral = _keep_list(memo, "cathedral", columns)
+        sides = _keep_list(memo, "sides", [
+            _keep(memo, ("side", side), (names, advanced, _side_key(s, side)), _side, s,
+                  side, names, advanced) for side in range(s.sides)])
+        influence = _keep(memo, "influence", tuple(s.influence), _influence, s.influence)
+        supply = _keep(memo, "supply", tuple(s.supply), _counts, tuple(s.supply))
+        public = _public_kept(s, options, memo)
+        ivan = None if not s.solo else _keep(
+            memo, "ivan", (tuple(s.iv_tiles), tuple(s.iv_up), tuple(s.ivan_order),
+                           s.iv_banners, s.iv_orn, tuple(s.iv_inv), tuple(s.iv_build)),
+            _ivan, s)
     view: dict[str, Any] = {
         "game": "red-cathedral",
         "seat": player,
         "players": s.players,
         "solo": s.solo,
-        "options": _params(s.opts),
+        "options": options,
         "plan": s.plan,
         "to_move": None if top is None else top[1],
         "decision": None if top is None else DECISION_NAMES[top[0]],
         "turn_of": names[s.side],
         "end_triggered_by": None if s.end_trigger < 0 else names[s.end_trigger],
         "market": market,
-        "influence": [
-            {"quadrant": q, "card": _INFLUENCE[c][0],
-             "actions": [{"rule": rule, "mark": mark, "effect": effect}
-                         for rule, mark, effect in _INFLUENCE[c][1]]}
-            for q, c in enumerate(s.influence)],
+        "influence": influence,
         "cathedral": cathedral,
-        "supply": _counts(tuple(s.supply)),
+        "supply": supply,
         "sides": sides,
         "log": list(s.log),
-        "state": _public(s, _params(s.opts)),
+        "state": public,
     }
-    if s.solo:
-        view["ivan"] = {
-            "row": [{"card": IVAN_CARDS[c], "die": _DIE_OF_TILE[s.iv_tiles[i]],
-                     "face_up": s.iv_up[i]} for i, c in enumerate(s.ivan_order)],
-            "banners": s.iv_banners,
-            "next_ornament": _NEXT_ORNAMENT[s.iv_orn] if s.iv_orn < 4 else None,
-            "inventory_card": _counts(s.iv_inv), "build_card": _counts(s.iv_build)}
+    if ivan is not None:
+        view["ivan"] = ivan
     if s.final is not None:
         view["final"] = {"prestige": list(s.final[0]),
                          "breakdown": [list(p) for p in s.final[1]]}
@@ -252,19 +385,26 @@ def player_view(s: RCState, player: int | None) -> dict[str, Any]:
     return _view(s, player)
 
 
-def player_views(s: RCState, seats: Iterable[int | None]) -> dict[int | None, dict[str, Any]]:
+def player_views(s: RCState, seats: Iterable[int | None],
+                 memo: Memo | None = None) -> dict[int | None, dict[str, Any]]:
     """``player_view`` for each of ``seats``, for a server pushing one state to them all.
 
     Every seat sees the same table, so the view is built once and the views of the other
     seats differ only in ``"seat"``: they share every other member (read-only; equal, key
-    order included, to separate ``player_view`` calls)."""
+    order included, to separate ``player_view`` calls).
+
+    ``memo``: a dict the caller keeps for one table from call to call (empty at first).
+    With it, each part of the view whose inputs did not change since the last call is the
+    very object the last call returned, so a diff between the two views skips it at once
+    and the server keeps fewer objects alive. Those parts are shared with earlier views:
+    read-only, like the views themselves."""
     out: dict[int | None, dict[str, Any]] = {}
     base: dict[str, Any] | None = None
     for seat in seats:
         if seat in out:
             continue
         if base is None:
-            base = out[seat] = _view(s, seat)
+            base = out[seat] = _view(s, seat, memo)
         else:
             view = dict(base)
             view["seat"] = seat
