@@ -6,12 +6,17 @@ flush). The writer takes every move queued while the previous transaction was be
 written and writes them together, so under load many moves share one commit (one WAL
 flush) instead of queueing for one each; alone, a move is written at once.
 
-Each move is inserted with ``ON CONFLICT (table_id, seq) DO NOTHING``: a move whose
-``seq`` another submission (in this process or another one sharing the database) took
-first inserts no row, and only that move is refused with ``Conflict``; the others in the
-transaction are unaffected. The statements are plain SQL on the driver's connection,
-which both drivers prepare once and reuse (sqlite3's statement cache, psycopg's
-prepared statements).
+The moves of a batch are inserted by one multi-row ``INSERT ... ON CONFLICT (table_id,
+seq) DO NOTHING RETURNING table_id, seq``: a move whose ``seq`` another submission (in
+this process or another one sharing the database) took first inserts no row, and only
+that move is refused with ``Conflict``; the others in the transaction are unaffected.
+Their seats' tokens are read by one query before it. A transaction is thus a handful of
+statements however many moves it holds: on PostgreSQL each statement is a round trip,
+and this thread needs the GIL again after each one, which the event loop holds most of
+the time under load (one statement per move kept the writer busy 87% of the time at 500
+moves/s, and the median move waited 14 ms for its commit). The statements are plain SQL
+on the driver's connection (sqlite3's statement cache and psycopg's prepared
+statements reuse them).
 """
 
 from __future__ import annotations
@@ -35,10 +40,11 @@ log = logging.getLogger("meeplehall.server")
 
 MAX_BATCH = 512  # moves per transaction at most
 
-_SELECT_TOKEN = "SELECT token_hash FROM seats WHERE table_id = ? AND seat = ?"
-_INSERT_MOVE = ("INSERT INTO moves (table_id, seq, kind, seat, action, undone, note, "
-                "created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-                "ON CONFLICT (table_id, seq) DO NOTHING")
+# {} stands for the placeholders of a batch (see MoveWriter._round).
+_SELECT_TOKENS = "SELECT table_id, seat, token_hash FROM seats WHERE table_id IN ({})"
+_INSERT_MOVES = ("INSERT INTO moves (table_id, seq, kind, seat, action, undone, note, "
+                 "created_at) VALUES {} ON CONFLICT (table_id, seq) DO NOTHING "
+                 "RETURNING table_id, seq")
 _MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
 _MARK_FINISHED = "UPDATE game_tables SET finished = ? WHERE id = ?"
 
@@ -75,9 +81,9 @@ class MoveWriter:
         self.lock = lock
         self.sqlite = engine.dialect.name == "sqlite"
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
+        self._mark = mark
         self._sql = {name: sql.replace("?", mark) for name, sql in (
-            ("token", _SELECT_TOKEN), ("insert", _INSERT_MOVE), ("undone", _MARK_UNDONE),
-            ("finished", _MARK_FINISHED))}
+            ("undone", _MARK_UNDONE), ("finished", _MARK_FINISHED))}
         stamp_type: Any = MoveRow.__table__.c.created_at.type
         convert = stamp_type._cached_bind_processor(engine.dialect)
         # SQLite stores timestamps as text in SQLAlchemy's format; psycopg takes datetimes.
@@ -178,20 +184,30 @@ class MoveWriter:
                 conn.invalidate()
 
     def _transaction(self, batch: list[Append]) -> list[Exception | None]:
-        """Write ``batch`` in one transaction; per move, None or the refusal."""
+        """Write ``batch`` in one transaction; per move, None or the refusal.
+
+        A handful of statements for the whole batch, whatever its size (one round trip
+        each on PostgreSQL): one query for the seats' tokens, one multi-row insert that
+        returns the rows it inserted, and updates only where a move undoes or ends a
+        game. Moves of the batch with the same (table, seq) go in successive rounds, so
+        the first of them in queue order is the one that can win."""
         conn = self._connection()
-        results: list[Exception | None] = []
+        results: list[Exception | None] = [None] * len(batch)
         with self.lock:
             cursor = conn.cursor()
             try:
                 if self.sqlite:  # take the write lock now, not on the first insert
                     cursor.execute("BEGIN IMMEDIATE")
-                for item in batch:
-                    try:
-                        self._one(cursor, item)
-                        results.append(None)
-                    except _Refused as refused:
-                        results.append(refused.error)
+                pending = list(range(len(batch)))
+                while pending:
+                    seen: set[tuple[int, int]] = set()
+                    now_round, later = [], []
+                    for i in pending:
+                        key = (batch[i].table_id, batch[i].seq)
+                        (later if key in seen else now_round).append(i)
+                        seen.add(key)
+                    self._round(cursor, batch, now_round, results)
+                    pending = later
                 conn.commit()
             except BaseException:
                 with contextlib.suppress(Exception):
@@ -201,23 +217,47 @@ class MoveWriter:
                 cursor.close()
         return results
 
-    def _one(self, cursor: Any, item: Append) -> None:
-        sql = self._sql
-        if item.token_hash is not None:  # the seat may have been given up meanwhile
-            cursor.execute(sql["token"], (item.table_id, item.seat))
-            row = cursor.fetchone()
-            if row is None or row[0] is None or not hmac.compare_digest(row[0],
-                                                                         item.token_hash):
-                raise _Refused(Unauthorized(f"the token is not the token of a seat at "
-                                            f"table {item.table_id}"))
-        cursor.execute(sql["insert"], (item.table_id, item.seq, item.kind, item.seat,
-                                       item.action, False, item.note, self._stamp(now())))
-        if cursor.rowcount != 1:
-            raise _Refused(Conflict("another move was accepted first"))
-        if item.undone:
-            cursor.executemany(sql["undone"], [(True, item.table_id, s) for s in item.undone])
-        if item.finished:
-            cursor.execute(sql["finished"], (True, item.table_id))
+    def _round(self, cursor: Any, batch: list[Append], indices: list[int],
+               results: list[Exception | None]) -> None:
+        """Write the moves ``batch[i]`` for ``i`` in ``indices`` (distinct (table, seq))."""
+        mark = self._mark
+        checks = [i for i in indices if batch[i].token_hash is not None]
+        if checks:  # the seat may have been given up meanwhile
+            tables = sorted({batch[i].table_id for i in checks})
+            cursor.execute(_SELECT_TOKENS.format(", ".join([mark] * len(tables))), tables)
+            tokens = {(row[0], row[1]): row[2] for row in cursor.fetchall()}
+            for i in checks:
+                item = batch[i]
+                held = tokens.get((item.table_id, item.seat))
+                assert item.token_hash is not None
+                if held is None or not hmac.compare_digest(held, item.token_hash):
+                    results[i] = Unauthorized(f"the token is not the token of a seat at "
+                                              f"table {item.table_id}")
+        go = [i for i in indices if results[i] is None]
+        if not go:
+            return
+        stamp = self._stamp(now())
+        params: list[Any] = []
+        for i in go:
+            item = batch[i]
+            params += (item.table_id, item.seq, item.kind, item.seat, item.action, False,
+                       item.note, stamp)
+        row = f"({', '.join([mark] * 8)})"
+        cursor.execute(_INSERT_MOVES.format(", ".join([row] * len(go))), params)
+        inserted = {(r[0], r[1]) for r in cursor.fetchall()}
+        undone, finished = [], []
+        for i in go:
+            item = batch[i]
+            if (item.table_id, item.seq) not in inserted:
+                results[i] = Conflict("another move was accepted first")
+                continue
+            undone += [(True, item.table_id, s) for s in item.undone]
+            if item.finished:
+                finished.append((True, item.table_id))
+        if undone:
+            cursor.executemany(self._sql["undone"], undone)
+        if finished:
+            cursor.executemany(self._sql["finished"], finished)
 
 
 def _same(value: Any) -> Any:
