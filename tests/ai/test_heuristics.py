@@ -12,23 +12,43 @@ PRAGA = GAMES["praga"]
 RC = GAMES["red-cathedral"]
 
 
-def test_praga_eggs_count_as_a_resource_early_and_the_step_table_late() -> None:
-    """P-SCORE-7 pays 10 VP for 4 eggs at the end; early in the game the evaluation
-    values an egg at ``EGG_EARLY`` (what it buys on the road, P-EGG-*), so that the
-    one-ply bot no longer hoards eggs for the step table."""
+def test_praga_eggs_count_by_the_step_table_less_a_cost_per_egg_held() -> None:
+    """P-SCORE-7 pays 10 VP for 4 eggs at the end; the projection counts that at once,
+    and the evaluation takes ``egg`` VP off per egg held (they are spent on the road,
+    P-EGG-*), at every point of the game."""
     state = PRAGA.initial_state({"players": 2}, 1)
-    state.eggs[0] = 0
-    base = PH.evaluate(state, 0)
-    state.eggs[0] = 4
-    early = PH.evaluate(state, 0) - base
-    assert abs(early - 4 * PH.EGG_EARLY) < 1e-9
-    late = state.clone()
-    late.played[0] = load().turns_per_player  # the seat's last turn is played
-    late.eggs[0] = 0
-    late_base = PH.evaluate(late, 0)
-    late.eggs[0] = 4
-    assert abs(PH.evaluate(late, 0) - late_base - egg_points(4)) < 1e-9
-    assert 0.0 <= PH.progress(state, 0) < PH.progress(late, 0) == 1.0
+    for played in (0, load().turns_per_player):
+        s = state.clone()
+        s.played[0] = played
+        s.eggs[0] = 0
+        base = PH.evaluate(s, 0)
+        s.eggs[0] = 4
+        assert abs(PH.evaluate(s, 0) - base - (egg_points(4) - 4 * PH.WEIGHTS["egg"])) < 1e-9
+
+
+def test_praga_tracks_are_worth_less_as_the_seat_s_turns_run_out() -> None:
+    """A mine step pays every later turn: worth ``mine`` VP at the start, nothing after
+    the seat's last turn."""
+    state = PRAGA.initial_state({"players": 2}, 1)
+    gains = []
+    for played in (0, 8, load().turns_per_player):
+        s = state.clone()
+        s.played[0] = played
+        base = PH.evaluate(s, 0)
+        s.mine[0] += 1
+        gains.append(PH.evaluate(s, 0) - base)
+    assert gains[0] > gains[1] > gains[2]
+    assert abs(gains[0] - PH.WEIGHTS["mine"]) < 1e-9 and abs(gains[2]) < 1e-9
+    assert 0.0 == PH.progress(state, 0)
+
+
+def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
+    from meeplehall.ai.planner import praga_evaluator
+
+    state = PRAGA.initial_state({"players": 3}, 5)
+    balanced = praga_evaluator("balanced")
+    assert [balanced(state, s) for s in range(3)] == [PH.evaluate(state, s)
+                                                      for s in range(3)] == PH.evaluate_all(state)
 
 
 def test_praga_evaluation_with_one_seat() -> None:

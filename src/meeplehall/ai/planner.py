@@ -23,20 +23,19 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from meeplehall.ai.greedy import GreedyBot, evaluator_for, step_value
+from meeplehall.ai.heuristics import praga as praga_heuristic
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
 
 Evaluator = Callable[[Any, int], float]
 
-# Weights of the Praga profiles: added to the heuristic's own value, in VP per unit.
+# Weights of the Praga profiles, in VP per unit, over those of the game's heuristic
+# (``ai/heuristics/praga.py``, whose evaluation is the "balanced" profile).
 # ``mine``/``quarry``/``tech``/``univ``/``hw``/``cat`` are multiplied by the share of the
 # game still to play (they pay off over the remaining turns); ``res`` per gold or stone,
 # ``win`` per window, ``walls`` per wall tile, ``tok`` per corner token, ``egg`` a cost
 # per egg held, ``bld`` per building owned.
-BASE_WEIGHTS: dict[str, float] = {
-    "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
-    "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
-}
+BASE_WEIGHTS: Mapping[str, float] = praga_heuristic.WEIGHTS  # the "balanced" profile
 PRAGA_PROFILES: dict[str, dict[str, float]] = {
     "balanced": {},
     "walls": {"walls": 3.0, "quarry": 5.0},
@@ -48,7 +47,6 @@ PRAGA_PROFILES: dict[str, dict[str, float]] = {
 
 def praga_evaluator(profile: str = "balanced") -> Evaluator:
     """The Praga evaluation of a profile: projected final score plus future value."""
-    from meeplehall.games.praga.effects import ROW_BITS
     from meeplehall.games.praga.final import projected_scores
     from meeplehall.games.praga.state import PragaState
 
@@ -56,27 +54,10 @@ def praga_evaluator(profile: str = "balanced") -> Evaluator:
         raise ValueError(f"unknown profile {profile!r}; profiles are: "
                          f"{', '.join(PRAGA_PROFILES)}")
     w: Mapping[str, float] = {**BASE_WEIGHTS, **PRAGA_PROFILES[profile]}
-    turns_per_player = 16
+    value = praga_heuristic.value
 
     def evaluate(s: PragaState, seat: int) -> float:
-        scores = projected_scores(s)
-        if s.final is not None:
-            others = [scores[i] for i in range(len(scores)) if i != seat]
-            return 1000.0 + scores[seat] - (max(others) if others else 0)
-        left = max(0.0, 1.0 - s.played[seat] / turns_per_player)
-        v = float(scores[seat])
-        v += w["res"] * (s.gold[seat] + s.stone[seat])
-        v += w["win"] * (s.silver[seat] + s.goldw[seat])
-        v += left * (w["mine"] * s.mine[seat] + w["quarry"] * s.quarry[seat])
-        v += left * (w["tech"] * s.tech[seat] + w["univ"] * s.univ[seat])
-        v += left * (w["hw"] * (s.hw[seat] // ROW_BITS) + w["cat"] * (s.cat[seat] // ROW_BITS))
-        if w["walls"]:  # the counting terms only for the profiles that weigh them
-            v += w["walls"] * sum(1 for code in s.walls[seat] if code >= 0)
-        if w["bld"]:
-            v += w["bld"] * s.site_owner.count(seat)
-        v += w["tok"] * (s.red[seat] + s.blue[seat])
-        v -= w["egg"] * s.eggs[seat]
-        return v
+        return value(s, seat, projected_scores(s), w)
 
     return evaluate
 

@@ -1,25 +1,33 @@
 """Evaluation of a Praga Caput Regni position for one seat, in victory points.
 
 - The final score the seat would have if the game ended now (``final.projected_scores``:
-  markets, academics, grids, walls, seals, eggs, all in the rulebook's order), except
-  that the eggs' step of final scoring (P-SCORE-7: 1/3/6/10 VP for 1/2/3/4+ eggs) is
-  phased in with the game's progress: early on an egg is worth what it buys (road
-  entry, P-EGG-*; ``EGG_EARLY`` VP each), and only towards the end the step table. The
-  projection counts the table in full at once, which made the one-ply bot hoard eggs.
-- Plus what still converts to points later, also fading as the game runs out: gold and
-  stone (tiles, grid moves, wealth bonuses), windows (the extra action, moves up), and
-  the mine and quarry tracks (gold and stone produced every later turn).
-- Minus 0.5 times the best other seat's projected score, so denying the leader counts
-  a little. In a game with one seat (the solo rules) there is no other seat.
+  markets, academics, grids, walls, seals, eggs, all in the rulebook's order).
+- Plus what still converts to points later (``WEIGHTS``, VP per unit): gold and stone
+  (tiles, grid moves, wealth bonuses), windows (the extra action, moves up) and the
+  corner tokens at once; the mine and quarry tracks (gold and stone produced every later
+  turn), the academic tracks and the rows reached on the two grids in proportion to the
+  share of the seat's own turns still to play.
+- Minus a small cost per egg held (``egg``): the projection already counts the eggs'
+  step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
+
+These are the weights of the planner's "balanced" profile (``ai/planner.py``; the other
+profiles add to them). The earlier evaluation (eggs valued as a resource early, tracks at
+1.5 VP fading to 0, minus half the best other seat's score) lost to this one inside the
+same search: mcts-hard won 17 of 24 games against the greedy bot with it and 21 of 24
+with this one (the greedy bot using the same evaluation; seeds 800-811, both seatings;
+docs/ai.md).
+
 After the game ends the evaluation is 1000 plus the margin over the best other seat
 (the score itself with one seat).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from meeplehall.games.praga.components import load
+from meeplehall.games.praga.effects import ROW_BITS
 from meeplehall.games.praga.final import projected_scores
-from meeplehall.games.praga.scoring import egg_points
 from meeplehall.games.praga.state import PragaState
 
 # For MCTS (ai/mcts.py): a change of SCALE points in the margin is worth a logistic step;
@@ -43,10 +51,13 @@ def search_settings(view: dict[str, object]) -> dict[str, object]:
     return SOLO_SEARCH if view.get("players") == 1 else {}
 
 
-EGG_EARLY = 1.2  # VP per egg at the start of the game
-RESOURCE = 0.45  # VP per gold or stone at the start, fading to 0.1
-WINDOW = 0.8  # VP per silver or gold window at the start, fading to 0.3
-TRACK = 1.5  # VP per mine or quarry step at the start, fading to 0
+# VP per unit; ``mine`` .. ``cat`` are multiplied by the share of the seat's turns still
+# to play. ``walls`` (per wall tile) and ``bld`` (per building owned) are 0 here: the
+# planner's profiles that lean that way set them.
+WEIGHTS: dict[str, float] = {
+    "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
+    "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
+}
 
 
 def progress(s: PragaState, seat: int) -> float:
@@ -57,26 +68,32 @@ def progress(s: PragaState, seat: int) -> float:
 
 
 def evaluate(s: PragaState, seat: int) -> float:
-    return _evaluate(s, seat, projected_scores(s))
+    return value(s, seat, projected_scores(s), WEIGHTS)
 
 
 def evaluate_all(s: PragaState) -> list[float]:
     """``evaluate`` for every seat, projecting final scoring once."""
     scores = projected_scores(s)
-    return [_evaluate(s, seat, scores) for seat in range(len(scores))]
+    return [value(s, seat, scores, WEIGHTS) for seat in range(len(scores))]
 
 
-def _evaluate(s: PragaState, seat: int, scores: tuple[int, ...]) -> float:
-    others = [scores[i] for i in range(len(scores)) if i != seat]
-    best_other = max(others) if others else 0
+def value(s: PragaState, seat: int, scores: tuple[int, ...],
+          w: Mapping[str, float]) -> float:
+    """The evaluation with weights ``w`` (see ``WEIGHTS``), given the projected scores."""
     if s.final is not None:
-        return 1000.0 + scores[seat] - best_other
-    p = progress(s, seat)
-    late = 1.0 - p
-    eggs = s.eggs[seat]
-    value = float(scores[seat] - egg_points(eggs))
-    value += p * egg_points(eggs) + late * EGG_EARLY * eggs
-    value += (0.1 + late * (RESOURCE - 0.1)) * (s.gold[seat] + s.stone[seat])
-    value += (0.3 + late * (WINDOW - 0.3)) * (s.silver[seat] + s.goldw[seat])
-    value += late * TRACK * (s.mine[seat] + s.quarry[seat])
-    return value - 0.5 * best_other
+        others = [scores[i] for i in range(len(scores)) if i != seat]
+        return FINAL_BONUS + scores[seat] - (max(others) if others else 0)
+    left = 1.0 - progress(s, seat)
+    v = float(scores[seat])
+    v += w["res"] * (s.gold[seat] + s.stone[seat])
+    v += w["win"] * (s.silver[seat] + s.goldw[seat])
+    v += left * (w["mine"] * s.mine[seat] + w["quarry"] * s.quarry[seat])
+    v += left * (w["tech"] * s.tech[seat] + w["univ"] * s.univ[seat])
+    v += left * (w["hw"] * (s.hw[seat] // ROW_BITS) + w["cat"] * (s.cat[seat] // ROW_BITS))
+    if w["walls"]:  # the counting terms only for the profiles that weigh them
+        v += w["walls"] * sum(1 for code in s.walls[seat] if code >= 0)
+    if w["bld"]:
+        v += w["bld"] * s.site_owner.count(seat)
+    v += w["tok"] * (s.red[seat] + s.blue[seat])
+    v -= w["egg"] * s.eggs[seat]
+    return v
