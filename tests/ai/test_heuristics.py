@@ -39,7 +39,7 @@ def test_praga_tracks_are_worth_less_as_the_seat_s_turns_run_out() -> None:
         gains.append(PH.evaluate(s, 0) - base)
     assert gains[0] > gains[1] > gains[2]
     assert abs(gains[0] - PH.WEIGHTS["mine"]) < 1e-9 and abs(gains[2]) < 1e-9
-    assert 0.0 == PH.progress(state, 0)
+    assert PH.progress(state, 0) == 0.0
 
 
 def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
