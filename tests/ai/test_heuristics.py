@@ -94,3 +94,22 @@ def test_red_cathedral_solo_weights_completed_cards_higher() -> None:
         gain = RH.evaluate(state, 0) - before
         towers = RH.TOWER[1 if players == 1 else 0] * RH._towers(state, 0)
         assert abs(gain - weight - towers) < 1e-9
+
+
+def test_praga_solo_weighs_walls_and_grids_more() -> None:
+    """With one seat the evaluation uses ``SOLO_WEIGHTS``: a wall tile counts, and a
+    quarry step is worth more than with two seats."""
+    from meeplehall.games.praga.final import projected_scores
+
+    solo = PRAGA.initial_state({"players": 1}, 3)
+    duo = PRAGA.initial_state({"players": 2}, 3)
+    assert PH.weights_for(solo) is PH.SOLO_WEIGHTS and PH.weights_for(duo) is PH.WEIGHTS
+    assert PH.evaluate(solo, 0) == PH.value(solo, 0, projected_scores(solo), PH.SOLO_WEIGHTS)
+    gains = []
+    for state in (solo, duo):
+        s = state.clone()
+        base = PH.evaluate(s, 0)
+        s.quarry[0] += 1
+        gains.append(PH.evaluate(s, 0) - base)
+    assert abs(gains[0] - PH.SOLO_WEIGHTS["quarry"]) < 1e-9
+    assert abs(gains[1] - PH.WEIGHTS["quarry"]) < 1e-9 and gains[0] > gains[1]

@@ -76,8 +76,8 @@ class PlannerBot(GreedyBot):
         self.samples = samples
 
     def _evaluator(self, game: Game) -> Evaluator:
-        if game.name == "praga":
-            return praga_evaluator(self.profile or "balanced")
+        if game.name == "praga" and self.profile is not None:
+            return praga_evaluator(self.profile)
         if self.profile is not None:
             raise ValueError(f"{game.name} has no planner profiles")
         return evaluator_for(game)

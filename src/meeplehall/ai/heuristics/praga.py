@@ -10,7 +10,8 @@
 - Minus a small cost per egg held (``egg``): the projection already counts the eggs'
   step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
 
-These are the weights of the planner's "balanced" profile (``ai/planner.py``; the other
+With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. These are the weights of
+the planner's "balanced" profile (``ai/planner.py``; the other
 profiles add to them). The earlier evaluation (eggs valued as a resource early, tracks at
 1.5 VP fading to 0, minus half the best other seat's score) lost to this one inside the
 same search: mcts-hard won 17 of 24 games against the greedy bot with it and 21 of 24
@@ -59,6 +60,19 @@ WEIGHTS: dict[str, float] = {
     "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
 }
 
+# The solo game (one seat against the rulebook's dummy, P-SOLO-*): walls, quarries and
+# the two grids weigh more. Nobody is there to race for the grids' and walls' bonuses,
+# and the score is all that counts. Planner, Praga solo, mean final score: seeds
+# 100-109, 108.1 with WEIGHTS and 134.1 with these; fresh seeds 110-129, 128.0 and 137.2
+# (docs/ai.md).
+SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "walls": 3.0, "quarry": 5.0, "hw": 3.0,
+                                  "cat": 3.0}
+
+
+def weights_for(s: PragaState) -> Mapping[str, float]:
+    """The weights ``evaluate`` uses in this game: ``SOLO_WEIGHTS`` with one seat."""
+    return SOLO_WEIGHTS if s.players == 1 else WEIGHTS
+
 
 def progress(s: PragaState, seat: int) -> float:
     """Share of the seat's own turns already played, 0..1 (``played`` counts the seat's
@@ -68,13 +82,14 @@ def progress(s: PragaState, seat: int) -> float:
 
 
 def evaluate(s: PragaState, seat: int) -> float:
-    return value(s, seat, projected_scores(s), WEIGHTS)
+    return value(s, seat, projected_scores(s), weights_for(s))
 
 
 def evaluate_all(s: PragaState) -> list[float]:
     """``evaluate`` for every seat, projecting final scoring once."""
     scores = projected_scores(s)
-    return [value(s, seat, scores, WEIGHTS) for seat in range(len(scores))]
+    w = weights_for(s)
+    return [value(s, seat, scores, w) for seat in range(len(scores))]
 
 
 def value(s: PragaState, seat: int, scores: tuple[int, ...],
