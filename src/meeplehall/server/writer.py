@@ -65,11 +65,6 @@ class Append:
     future: asyncio.Future[None] = field(repr=False)
 
 
-class _Refused(Exception):
-    def __init__(self, error: Exception) -> None:
-        self.error = error
-
-
 class MoveWriter:
     """The writer thread of one :class:`~meeplehall.server.service.TableService`.
 
