@@ -95,3 +95,54 @@ def test_a_closed_writer_has_written_everything_it_was_given(sqlite_url: str) ->
     with engine.connect() as conn:
         assert conn.execute(text("SELECT count(*) FROM moves")).scalar() == 3
     engine.dispose()
+
+
+def test_a_batch_of_plain_moves_keeps_each_answer_in_one_round_trip(db_url: str) -> None:
+    """Distinct (table, seq), no undo, no game end: on PostgreSQL the batch goes in one
+    message (``MoveWriter._one_trip``); a move whose seq is already taken, one with a
+    token no seat holds and one with its seat's own token each keep their own answer,
+    and text with quotes, backslashes and Unicode arrives as it was sent."""
+    engine = make_engine(db_url)
+    ensure_schema(engine)
+    gate = threading.Lock()
+    writer = MoveWriter(engine, gate)
+    assert writer.one_trip == db_url.startswith("postgresql")
+
+    async def scenario() -> list[object]:
+        service = TableService(engine)
+        ids = await _tables(service, 4)
+        await writer.append(ids[0], 1, "move", 0, "first", None, (), False, None)
+        token = await service.join(ids[3], 1)
+        gate.acquire()
+        calls = [
+            writer.append(ids[0], 1, "move", 0, "late", None, (), False, None),
+            writer.append(ids[1], 1, "move", 0, "it's \\ \"odd\" — ✓", "a 'note'", (), False,
+                          None),
+            writer.append(ids[2], 1, "move", 1, "x", None, (), False, hash_token("wrong")),
+            writer.append(ids[3], 1, "move", 1, "mine", None, (), False, hash_token(token)),
+        ]
+        pending = asyncio.gather(*calls, return_exceptions=True)
+        await asyncio.sleep(0.05)
+        batches = writer.batches
+        gate.release()
+        results = await pending
+        assert writer.batches == batches + 1  # all four in one transaction
+        writer.close()
+        service.close()
+        return results
+
+    try:
+        results = asyncio.run(scenario())
+        assert isinstance(results[0], Conflict)
+        assert results[1] is None
+        assert isinstance(results[2], Unauthorized)
+        assert results[3] is None
+        with engine.connect() as conn:
+            rows = conn.execute(text("SELECT table_id, seq, kind, seat, action, note, undone "
+                                     "FROM moves ORDER BY table_id, seq")).all()
+        assert [tuple(r[2:]) for r in rows] == [
+            ("move", 0, "first", None, False),
+            ("move", 0, "it's \\ \"odd\" — ✓", "a 'note'", False),
+            ("move", 1, "mine", None, False)]
+    finally:
+        engine.dispose()

@@ -32,6 +32,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
 from meeplehall.ai.base import BOTS, analyse
+from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
 from meeplehall.server.errors import ApiError, Conflict, Invalid
@@ -119,8 +120,8 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
             content_type.split(b";")[0].strip().lower() != b"application/json":
         return None
     try:
-        data = json.loads(body)
-    except (ValueError, UnicodeDecodeError):
+        data = jsontext.loads(body)
+    except (ValueError, UnicodeDecodeError):  # the general path says what is wrong
         return None
     if type(data) is not dict or len(data) != 2:
         return None
@@ -367,8 +368,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             seat, digest = await service.authenticate_for_move(table_id, token)
             limiter.check(digest)
             live = await service.submit(table_id, seat, action, seq, token_hash=digest)
-            content = json.dumps(seat_state(live, seat), ensure_ascii=False, allow_nan=False,
-                                 separators=(",", ":")).encode("utf-8")
+            content = jsontext.dumps_bytes(seat_state(live, seat))
         except ApiError as exc:
             await (await _api_error(None, exc))(scope, receive, send)  # type: ignore[arg-type]
             return
@@ -421,7 +421,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:
-            await websocket.send_text(json.dumps(await hub.sync_message(conn, live, since)))
+            sync = await hub.sync_message(conn, live, since)
+            await websocket.send_text(jsontext.dumps_text(sync))
             pump = asyncio.get_running_loop().create_task(hub.pump(conn))
             conn.wake.set()  # catch up with anything committed while we were syncing
             while True:

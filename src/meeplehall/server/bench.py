@@ -34,6 +34,7 @@ import httpx
 import websockets
 
 from meeplehall.core.rng import Rng
+from meeplehall.server import jsontext
 from meeplehall.server.cli import tune_gc
 from meeplehall.server.services import (
     find_postgres,
@@ -121,7 +122,7 @@ class HttpConnection:
     async def request(self, method: str, path: str, body: Any = None,
                       token: str | None = None) -> tuple[int, Any]:
         """Send one request; returns the status and the decoded JSON body (or None)."""
-        payload = b"" if body is None else json.dumps(body).encode()
+        payload = b"" if body is None else jsontext.dumps_bytes(body)
         head = (f"{method} {path} HTTP/1.1\r\nHost: {self.host}:{self.port}\r\n"
                 f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n")
         if token is not None:
@@ -167,7 +168,7 @@ class HttpConnection:
                 if close:
                     self.close()
                 break
-        return status, json.loads(data) if data else None
+        return status, jsontext.loads(data) if data else None
 
     def close(self) -> None:
         if self._writer is not None:
@@ -224,7 +225,7 @@ async def _connect(ws_url: str, token: str) -> tuple[Any, dict[str, Any]]:
                                   open_timeout=120)
     try:
         await ws.send(json.dumps({"token": token, "since": None}))
-        return ws, json.loads(await ws.recv())
+        return ws, jsontext.loads(await ws.recv())
     except BaseException:
         await ws.close()
         raise
@@ -269,7 +270,7 @@ async def _seat(http: HttpConnection, ws: Any, first: dict[str, Any], table_id: 
                 raw = await asyncio.wait_for(ws.recv(), max(0.1, stop_at - time.monotonic()))
             except TimeoutError:
                 return
-            msg = json.loads(raw)
+            msg = jsontext.loads(raw)
 
 
 Seated = tuple[int, list[str], list[tuple[Any, dict[str, Any]]]]

@@ -21,6 +21,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
+from meeplehall.server import jsontext
 from meeplehall.server.live_table import Live
 from meeplehall.server.patch import diff
 from meeplehall.server.service import TableService
@@ -226,7 +227,7 @@ class Hub:
             self._sent(conn, live, live.view(conn.seat))
             return shared[1]
         old = conn.last_view
-        text = json.dumps(self.update_message(conn, live))
+        text = jsontext.dumps_text(self.update_message(conn, live))
         live.messages[key] = (old, text)
         return text
 
@@ -266,7 +267,7 @@ class Hub:
             if live.seq == conn.last_seq:
                 return True
             if conn.last_view is None or live.undone_since(conn.last_seq):
-                text = json.dumps(await self.sync_message(conn, live, None))
+                text = jsontext.dumps_text(await self.sync_message(conn, live, None))
             else:
                 text = self.update_text(conn, live)
             await conn.ws.send_text(text)

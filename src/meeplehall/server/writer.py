@@ -17,6 +17,14 @@ the time under load (one statement per move kept the writer busy 87% of the time
 moves/s, and the median move waited 14 ms for its commit). The statements are plain SQL
 on the driver's connection (sqlite3's statement cache and psycopg's prepared
 statements reuse them).
+
+On PostgreSQL a batch of plain moves (no undo, no game end, distinct (table, seq)) goes
+in one round trip instead (``MoveWriter._one_trip``): an insert that takes only the
+moves whose token still belongs to their seat, and the tokens read after it to tell a
+refused token from a lost race, in one message that PostgreSQL runs as one transaction.
+At 500 moves/s on 2 cores this took the move's p50 from 11-15 ms to 7-9 ms and its p99
+from 56-60 ms to 40-47 ms (``meeplehall bench server --db postgresql``, alternating
+runs). Other batches take the general path.
 """
 
 from __future__ import annotations
@@ -45,6 +53,19 @@ _SELECT_TOKENS = "SELECT table_id, seat, token_hash FROM seats WHERE table_id IN
 _INSERT_MOVES = ("INSERT INTO moves (table_id, seq, kind, seat, action, undone, note, "
                  "created_at) VALUES {} ON CONFLICT (table_id, seq) DO NOTHING "
                  "RETURNING table_id, seq")
+# PostgreSQL, a batch of plain moves in one round trip (MoveWriter._one_trip): the insert
+# takes only the moves whose token still belongs to their seat, and the tokens are read
+# after it to tell a refused token from a lost race; both statements go in one simple-query
+# message, which PostgreSQL runs as one implicit transaction.
+_PG_INSERT_CHECKED = (
+    "INSERT INTO moves (table_id, seq, kind, seat, action, undone, note, created_at) "
+    "SELECT v.t, v.q, v.k, v.s, v.a, false, v.n, v.c FROM (VALUES {}) "
+    "AS v(t, q, k, s, a, n, c, h) JOIN seats ON seats.table_id = v.t AND seats.seat = v.s "
+    "WHERE v.h IS NULL OR seats.token_hash = v.h "
+    "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq; "
+    "SELECT table_id, seat, token_hash FROM seats WHERE table_id IN ({})")
+_PG_ROW = "(%s::bigint, %s::integer, %s::varchar, %s::integer, %s::text, %s::text, " \
+    "%s::timestamptz, %s::text)"
 _MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
 _MARK_FINISHED = "UPDATE game_tables SET finished = ? WHERE id = ?"
 
@@ -75,6 +96,7 @@ class MoveWriter:
         self.engine = engine
         self.lock = lock
         self.sqlite = engine.dialect.name == "sqlite"
+        self.one_trip = engine.dialect.name == "postgresql" and engine.dialect.driver == "psycopg"
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._mark = mark
         self._sql = {name: sql.replace("?", mark) for name, sql in (
@@ -187,6 +209,9 @@ class MoveWriter:
         game. Moves of the batch with the same (table, seq) go in successive rounds, so
         the first of them in queue order is the one that can win."""
         conn = self._connection()
+        if self.one_trip and _plain(batch):
+            with self.lock:
+                return self._one_trip(conn.driver_connection, batch)
         results: list[Exception | None] = [None] * len(batch)
         with self.lock:
             cursor = conn.cursor()
@@ -210,6 +235,48 @@ class MoveWriter:
                 raise
             finally:
                 cursor.close()
+        return results
+
+    def _one_trip(self, driver: Any, batch: list[Append]) -> list[Exception | None]:
+        """PostgreSQL: write ``batch`` (plain moves, distinct (table, seq)) in one round
+        trip. The statements are sent as one simple-query message with the values bound
+        on the client (psycopg's ``ClientCursor``), on the connection in autocommit mode:
+        PostgreSQL runs a multi-statement message as one transaction and commits it at
+        the end (with the WAL flush when ``synchronous_commit`` is on), so the reply
+        comes once the moves are durable. Four round trips per batch (begin, tokens,
+        insert, commit), each waiting for this thread to get the GIL back from the busy
+        event loop, took a median 5.7 ms per batch at 500 moves/s, 0.8 ms of it CPU."""
+        from psycopg import ClientCursor
+
+        stamp = self._stamp(now())
+        params: list[Any] = []
+        for item in batch:
+            params += (item.table_id, item.seq, item.kind, item.seat, item.action, item.note,
+                       stamp, item.token_hash)
+        tables = sorted({item.table_id for item in batch})
+        sql = _PG_INSERT_CHECKED.format(", ".join([_PG_ROW] * len(batch)),
+                                        ", ".join(["%s"] * len(tables)))
+        driver.autocommit = True
+        try:
+            with ClientCursor(driver) as cursor:
+                cursor.execute(sql, params + tables)
+                inserted = {(r[0], r[1]) for r in cursor.fetchall()}
+                cursor.nextset()
+                tokens = {(r[0], r[1]): r[2] for r in cursor.fetchall()}
+        finally:
+            driver.autocommit = False
+        results: list[Exception | None] = []
+        for item in batch:
+            if (item.table_id, item.seq) in inserted:
+                results.append(None)
+                continue
+            held = tokens.get((item.table_id, item.seat))
+            if item.token_hash is not None and (
+                    held is None or not hmac.compare_digest(held, item.token_hash)):
+                results.append(Unauthorized(f"the token is not the token of a seat at "
+                                            f"table {item.table_id}"))
+            else:
+                results.append(Conflict("another move was accepted first"))
         return results
 
     def _round(self, cursor: Any, batch: list[Append], indices: list[int],
@@ -253,6 +320,16 @@ class MoveWriter:
             cursor.executemany(self._sql["undone"], undone)
         if finished:
             cursor.executemany(self._sql["finished"], finished)
+
+
+def _plain(batch: list[Append]) -> bool:
+    """Moves that undo nothing, end no game, and have distinct (table, seq)."""
+    keys = set()
+    for item in batch:
+        if item.undone or item.finished:
+            return False
+        keys.add((item.table_id, item.seq))
+    return len(keys) == len(batch)
 
 
 def _same(value: Any) -> Any:
