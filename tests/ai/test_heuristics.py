@@ -96,6 +96,26 @@ def test_red_cathedral_solo_weights_completed_cards_higher() -> None:
         assert abs(gain - weight - towers) < 1e-9
 
 
+def test_red_cathedral_a_far_ahead_seat_values_closing_the_game_out() -> None:
+    """RC-END-1: six completed cards end the game. With players, a completed card is worth
+    ``CLOSE`` more to a seat leading by ``CLOSE_LEAD`` Prestige or more (a share of it
+    below that lead, nothing when behind), so a search that is far ahead fetches the last
+    Materials of its cards instead of taking Recognition for ever (docs/ai.md)."""
+    lead_at = next(t for t in range(200) if RH._pp(t) >= RH.CLOSE_LEAD)
+    half_at = next(t for t in range(200) if RH._pp(t) >= RH.CLOSE_LEAD / 2)
+    for mine, theirs, bonus in ((lead_at, 0, RH.CLOSE),
+                                (half_at, 0, RH.CLOSE * RH._pp(half_at) / RH.CLOSE_LEAD),
+                                (0, lead_at, 0.0), (0, 0, 0.0)):
+        state = RC.initial_state({"players": 2}, 6)
+        state.score[0], state.score[1] = mine, theirs
+        slot = state.towers[0][0]
+        before = RH.evaluate(state, 0)
+        state.owner[slot] = 0
+        state.done[slot] = True
+        gain = RH.evaluate(state, 0) - before
+        assert abs(gain - RH.DONE[0] - bonus) < 1e-9, (mine, theirs, gain)
+
+
 def test_praga_solo_weighs_walls_and_grids_more() -> None:
     """With one seat the evaluation uses ``SOLO_WEIGHTS``: a wall tile counts, and a
     quarry step is worth more than with two seats."""
