@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import math
 import os
 import subprocess
@@ -224,7 +223,7 @@ async def _connect(ws_url: str, token: str) -> tuple[Any, dict[str, Any]]:
     ws = await websockets.connect(ws_url, max_size=None, compression=None,
                                   open_timeout=120)
     try:
-        await ws.send(json.dumps({"token": token, "since": None}))
+        await ws.send(jsontext.dumps_text({"token": token, "since": None}))
         return ws, jsontext.loads(await ws.recv())
     except BaseException:
         await ws.close()

@@ -62,8 +62,7 @@ _PG_INSERT_CHECKED = (
     "SELECT v.t, v.q, v.k, v.s, v.a, false, v.n, v.c FROM (VALUES {}) "
     "AS v(t, q, k, s, a, n, c, h) JOIN seats ON seats.table_id = v.t AND seats.seat = v.s "
     "WHERE v.h IS NULL OR seats.token_hash = v.h "
-    "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq; "
-    "SELECT table_id, seat, token_hash FROM seats WHERE table_id IN ({})")
+    "ON CONFLICT (table_id, seq) DO NOTHING RETURNING table_id, seq; " + _SELECT_TOKENS)
 _PG_ROW = "(%s::bigint, %s::integer, %s::varchar, %s::integer, %s::text, %s::text, " \
     "%s::timestamptz, %s::text)"
 _MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
@@ -270,13 +269,8 @@ class MoveWriter:
             if (item.table_id, item.seq) in inserted:
                 results.append(None)
                 continue
-            held = tokens.get((item.table_id, item.seat))
-            if item.token_hash is not None and (
-                    held is None or not hmac.compare_digest(held, item.token_hash)):
-                results.append(Unauthorized(f"the token is not the token of a seat at "
-                                            f"table {item.table_id}"))
-            else:
-                results.append(Conflict("another move was accepted first"))
+            results.append(_refused_token(item, tokens)
+                           or Conflict("another move was accepted first"))
         return results
 
     def _round(self, cursor: Any, batch: list[Append], indices: list[int],
@@ -289,12 +283,7 @@ class MoveWriter:
             cursor.execute(_SELECT_TOKENS.format(", ".join([mark] * len(tables))), tables)
             tokens = {(row[0], row[1]): row[2] for row in cursor.fetchall()}
             for i in checks:
-                item = batch[i]
-                held = tokens.get((item.table_id, item.seat))
-                assert item.token_hash is not None
-                if held is None or not hmac.compare_digest(held, item.token_hash):
-                    results[i] = Unauthorized(f"the token is not the token of a seat at "
-                                              f"table {item.table_id}")
+                results[i] = _refused_token(batch[i], tokens)
         go = [i for i in indices if results[i] is None]
         if not go:
             return
@@ -320,6 +309,18 @@ class MoveWriter:
             cursor.executemany(self._sql["undone"], undone)
         if finished:
             cursor.executemany(self._sql["finished"], finished)
+
+
+def _refused_token(item: Append, tokens: dict[tuple[int, int], str | None]
+                   ) -> Unauthorized | None:
+    """``Unauthorized`` when ``item`` carries a token hash that is no longer its seat's
+    (``tokens``: each seat's hash as read in the transaction); None otherwise."""
+    if item.token_hash is None:
+        return None
+    held = tokens.get((item.table_id, item.seat))
+    if held is None or not hmac.compare_digest(held, item.token_hash):
+        return Unauthorized(f"the token is not the token of a seat at table {item.table_id}")
+    return None
 
 
 def _plain(batch: list[Append]) -> bool:
