@@ -116,6 +116,36 @@ def test_red_cathedral_a_far_ahead_seat_values_closing_the_game_out() -> None:
         assert abs(gain - RH.DONE[0] - bonus) < 1e-9, (mine, theirs, gain)
 
 
+def test_red_cathedral_completing_a_card_carries_most_of_the_closing_value() -> None:
+    """RC-END-1, RC-BUILD-*: for a seat far ahead, the Build that completes a card must
+    be worth a good part of ``CLOSE`` by itself. Delivered Materials count ``CLOSE_PART``
+    of their share and Materials in hand half as much, so the completion adds the rest
+    (with 0.7 and full weight in hand it added 0.3 of ``CLOSE``, and a far-ahead search
+    preferred the Market to the completing Build for thousands of decisions)."""
+    gains = []
+    for mine in (next(t for t in range(200) if RH._pp(t) >= RH.CLOSE_LEAD), 0):
+        state = RC.initial_state({"players": 2}, 6)
+        state.score[0] = mine
+        slot = state.towers[0][0]
+        card = RH.C.cards[state.card_of[slot]]
+        last = next(m for m in range(6) if card.cost[m])
+        got = list(card.cost)
+        got[last] -= 1
+        inv = [0] * 6
+        inv[last] = 1
+        state.owner[slot] = 0
+        state.delivered[slot] = tuple(got)
+        state.inv[0] = tuple(inv)
+        before = RH.evaluate(state, 0)
+        state.delivered[slot] = card.cost
+        state.inv[0] = (0,) * 6
+        state.done[slot] = True
+        gains.append(RH.evaluate(state, 0) - before)
+    share = RH.CLOSE_PART * (card.size - 1 + RH.CLOSE_HAND) / card.size
+    assert abs(gains[0] - gains[1] - RH.CLOSE * (1 - share)) < 1e-9
+    assert gains[0] - gains[1] >= RH.CLOSE / 2
+
+
 def test_praga_solo_weighs_walls_and_grids_more() -> None:
     """With one seat the evaluation uses ``SOLO_WEIGHTS``: a wall tile counts, and a
     quarry step is worth more than with two seats."""

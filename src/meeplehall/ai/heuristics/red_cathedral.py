@@ -26,8 +26,8 @@ The terms (all from the seat's side of the table):
   leads to;
 - minus 0.3 times the best other side's Prestige on the track;
 - with players, when the seat leads on the track: up to ``CLOSE`` per step towards the
-  end of the game (completed cards, and the share of unfinished cards' costs delivered
-  or in hand), so that a seat far ahead closes the game out (RC-END-1).
+  end of the game (completed cards, and a smaller share for unfinished cards' costs
+  delivered or in hand), so that a seat far ahead closes the game out (RC-END-1).
 After the game ends the evaluation is 100 plus the final margin over the best other side.
 """
 
@@ -67,15 +67,21 @@ PARTIAL = (0.6, 1.0)
 RUBLE = 0.25  # per Ruble
 # Closing out a game that is won (games with players): the seat's progress towards the
 # end (completed cards, plus CLOSE_PART x the share of each unfinished card's cost that is
-# delivered or in hand) is worth CLOSE per card when the seat leads the best other side
-# by CLOSE_LEAD Prestige or more on the track (proportionally less below; nothing when
-# behind). Without it, a far-ahead search took Recognition at the Market turn after turn
-# instead of fetching the last Materials its cards needed, since a turn of Recognition
-# moved the margin more than a Material did: in 7 of 40 games against greedy, neither
-# side completed a sixth card for 637-5,291 decisions (scores like 1,230 to 275).
+# delivered, Materials in hand counting CLOSE_HAND each) is worth CLOSE per card when the
+# seat leads the best other side by CLOSE_LEAD Prestige or more on the track
+# (proportionally less below; nothing when behind). Without it, a far-ahead search took
+# Recognition at the Market turn after turn instead of fetching the last Materials its
+# cards needed, since a turn of Recognition moved the margin more than a Material did: in
+# 7 of 40 games against greedy, neither side completed a sixth card for 637-5,291
+# decisions (scores like 1,230 to 275). Completing a card must itself be worth a good
+# part of CLOSE: with CLOSE_PART 0.7 and Materials in hand at full weight, the Build that
+# completed a card rated only +1.2 over a move to the Market, and 9 of 200 games against
+# greedy still ran past 600 decisions (one 5,836); with 0.5 and 0.5 the nine ended in
+# 202-585 decisions (docs/ai.md, sixth session).
 CLOSE = 6.0
 CLOSE_LEAD = 10.0
-CLOSE_PART = 0.7
+CLOSE_PART = 0.5
+CLOSE_HAND = 0.5
 
 
 # The search in the solo game (ai/mcts.py, ``search_settings``): each of the seat's
@@ -125,11 +131,11 @@ def evaluate(s: RCState, seat: int) -> float:
         got = s.delivered[slot]
         frac = sum(got) / card.size
         value += (0.2 + 0.8 * frac) * (0.5 * card.rp + 0.2 * card.rubles + 3.0)
-        covered = 0
+        covered = 0.0
         for m in range(6):
             short = card.cost[m] - got[m]
             needed[m] += short
-            covered += got[m] + min(short, inv[m])
+            covered += got[m] + CLOSE_HAND * min(short, inv[m])
         closing += CLOSE_PART * covered / card.size
     value += ORN * sum(1 for o in s.orn if o == seat)
     if TOWER[solo]:
