@@ -121,3 +121,64 @@ def test_bench_mcts_adds_one_line_per_player_count() -> None:
     lines = out.strip().splitlines()
     assert len(lines) == 4
     assert re.match(r"^red-cathedral players=2 mcts_iterations_per_s=\d+$", lines[3])
+
+
+def _games_of(out_dir: Path) -> list[dict[str, object]]:
+    results = json.loads((out_dir / "results.json").read_text())["results"]
+    return [{k: v for k, v in r.items() if k not in ("seconds", "think_s")} for r in results]
+
+
+def test_an_interrupted_tournament_resumes_with_the_same_games(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each finished game is appended to games.jsonl; ``--resume`` keeps those games
+    (dropping a last line cut short), plays only the missing ones, and gives the results
+    of an uninterrupted run. A larger ``--games`` extends a finished tournament."""
+    import meeplehall.cli.arena as arena
+
+    args = ["arena", "red-cathedral", "--bots", "greedy,random", "--games", "4", "--seed",
+            "3", "--workers", "1", *TINY]
+    rc, out = run([*args, "--out", str(tmp_path / "full")])
+    assert rc == 0, out
+    assert "game 1/4 (#0, seed 3, greedy vs random): " in out  # not a terminal: lines
+    journal = (tmp_path / "full" / "games.jsonl").read_text().splitlines()
+    assert len(journal) == 5 and json.loads(journal[0])["games"] == 4
+    # an interruption during the third game's line
+    cut = tmp_path / "cut"
+    cut.mkdir()
+    (cut / "games.jsonl").write_text("\n".join(journal[:3]) + "\n" + journal[3][:40])
+    played: list[int] = []
+    real = arena.play_task
+    monkeypatch.setattr(arena, "play_task", lambda t: played.append(t["index"]) or real(t))
+    rc, out = run([*args, "--out", str(cut), "--resume"])
+    assert rc == 0, out
+    assert "resuming: 2 of 4 games kept" in out and played == [2, 3]
+    assert _games_of(cut) == _games_of(tmp_path / "full")
+    # extending the finished tournament plays games 4 and 5 only
+    played.clear()
+    rc, out = run([*args[:5], "6", *args[6:], "--out", str(cut), "--resume"])
+    assert rc == 0, out
+    assert played == [4, 5] and len(_games_of(cut)) == 6
+
+
+def test_a_kept_journal_is_not_overwritten_or_mixed_with_another_tournament(
+        tmp_path: Path) -> None:
+    args = ["arena", "red-cathedral", "--bots", "greedy,random", "--games", "4", "--seed",
+            "3", "--workers", "1", "--out", str(tmp_path), *TINY]
+    rc, out = run(args)
+    assert rc == 0, out
+    journal = tmp_path / "games.jsonl"
+    lines = journal.read_text().splitlines()
+    journal.write_text("\n".join(lines[:3]) + "\n")  # interrupted after two games
+    before = journal.read_bytes()
+    rc, out = run(args)
+    assert rc == 2 and "holds an interrupted tournament (2 of 4 games)" in out
+    assert "--resume" in out and journal.read_bytes() == before
+    rc, out = run([*args[:7], "5", *args[8:], "--resume"])
+    assert rc == 2 and "holds another tournament: seed 3 (now 5)" in out
+    assert journal.read_bytes() == before
+    journal.write_text("\n".join([*lines[:2], "{not json", *lines[3:]]) + "\n")
+    rc, out = run([*args, "--resume"])
+    assert rc == 2 and "line 3: not a game of this tournament" in out
+    journal.write_text("hello\n")
+    rc, out = run(args)
+    assert rc == 2 and "is not an arena journal" in out

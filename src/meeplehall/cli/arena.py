@@ -15,7 +15,13 @@ game as a Ray task on a local cluster (``ray.init(num_cpus=W)``) or on the clust
 Results go to ``--out``: ``results.json`` (settings, every game, the summary),
 ``games.csv`` (one row per game and seat), ``summary.csv`` (per bot: win rate with a 95 %
 Wilson interval, mean score and rank, Bradley-Terry rating on the Elo scale, think time)
-and ``chart.png`` (matplotlib, Agg backend).
+and ``chart.png`` (matplotlib, Agg backend). While the tournament runs, each finished game
+is appended to ``games.jsonl`` (a first line with the settings, then one result per
+line), so an interrupted tournament keeps its games: ``--resume`` plays only the games
+that are missing, and with a larger ``--games`` extends a finished tournament (game ``g``
+is the same game whatever the total). A folder holding an interrupted tournament is not
+overwritten without ``--resume``. When the output is not a terminal, a line per finished
+game replaces the progress bar.
 
 A win is credited as ``1 / len(winners)`` to each winning seat, so shared wins split.
 Ratings come from every pair of seats in a game held by different bots (ties count half
@@ -41,6 +47,11 @@ from meeplehall.ai import make_bot
 
 Task = dict[str, Any]
 Result = dict[str, Any]
+JOURNAL = "games.jsonl"
+
+
+class ArenaError(ValueError):
+    """A tournament that cannot start as asked (the message says why)."""
 
 
 def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
@@ -253,39 +264,157 @@ def _run_ray(tasks: list[Task], workers: int, address: str | None,
             ray.shutdown()
 
 
+def settings_of(game: str, params: dict[str, Any], bots: Sequence[str], seed: int,
+                max_decisions: int) -> dict[str, Any]:
+    """What makes game ``g`` of a tournament the same game (not the number of games)."""
+    settings = {"game": game, "params": dict(params), "bots": list(bots), "seed": seed,
+                "max_decisions": max_decisions}
+    return dict(json.loads(json.dumps(settings)))  # as the journal holds them
+
+
+def load_journal(path: Path, settings: dict[str, Any],
+                 tasks: Sequence[Task]) -> tuple[dict[int, Result], int]:
+    """The results kept in ``games.jsonl`` (by game index), and the number of games the
+    journal's tournament was started with. A last line cut short by an interruption is
+    dropped (its game is played again); anything else that is not a result of this
+    tournament raises ``ArenaError``. ``tasks`` are the games to check results against."""
+    lines = _lines(path)
+    if not lines:
+        return {}, 0
+    try:
+        head = json.loads(lines[0])
+        kept_settings, total = head["arena"], int(head["games"])
+    except (ValueError, KeyError, TypeError):
+        raise ArenaError(f"{path}: the first line is not an arena header") from None
+    if kept_settings != settings:
+        diff = ", ".join(f"{k} {kept_settings.get(k)!r} (now {v!r})"
+                         for k, v in settings.items() if kept_settings.get(k) != v)
+        raise ArenaError(f"{path} holds another tournament: {diff}; use another --out")
+    by_index = {t["index"]: t for t in tasks}
+    results: dict[int, Result] = {}
+    for n, line in enumerate(lines[1:], start=2):
+        try:
+            r = json.loads(line)
+            index = r["index"]
+            task = by_index.get(index)
+            if not isinstance(index, int) or index < 0:
+                raise ValueError(f"game index {index!r}")
+            if task is not None and (r["seed"] != task["seed"] or r["seats"] != task["seats"]):
+                raise ValueError("its seed or seats do not match game " + str(index))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise ArenaError(f"{path}, line {n}: not a game of this tournament ({exc})"
+                             ) from None
+        results[index] = r
+    return results, total
+
+
+def _lines(path: Path) -> list[bytes]:
+    lines = path.read_bytes().split(b"\n")
+    if lines and lines[-1]:
+        lines = lines[:-1]  # torn write: the process stopped in the middle of a line
+    return [line for line in lines if line.strip()]
+
+
+def _peek(path: Path) -> tuple[int | None, int]:
+    """The number of games a journal's tournament was started with (None when its first
+    line is not an arena header) and the number of results it holds."""
+    lines = _lines(path)
+    try:
+        total = int(json.loads(lines[0])["games"]) if lines else 0
+    except (ValueError, KeyError, TypeError):
+        return None, 0
+    return total, max(0, len(lines) - 1)
+
+
+def _journal_lines(settings: dict[str, Any], games: int,
+                   results: Iterable[Result]) -> str:
+    head = json.dumps({"arena": settings, "games": games})
+    return "".join(f"{line}\n" for line in [head, *(json.dumps(r) for r in results)])
+
+
 def run_arena(console: Console, game: str, params: dict[str, Any], bots: Sequence[str],
               games: int, seed: int, workers: int, backend: str, address: str | None,
-              out_dir: Path, max_decisions: int = 20_000) -> dict[str, Any]:
-    """Play the tournament, write its files and print the summary; returns the report."""
+              out_dir: Path, max_decisions: int = 20_000,
+              resume: bool = False) -> dict[str, Any]:
+    """Play the tournament, write its files and print the summary; returns the report.
+
+    Raises ``ArenaError`` when ``out_dir`` holds an interrupted tournament and ``resume``
+    is false, or a journal that does not belong to this tournament."""
     tasks = make_tasks(game, params, bots, games, seed, max_decisions)
-    results: list[Result] = []
+    settings = settings_of(game, params, bots, seed, max_decisions)
+    journal = out_dir / JOURNAL
+    kept: dict[int, Result] = {}
+    if journal.exists():
+        if resume:
+            kept, _ = load_journal(journal, settings, tasks)
+        else:
+            total, played = _peek(journal)
+            if total is None:
+                raise ArenaError(f"{journal} is not an arena journal; remove it or choose "
+                                 "another --out")
+            if played < total:
+                raise ArenaError(f"{out_dir} holds an interrupted tournament ({played} of "
+                                 f"{total} games); pass --resume to finish it, or choose "
+                                 "another --out")
+    out_dir.mkdir(parents=True, exist_ok=True)
+    todo = [t for t in tasks if t["index"] not in kept]
+    tmp = journal.with_suffix(".tmp")
+    # games beyond --games stay in the journal (a later --resume may want them back)
+    tmp.write_text(_journal_lines(settings, games, (kept[i] for i in sorted(kept))))
+    tmp.replace(journal)
+    results: list[Result] = [kept[t["index"]] for t in tasks if t["index"] in kept]
+    if kept:
+        console.print(f"resuming: {len(results)} of {games} games kept from {journal}",
+                      markup=False, highlight=False, soft_wrap=True)
+    lines = not console.is_terminal
+    if lines:
+        console.print(f"{game} arena ({backend}): {len(todo)} game(s) to play",
+                      markup=False, highlight=False)
     start = time.perf_counter()
-    with Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
-                  MofNCompleteColumn(), TimeElapsedColumn(), console=console,
-                  transient=False) as progress:
-        bar = progress.add_task(f"{game} arena ({backend})", total=len(tasks))
+    with journal.open("a") as log, \
+            Progress(TextColumn("[progress.description]{task.description}"), BarColumn(),
+                     MofNCompleteColumn(), TimeElapsedColumn(), console=console,
+                     transient=False, disable=lines) as progress:
+        bar = progress.add_task(f"{game} arena ({backend})", total=len(tasks),
+                                completed=len(results))
 
         def done(result: Result) -> None:
             results.append(result)
+            log.write(json.dumps(result) + "\n")
+            log.flush()
             progress.advance(bar)
+            if lines:
+                console.print(_game_line(result, len(results), len(tasks)), markup=False,
+                              highlight=False, soft_wrap=True)
 
         if backend == "ray":
-            _run_ray(tasks, workers, address, done)
+            _run_ray(todo, workers, address, done)
         else:
-            _run_process(tasks, workers, done)
+            _run_process(todo, workers, done)
     results.sort(key=lambda r: r["index"])
     summary = summarise(results, bots)
     report = {"game": game, "params": params, "bots": list(bots), "games": games,
               "seed": seed, "backend": backend, "workers": workers,
-              "wall_s": round(time.perf_counter() - start, 2),
+              "wall_s": round(time.perf_counter() - start, 2), "resumed": len(tasks) - len(todo),
               "seatings": [list(s) for s in seatings(bots, int(params["players"]))],
               "summary": summary, "results": results}
-    out_dir.mkdir(parents=True, exist_ok=True)
     (out_dir / "results.json").write_text(json.dumps(report, indent=1) + "\n")
     _write_csv(out_dir, results, summary)
     chart = _chart(out_dir / "chart.png", game, summary)
     _print(console, summary, out_dir, chart)
     return report
+
+
+def _game_line(r: Result, n: int, total: int) -> str:
+    """One line per finished game when the output is not a terminal."""
+    who = " vs ".join(r["seats"])
+    if not r["finished"]:
+        return f"game {n}/{total} (#{r['index']}, seed {r['seed']}, {who}): unfinished " \
+               f"after {r['decisions']} decisions"
+    won = ", ".join(r["seats"][w] for w in r["winners"]) or "nobody"
+    scores = "-".join(str(x) for x in r["scores"])
+    return (f"game {n}/{total} (#{r['index']}, seed {r['seed']}, {who}): {scores}, "
+            f"won by {won}, {r['decisions']} decisions, {r['seconds']:.0f} s")
 
 
 def _write_csv(out_dir: Path, results: Sequence[Result], summary: dict[str, Any]) -> None:

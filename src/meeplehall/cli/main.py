@@ -168,6 +168,9 @@ def build_parser() -> argparse.ArgumentParser:
                             "(default arena-GAME-pPLAYERS-sSEED)")
     arena.add_argument("--max-decisions", type=int, default=20_000,
                        help="stop a game unfinished after this many decisions")
+    arena.add_argument("--resume", action="store_true",
+                       help="keep the games already in DIR/games.jsonl and play only the "
+                            "missing ones (also extends a finished tournament to --games)")
 
     from meeplehall.server.cli import add_server_commands
 
@@ -297,7 +300,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     import os
     from pathlib import Path
 
-    from meeplehall.cli.arena import run_arena
+    from meeplehall.cli.arena import ArenaError, run_arena
 
     game = find_game(args.game)
     if args.list_options:
@@ -323,7 +326,9 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
                  f"{args.backend} backend, {workers} worker(s)")
     try:
         run_arena(console, game.name, params, bots, args.games, args.seed, workers,
-                  args.backend, args.address, out, args.max_decisions)
+                  args.backend, args.address, out, args.max_decisions, resume=args.resume)
+    except ArenaError as exc:
+        raise UsageError(str(exc)) from None
     except OSError as exc:
         raise UsageError(f"cannot write to {out}: {exc.strerror or exc}") from None
     return 0
