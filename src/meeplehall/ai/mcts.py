@@ -170,7 +170,7 @@ class LeafValue:
 class Node:
     """Statistics of one action sequence from the root."""
 
-    __slots__ = ("avail", "children", "order", "totals", "visits")
+    __slots__ = ("avail", "cands", "children", "order", "src", "totals", "visits", "width")
 
     def __init__(self, seats: int) -> None:
         self.children: dict[Any, Node] = {}
@@ -178,6 +178,11 @@ class Node:
         self.avail = 0
         self.totals = [0.0] * seats
         self.order: list[Any] | None = None
+        # the last candidate list (``ordered``) and the legal actions and width it was
+        # cut from: legal actions are interned, so an unchanged tuple compares by identity
+        self.src: tuple[Any, ...] | None = None
+        self.width = 0
+        self.cands: list[Any] = []
 
     def mean(self, seat: int) -> float:
         return self.totals[seat] / self.visits if self.visits else 0.0
@@ -285,13 +290,16 @@ class MCTSBot:
                     scored.append((-evaluate(child, player), i, a))
                 scored.sort(key=lambda t: (t[0], t[1]))
                 node.order = [a for _, _, a in scored]
+            width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
+            if width == node.width and actions == node.src:
+                return node.cands
             here = set(actions)
             known = [a for a in node.order if a in here]
             if len(known) < len(actions):
                 seen = set(known)
                 known.extend(a for a in actions if a not in seen)
-            width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
-            return known[:width]
+            node.src, node.width, node.cands = actions, width, known[:width]
+            return node.cands
 
         iterations = 0
         # the game's share of the level's iterations, unless its overrides set their own
@@ -321,30 +329,35 @@ class MCTSBot:
                 else:
                     actions = legal_actions(state)
                 candidates = ordered(node, state, actions, player)
-                untried = next((a for a in candidates if a not in node.children), None)
-                if untried is not None:
-                    child = Node(seats)
-                    child.avail = 1
-                    node.children[untried] = child
-                    turn = getattr(state, "turns", None)
-                    apply(state, untried)
-                    path.append(child)
-                    for a in candidates:
-                        other = node.children.get(a)
-                        if other is not None and other is not child:
-                            other.avail += 1
-                    break
+                # one pass: every candidate already in the tree counts as available; the
+                # first one not in it is expanded, otherwise UCT picks among them
+                children = node.children
                 best_child: Node | None = None
                 best_action: Any = None
                 best_score = -1.0
-                children = node.children
-                for a in candidates:
-                    ch = children[a]
+                untried: Any = None
+                for i, a in enumerate(candidates):
+                    ch = children.get(a)
+                    if ch is None:
+                        untried = a
+                        for b in candidates[i + 1:]:
+                            other = children.get(b)
+                            if other is not None:
+                                other.avail += 1
+                        break
                     ch.avail += 1
                     n_ch = ch.visits
                     score = ch.totals[player] / n_ch + c * sqrt(log(ch.avail) / n_ch)
                     if score > best_score:
                         best_score, best_child, best_action = score, ch, a
+                if untried is not None:
+                    child = Node(seats)
+                    child.avail = 1
+                    children[untried] = child
+                    turn = getattr(state, "turns", None)
+                    apply(state, untried)
+                    path.append(child)
+                    break
                 assert best_child is not None
                 turn = getattr(state, "turns", None)
                 apply(state, best_action)

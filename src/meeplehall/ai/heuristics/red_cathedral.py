@@ -42,6 +42,10 @@ from meeplehall.games.red_cathedral.state import DELIVER, MARKET, RCState
 
 C = load()
 T = track()
+# per card: the number of Materials it costs, and what completing it brings (half its
+# Recognition, a fifth of its Rubles, 3 for tower presence and the step towards the end)
+_CARD_SIZE = [card.size for card in C.cards]
+_CARD_WORTH = [0.5 * card.rp + 0.2 * card.rubles + 3.0 for card in C.cards]
 
 
 # For MCTS (ai/mcts.py): a change of SCALE points in the margin since the root of the
@@ -119,7 +123,10 @@ def evaluate(s: RCState, seat: int) -> float:
     done = DONE[solo]
     needed = [0] * 6
     inv = s.inv[seat]
-    closing = 0.0  # progress towards the end (CLOSE)
+    others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
+    best = max(others) if others else 0
+    lead = _pp(s.score[seat]) - best if others and not solo else 0
+    closing = 0.0  # progress towards the end (CLOSE), counted only when it is used
     for slot, owner in enumerate(s.owner):
         if owner != seat:
             continue
@@ -127,16 +134,21 @@ def evaluate(s: RCState, seat: int) -> float:
             value += done  # tower presence, and a step towards ending the game
             closing += 1.0
             continue
-        card = C.cards[s.card_of[slot]]
+        card_id = s.card_of[slot]
+        size, worth = _CARD_SIZE[card_id], _CARD_WORTH[card_id]
+        cost = C.cards[card_id].cost
         got = s.delivered[slot]
-        frac = sum(got) / card.size
-        value += (0.2 + 0.8 * frac) * (0.5 * card.rp + 0.2 * card.rubles + 3.0)
-        covered = 0.0
+        delivered = sum(got)
+        value += (0.2 + 0.8 * delivered / size) * worth
+        hand = 0
         for m in range(6):
-            short = card.cost[m] - got[m]
-            needed[m] += short
-            covered += got[m] + CLOSE_HAND * min(short, inv[m])
-        closing += CLOSE_PART * covered / card.size
+            short = cost[m] - got[m]
+            if short:
+                needed[m] += short
+                if lead > 0 and inv[m]:
+                    hand += short if short < inv[m] else inv[m]
+        if lead > 0:
+            closing += CLOSE_PART * (delivered + CLOSE_HAND * hand) / size
     value += ORN * sum(1 for o in s.orn if o == seat)
     if TOWER[solo]:
         value += TOWER[solo] * _towers(s, seat)
@@ -160,14 +172,10 @@ def evaluate(s: RCState, seat: int) -> float:
                 value += (0.55 if needed[rt.resource] else 0.2) * n
         elif top[0] == DELIVER:
             value += 0.5 * min(top[2], deliverable)
-    others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
     if others:
-        best = max(others)
         value -= 0.3 * best
-        if not solo:
-            lead = _pp(s.score[seat]) - best
-            if lead > 0:
-                value += CLOSE * min(1.0, lead / CLOSE_LEAD) * closing
+        if lead > 0:
+            value += CLOSE * min(1.0, lead / CLOSE_LEAD) * closing
     return value
 
 
