@@ -328,3 +328,81 @@ def test_praga_solo_searches_one_turn_deep_with_turn_rollouts() -> None:
     assert bot.last_iterations == 10 and not bot._reusing
     assert first == MCTSBot(3, MCTSConfig(iterations=40, pool=2)).choose(
         PRAGA, PRAGA.player_view(state, 0), legal)
+
+
+class _Twin:
+    """A game proxy whose root has one more action, "twin", played as the first one."""
+
+    def __init__(self, game: Game, first: Any) -> None:
+        self.game, self.first = game, first
+        self.last: Any = None
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+    def apply_unchecked(self, state: Any, action: Any) -> None:
+        self.last = action
+        self.game.apply_unchecked(state, self.first if action == "twin" else action)
+
+
+def _futures_of_root_actions(crn: bool) -> tuple[Any, dict[Any, list[int]]]:
+    """For each root action, the future chance (the sample's next draw) of each visit."""
+    import meeplehall.ai.mcts as mcts
+
+    state = _advance(RC, 1, seed=9, moves=25)
+    legal = RC.legal_actions(state)
+    twin = _Twin(RC, legal[0])
+    seen: dict[Any, list[int]] = {}
+    finish = mcts._finish_turn
+
+    def spy(game: Any, st: Any, *args: Any) -> None:
+        seen.setdefault(twin.last, []).append(st.rng.clone().next_u64())
+        finish(game, st, *args)
+
+    config = MCTSConfig(iterations=120, pool=4, turn_rollout=16, fixed_chance=True,
+                        max_depth=1, crn=crn)
+    mcts._finish_turn = spy
+    try:
+        MCTSBot(5, config).search(twin, RC.player_view(state, 0), (*legal, "twin"))
+    finally:
+        mcts._finish_turn = finish
+    seen.pop(None, None)  # the baseline's turns, played before the search
+    return legal[0], seen
+
+
+def test_common_random_numbers_rate_every_root_action_on_the_same_futures() -> None:
+    """With ``crn`` (depth-1 searches with fixed chance, as in the solo games), the k-th
+    visit of every root action plays on the k-th determinization, so two actions that
+    lead to the same position are rated on the same futures; without it the visits take
+    the pool's samples in the order the iterations come."""
+    first, seen = _futures_of_root_actions(crn=True)
+    a, b = seen[first], seen["twin"]
+    n = min(len(a), len(b))
+    assert n >= 4 and a[:n] == b[:n]
+    assert len(set(a[:4])) == 4  # four different samples, one per visit
+    first, seen = _futures_of_root_actions(crn=False)
+    a, b = seen[first], seen["twin"]
+    n = min(len(a), len(b))
+    assert a[:n] != b[:n]
+
+
+def test_a_search_in_the_last_turn_tells_the_endings_apart_by_final_score() -> None:
+    """In the last turn of Praga's solo game the greedy turn that sets the search's
+    baseline ends the game: the baseline is its final score, not the evaluation with
+    ``FINAL_BONUS``, against which every ending looked equally bad (all root actions
+    valued alike, and the search chose among endings worth up to 17 VP apart at random)."""
+    from meeplehall.ai.heuristics import praga as PH
+
+    state = PRAGA.initial_state({"players": 1}, 4)
+    bot = make_bot("greedy", 1)
+    decisions = []
+    while PRAGA.current_player(state) is not None:
+        legal = PRAGA.legal_actions(state)
+        if len(legal) > 1:
+            decisions.append(state.clone())
+        state = PRAGA.apply(state, bot.choose(PRAGA, PRAGA.player_view(state, 0), legal))
+    last = next(s for s in decisions if s.turns == decisions[-1].turns)
+    search = MCTSBot(3, MCTSConfig(iterations=400, pool=2))
+    root = search.search(PRAGA, PRAGA.player_view(last, 0), PRAGA.legal_actions(last))
+    assert search._baseline is not None and 0 < search._baseline[0] < PH.FINAL_BONUS
+    assert len({round(c.mean(0), 6) for c in root.children.values()}) > 1

@@ -77,6 +77,7 @@ class MCTSConfig:
     widen_c: float = 2.0
     widen_alpha: float = 0.5
     pool: int = 16
+    crn: bool = False
     reuse: bool = True
     reuse_probe: int = 24
     scale: float | None = None
@@ -148,6 +149,14 @@ class LeafValue:
             others = [evals[o] for o in range(self.sides) if o != s]
             out.append(evals[s] - max(others) if others else evals[s])
         return out
+
+    def leaf_margins(self, state: Any) -> list[float]:
+        """The margins a leaf's value is measured by: ``margins`` for an unfinished
+        position, for a finished one each seat's final margin (its evaluation less
+        ``FINAL_BONUS``), as ``__call__`` measures finished leaves."""
+        if self.game.current_player(state) is None and self.game.outcome(state) is not None:
+            return [self.evaluate(state, s) - self.final_bonus for s in range(self.seats)]
+        return self.margins(state)
 
     def __call__(self, state: Any) -> list[float]:
         seats, scale, root = self.seats, self.scale, self.root
@@ -267,7 +276,10 @@ class MCTSBot:
             for sample in pool:
                 end = sample.clone()
                 _finish_turn(game, end, play_eval, cfg.turn_rollout)
-                ends.append(value_of.margins(end))
+                # in the last turn the greedy turn ends the game: its final margin, not
+                # the evaluation with FINAL_BONUS (against which every ending of the
+                # game looked equally bad, and the search picked among them at random)
+                ends.append(value_of.leaf_margins(end))
             value_of.root = [sum(m[s] for m in ends) / len(ends) for s in range(seats)]
         self._baseline = value_of.root
         current_player = game.current_player
@@ -301,6 +313,31 @@ class MCTSBot:
             node.src, node.width, node.cands = actions, width, known[:width]
             return node.cands
 
+        def pick(node: Node, candidates: list[Any] | tuple[Any, ...],
+                 player: int) -> tuple[Any, Node]:
+            """The root's UCT choice for ``crn`` (a new child first), counting
+            availabilities as the main loop does."""
+            children = node.children
+            best: tuple[Any, Node] | None = None
+            best_score = -1.0
+            for i, a in enumerate(candidates):
+                ch = children.get(a)
+                if ch is None:
+                    for b in candidates[i + 1:]:
+                        other = children.get(b)
+                        if other is not None:
+                            other.avail += 1
+                    child = children[a] = Node(seats)
+                    child.avail = 1
+                    return a, child
+                ch.avail += 1
+                score = ch.totals[player] / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+                if score > best_score:
+                    best_score, best = score, (a, ch)
+            assert best is not None
+            return best
+
+        crn = cfg.crn and fixed and cfg.max_depth == 1
         iterations = 0
         # the game's share of the level's iterations, unless its overrides set their own
         share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
@@ -310,14 +347,26 @@ class MCTSBot:
                 break
             if len(pool) < cfg.pool and iterations >= len(pool):
                 pool.append(game.sample_hidden(view, self.rng))
-            state = pool[iterations % len(pool)].clone()
-            if not fixed and isinstance(getattr(state, "rng", None), Rng):
-                state.rng = Rng(self.rng.next_u64())
-            node = root
-            path = [root]
-            at_root = True
-            turn = getattr(state, "turns", None)
-            while True:
+            if crn:
+                # the k-th visit of every root action plays on the k-th determinization
+                # (common random numbers: the actions are compared on the same futures)
+                sample = pool[0]
+                player = current_player(sample)
+                action, node = pick(root, ordered(root, sample, legal, player), player)
+                state = pool[node.visits % len(pool)].clone()
+                turn = getattr(state, "turns", None)
+                apply(state, action)
+                path = [root, node]
+                at_root = False
+            else:
+                state = pool[iterations % len(pool)].clone()
+                if not fixed and isinstance(getattr(state, "rng", None), Rng):
+                    state.rng = Rng(self.rng.next_u64())
+                node = root
+                path = [root]
+                at_root = True
+                turn = getattr(state, "turns", None)
+            while not crn:
                 player = current_player(state)
                 if player is None or (cfg.max_depth and len(path) > cfg.max_depth):
                     break
