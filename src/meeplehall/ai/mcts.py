@@ -338,6 +338,7 @@ class MCTSBot:
             return best
 
         crn = cfg.crn and fixed and cfg.max_depth == 1
+        seat: int = view["seat"]  # the player to move at the root
         iterations = 0
         # the game's share of the level's iterations, unless its overrides set their own
         share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
@@ -350,9 +351,7 @@ class MCTSBot:
             if crn:
                 # the k-th visit of every root action plays on the k-th determinization
                 # (common random numbers: the actions are compared on the same futures)
-                sample = pool[0]
-                player = current_player(sample)
-                action, node = pick(root, ordered(root, sample, legal, player), player)
+                action, node = pick(root, ordered(root, pool[0], legal, seat), seat)
                 state = pool[node.visits % len(pool)].clone()
                 turn = getattr(state, "turns", None)
                 apply(state, action)
