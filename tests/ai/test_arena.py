@@ -95,6 +95,7 @@ def test_solo_tournament_rates_the_automaton(tmp_path: Path) -> None:
     report = json.loads((tmp_path / "results.json").read_text())
     assert "ivan" in report["summary"]["ratings"]
     assert "rating ivan:" in out
+    assert re.search(r"game 1/2 \(#0, seed 0, greedy\): \d+, (won|lost), \d+ decisions", out)
 
 
 def test_ray_backend_tiny_tournament_on_a_local_cluster(tmp_path: Path) -> None:

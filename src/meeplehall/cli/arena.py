@@ -411,10 +411,13 @@ def _game_line(r: Result, n: int, total: int) -> str:
     if not r["finished"]:
         return f"game {n}/{total} (#{r['index']}, seed {r['seed']}, {who}): unfinished " \
                f"after {r['decisions']} decisions"
-    won = ", ".join(r["seats"][w] for w in r["winners"]) or "nobody"
+    if len(r["seats"]) == 1:  # against the game's automaton
+        won = "won" if r["winners"] else "lost"
+    else:
+        won = "won by " + (", ".join(r["seats"][w] for w in r["winners"]) or "nobody")
     scores = "-".join(str(x) for x in r["scores"])
     return (f"game {n}/{total} (#{r['index']}, seed {r['seed']}, {who}): {scores}, "
-            f"won by {won}, {r['decisions']} decisions, {r['seconds']:.0f} s")
+            f"{won}, {r['decisions']} decisions, {r['seconds']:.0f} s")
 
 
 def _write_csv(out_dir: Path, results: Sequence[Result], summary: dict[str, Any]) -> None:
