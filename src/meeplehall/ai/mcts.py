@@ -315,8 +315,9 @@ class MCTSBot:
 
         def pick(node: Node, candidates: list[Any] | tuple[Any, ...],
                  player: int) -> tuple[Any, Node]:
-            """The root's UCT choice for ``crn`` (a new child first), counting
-            availabilities as the main loop does."""
+            """The UCT choice among ``candidates``: in one pass, every candidate already in
+            the tree counts as available, and the first one not in it is expanded (a new
+            child, with no visits); otherwise the best UCT score."""
             children = node.children
             best: tuple[Any, Node] | None = None
             best_score = -1.0
@@ -376,41 +377,13 @@ class MCTSBot:
                     at_root = False
                 else:
                     actions = legal_actions(state)
-                candidates = ordered(node, state, actions, player)
-                # one pass: every candidate already in the tree counts as available; the
-                # first one not in it is expanded, otherwise UCT picks among them
-                children = node.children
-                best_child: Node | None = None
-                best_action: Any = None
-                best_score = -1.0
-                untried: Any = None
-                for i, a in enumerate(candidates):
-                    ch = children.get(a)
-                    if ch is None:
-                        untried = a
-                        for b in candidates[i + 1:]:
-                            other = children.get(b)
-                            if other is not None:
-                                other.avail += 1
-                        break
-                    ch.avail += 1
-                    n_ch = ch.visits
-                    score = ch.totals[player] / n_ch + c * sqrt(log(ch.avail) / n_ch)
-                    if score > best_score:
-                        best_score, best_child, best_action = score, ch, a
-                if untried is not None:
-                    child = Node(seats)
-                    child.avail = 1
-                    children[untried] = child
-                    turn = getattr(state, "turns", None)
-                    apply(state, untried)
-                    path.append(child)
-                    break
-                assert best_child is not None
+                action, child = pick(node, ordered(node, state, actions, player), player)
                 turn = getattr(state, "turns", None)
-                apply(state, best_action)
-                node = best_child
-                path.append(node)
+                apply(state, action)
+                path.append(child)
+                if not child.visits:
+                    break  # a new node: the leaf of this iteration
+                node = child
             if cfg.turn_rollout:
                 _finish_turn(game, state, play_eval, cfg.turn_rollout, turn)
             for _ in range(cfg.rollout_depth):
