@@ -273,17 +273,16 @@ def settings_of(game: str, params: dict[str, Any], bots: Sequence[str], seed: in
 
 
 def load_journal(path: Path, settings: dict[str, Any],
-                 tasks: Sequence[Task]) -> tuple[dict[int, Result], int]:
-    """The results kept in ``games.jsonl`` (by game index), and the number of games the
-    journal's tournament was started with. A last line cut short by an interruption is
-    dropped (its game is played again); anything else that is not a result of this
-    tournament raises ``ArenaError``. ``tasks`` are the games to check results against."""
+                 tasks: Sequence[Task]) -> dict[int, Result]:
+    """The results kept in ``games.jsonl`` (by game index). A last line cut short by an
+    interruption is dropped (its game is played again); anything else that is not a
+    result of this tournament raises ``ArenaError``. ``tasks`` are the games to check
+    results against."""
     lines = _lines(path)
     if not lines:
-        return {}, 0
+        return {}
     try:
-        head = json.loads(lines[0])
-        kept_settings, total = head["arena"], int(head["games"])
+        kept_settings = json.loads(lines[0])["arena"]
     except (ValueError, KeyError, TypeError):
         raise ArenaError(f"{path}: the first line is not an arena header") from None
     if kept_settings != settings:
@@ -305,7 +304,7 @@ def load_journal(path: Path, settings: dict[str, Any],
             raise ArenaError(f"{path}, line {n}: not a game of this tournament ({exc})"
                              ) from None
         results[index] = r
-    return results, total
+    return results
 
 
 def _lines(path: Path) -> list[bytes]:
@@ -346,7 +345,7 @@ def run_arena(console: Console, game: str, params: dict[str, Any], bots: Sequenc
     kept: dict[int, Result] = {}
     if journal.exists():
         if resume:
-            kept, _ = load_journal(journal, settings, tasks)
+            kept = load_journal(journal, settings, tasks)
         else:
             total, played = _peek(journal)
             if total is None:
