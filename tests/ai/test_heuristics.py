@@ -81,6 +81,47 @@ def test_red_cathedral_towers_pay_the_majority_holder() -> None:
     assert RH._towers(state, 0) == 2 and RH._towers(state, 1) == 0
 
 
+def test_red_cathedral_remembered_tower_payouts_follow_every_change() -> None:
+    """The evaluation remembers tower payouts by owners, completions and Ornamentations
+    (RC-TOWER-*, RC-2P-1): along a game, changed in place or not, every payout equals
+    the one computed from the scoring rules."""
+    from meeplehall.ai.greedy import GreedyBot
+    from meeplehall.games.red_cathedral.scoring import tower_payout, tower_presence
+
+    def direct(state: object, seat: int) -> int:
+        players = 2 if state.solo else state.players  # type: ignore[attr-defined]
+        total = 0
+        for slots in state.towers:  # type: ignore[attr-defined]
+            value, presence = tower_presence(state.owner, state.done,  # type: ignore[attr-defined]
+                                             state.orn, slots)  # type: ignore[attr-defined]
+            total += tower_payout(value, presence, players).get(seat, 0)
+        return total
+
+    for players in (1, 3):
+        state = RC.initial_state({"players": players}, 11)
+        bots = [GreedyBot(k) for k in range(players)]
+        seen = set()
+        for _ in range(400):
+            seat = RC.current_player(state)
+            if seat is None:
+                break
+            for side in range(state.sides):
+                assert RH._towers(state, side) == direct(state, side)
+            seen.add(tuple(RH._towers(state, side) for side in range(state.sides)))
+            state = RC.apply(state, bots[seat].choose(RC, RC.player_view(state, seat),
+                                                       RC.legal_actions(state)))
+        assert len(seen) > 2  # the towers changed hands during the game
+        # changed in place: every card of the seat's ornamented or not, then all undone
+        for slot in range(len(state.owner)):
+            if state.owner[slot] == 0 and state.done[slot]:
+                state.orn[slot] = 0
+        assert RH._towers(state, 0) == direct(state, 0)
+        for slot in range(len(state.done)):
+            state.done[slot] = False
+        state.orn[:] = [-1] * len(state.orn)
+        assert RH._towers(state, 0) == direct(state, 0) == 0
+
+
 def test_red_cathedral_solo_weights_completed_cards_higher() -> None:
     """Against Ivan (RC-SOLO-8: his sixth card ends the game) a completed card and the
     towers weigh more than with two or more players."""

@@ -68,7 +68,15 @@ TOWER = (0.0, 1.0)  # times the Prestige the towers would pay the seat if the ga
 # regain) raised the planner's mean margin over 20 seeds from -5.5 to -3.0; with players
 # it made the one-ply bot pump Rubles for hundreds of turns against a weak opponent.
 PARTIAL = (0.6, 1.0)
-RUBLE = 0.25  # per Ruble
+RUBLE = (0.25, 0.25)  # per Ruble: (games with players, the solo game)
+# Materials in hand: per Material one of the seat's unfinished cards still needs (games
+# with players, the solo game), and per other Material (jewels, which decorate, and the
+# rest). The solo values sit at a sharp optimum for the planner against Ivan (seeds
+# 3000-3099, wins of 100): 65 as they are; Rubles at 0.15 50, at 0.35 22; needed
+# Materials at 0.4 50, at 1.0 43, at 1.5 25 (docs/ai.md, seventh session).
+NEED = (0.55, 0.55)
+SPARE_JEWEL = 0.4
+SPARE = 0.2
 # Closing out a game that is won (games with players): the seat's progress towards the
 # end (completed cards, plus CLOSE_PART x the share of each unfinished card's cost that is
 # delivered, Materials in hand counting CLOSE_HAND each) is worth CLOSE per card when the
@@ -153,11 +161,12 @@ def evaluate(s: RCState, seat: int) -> float:
     if TOWER[solo]:
         value += TOWER[solo] * _towers(s, seat)
     deliverable = 0
+    need = NEED[solo]
     for m in range(6):
         useful = min(inv[m], needed[m])
         deliverable += useful
-        value += 0.55 * useful + (0.4 if m >= 4 else 0.2) * (inv[m] - useful)
-    value += RUBLE * s.rubles[seat]
+        value += need * useful + (SPARE_JEWEL if m >= 4 else SPARE) * (inv[m] - useful)
+    value += RUBLE[solo] * s.rubles[seat]
     value += sum(1.0 for v in s.ws[seat] if v >= 0 and v & 1)
     if s.stack and s.stack[-1][1] == seat:
         top = s.stack[-1]
@@ -167,9 +176,9 @@ def evaluate(s: RCState, seat: int) -> float:
             if rt.resource == RP:
                 value += 0.3 * n
             elif rt.resource == RUBLES:
-                value += 0.25 * n
+                value += RUBLE[solo] * n
             else:
-                value += (0.55 if needed[rt.resource] else 0.2) * n
+                value += (need if needed[rt.resource] else SPARE) * n
         elif top[0] == DELIVER:
             value += 0.5 * min(top[2], deliverable)
     if others:
@@ -220,15 +229,30 @@ def final_margins(s: RCState) -> list[float]:
             for i in range(s.sides)]
 
 
+# Tower payouts by (towers, owners, completions, Ornamentations): they change only when a
+# card is completed, claimed or ornamented, so a search meets the same few many times.
+_TOWER_MEMO: dict[tuple[object, ...], tuple[int, ...]] = {}
+_TOWER_MEMO_MAX = 1 << 16
+
+
 def _towers(s: RCState, seat: int) -> int:
     """Prestige the towers would pay ``seat`` now (RC-TOWER-*, RC-2P-1, RC-SOLO-9)."""
-    players = 2 if s.solo else s.players
-    total = 0
-    for slots in s.towers:
-        value, presence = tower_presence(s.owner, s.done, s.orn, slots)
-        if presence.get(seat):
-            total += tower_payout(value, presence, players).get(seat, 0)
-    return total
+    key = (s.towers, s.sides, s.solo, s.players, tuple(s.owner), tuple(s.done),
+           tuple(s.orn))
+    paid = _TOWER_MEMO.get(key)
+    if paid is None:
+        players = 2 if s.solo else s.players
+        totals = [0] * s.sides
+        for slots in s.towers:
+            value, presence = tower_presence(s.owner, s.done, s.orn, slots)
+            for side, pp in tower_payout(value, presence, players).items():
+                if 0 <= side < s.sides:
+                    totals[side] += pp
+        paid = tuple(totals)
+        if len(_TOWER_MEMO) >= _TOWER_MEMO_MAX:
+            _TOWER_MEMO.clear()
+        _TOWER_MEMO[key] = paid
+    return paid[seat]
 
 
 @cache
