@@ -87,13 +87,13 @@ def test_red_cathedral_remembered_tower_payouts_follow_every_change() -> None:
     the one computed from the scoring rules."""
     from meeplehall.ai.greedy import GreedyBot
     from meeplehall.games.red_cathedral.scoring import tower_payout, tower_presence
+    from meeplehall.games.red_cathedral.state import RCState
 
-    def direct(state: object, seat: int) -> int:
-        players = 2 if state.solo else state.players  # type: ignore[attr-defined]
+    def direct(state: RCState, seat: int) -> int:
+        players = 2 if state.solo else state.players
         total = 0
-        for slots in state.towers:  # type: ignore[attr-defined]
-            value, presence = tower_presence(state.owner, state.done,  # type: ignore[attr-defined]
-                                             state.orn, slots)  # type: ignore[attr-defined]
+        for slots in state.towers:
+            value, presence = tower_presence(state.owner, state.done, state.orn, slots)
             total += tower_payout(value, presence, players).get(seat, 0)
         return total
 
@@ -111,7 +111,7 @@ def test_red_cathedral_remembered_tower_payouts_follow_every_change() -> None:
             state = RC.apply(state, bots[seat].choose(RC, RC.player_view(state, seat),
                                                        RC.legal_actions(state)))
         assert len(seen) > 2  # the towers changed hands during the game
-        # changed in place: every card of the seat's ornamented or not, then all undone
+        # changed in place: the seat's completed cards ornamented, then all undone and bare
         for slot in range(len(state.owner)):
             if state.owner[slot] == 0 and state.done[slot]:
                 state.orn[slot] = 0
