@@ -187,6 +187,34 @@ def test_red_cathedral_completing_a_card_carries_most_of_the_closing_value() -> 
     assert gains[0] - gains[1] >= RH.CLOSE / 2
 
 
+def test_red_cathedral_a_full_inventory_of_spare_jewels_is_worth_unblocking() -> None:
+    """RC-INV-2, RC-INV-3, RC-INFL-MERCH (MR-1): a seat whose full Inventory holds spare
+    jewels and lacks the one wood its card needs must prefer exchanging two jewels for
+    the wood. Rated Material by Material (wood 0.55 against two jewels at 0.4) the
+    exchange looked worse, and a search far ahead kept its 8 purple jewels for
+    thousands of decisions without ending the game (seed 2051, docs/ai.md)."""
+    for players in (2, 1):
+        state = RC.initial_state({"players": players}, 6)
+        slot = state.towers[0][0]
+        card = RH.C.cards[state.card_of[slot]]
+        wood = 0
+        assert card.cost[wood] == 2  # this seed's first card needs 2 wood and a brick
+        got = list(card.cost)
+        got[wood] -= 1
+        state.owner[slot] = 0
+        state.delivered[slot] = tuple(got)
+        state.inv_banners[0] = 0  # all four Banners out: 10 spaces (RC-INV-2)
+        state.inv[0] = (0, 0, 1, 0, 1, 8)  # full: stone, green, 8 purple
+        full = RH.evaluate(state, 0)
+        state.inv[0] = (1, 0, 1, 0, 1, 6)  # after MR-1: 2 purple for 1 wood
+        assert RH.evaluate(state, 0) > full
+        # with room to spare, the jewels are not in the way and keep their value
+        state.inv[0] = (0, 0, 1, 0, 1, 6)
+        roomy = RH.evaluate(state, 0)
+        state.inv[0] = (0, 0, 1, 0, 1, 7)
+        assert abs(RH.evaluate(state, 0) - roomy - RH.SPARE_JEWEL) < 1e-9
+
+
 def test_praga_solo_weighs_walls_and_grids_more() -> None:
     """With one seat the evaluation uses ``SOLO_WEIGHTS``: a wall tile counts, and a
     quarry step is worth more than with two seats."""

@@ -46,6 +46,7 @@ T = track()
 # Recognition, a fifth of its Rubles, 3 for tower presence and the step towards the end)
 _CARD_SIZE = [card.size for card in C.cards]
 _CARD_WORTH = [0.5 * card.rp + 0.2 * card.rubles + 3.0 for card in C.cards]
+_CAPACITY = C.free_spaces + C.banners_in_inventory  # less the Banners still in it (RC-INV-2)
 
 
 # For MCTS (ai/mcts.py): a change of SCALE points in the margin since the root of the
@@ -77,6 +78,10 @@ RUBLE = (0.25, 0.25)  # per Ruble: (games with players, the solo game)
 NEED = (0.55, 0.55)
 SPARE_JEWEL = 0.4
 SPARE = 0.2
+# Taken off per spare Material while the Inventory is full and a card still needs a
+# Material the seat lacks (at most one per Material lacking): nothing may be discarded to
+# make room (RC-INV-3), so the spare ones must be exchanged, sold or used first.
+BLOCKED = 0.6
 # Closing out a game that is won (games with players): the seat's progress towards the
 # end (completed cards, plus CLOSE_PART x the share of each unfinished card's cost that is
 # delivered, Materials in hand counting CLOSE_HAND each) is worth CLOSE per card when the
@@ -162,10 +167,17 @@ def evaluate(s: RCState, seat: int) -> float:
         value += TOWER[solo] * _towers(s, seat)
     deliverable = 0
     need = NEED[solo]
+    missing = spare = 0
     for m in range(6):
         useful = min(inv[m], needed[m])
         deliverable += useful
+        missing += needed[m] - useful
+        spare += inv[m] - useful
         value += need * useful + (SPARE_JEWEL if m >= 4 else SPARE) * (inv[m] - useful)
+    if missing and spare and sum(inv) >= _CAPACITY - s.inv_banners[seat]:
+        # a full Inventory (RC-INV-2, RC-INV-3): each spare Material stands in the way of
+        # one the seat's cards still need
+        value -= BLOCKED * min(missing, spare)
     value += RUBLE[solo] * s.rubles[seat]
     value += sum(1.0 for v in s.ws[seat] if v >= 0 and v & 1)
     if s.stack and s.stack[-1][1] == seat:
