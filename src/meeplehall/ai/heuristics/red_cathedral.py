@@ -18,7 +18,9 @@ The terms (all from the seat's side of the table):
   more players the solo weights made the one-ply bot much stronger and the search's
   edge over it smaller (mcts-medium won 3 of 8), so they are kept for the solo game;
 - Materials: 0.55 each when one of the seat's unfinished cards still needs that type,
-  0.2 otherwise (0.4 for jewels, which decorate); Rubles 0.25 each;
+  0.2 otherwise (0.4 for jewels, which decorate); while the Inventory is full and the
+  cards lack a Material the seat does not hold, ``BLOCKED`` (0.6) off per spare Material
+  in the way (RC-INV-3: nothing may be discarded); Rubles 0.25 each;
 - 1 per face-up Workshop tile (future income);
 - pending steps of the seat's own turn: the best resources still obtainable in a Market
   action (Recognition counted at 0.3), and 0.5 per delivery a Build can still make
