@@ -38,6 +38,7 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.games.red_cathedral.components import RP, RUBLES, load
+from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.market import obtain_max
 from meeplehall.games.red_cathedral.scoring import tower_payout, tower_presence, track
 from meeplehall.games.red_cathedral.state import DELIVER, MARKET, RCState
@@ -48,7 +49,6 @@ T = track()
 # Recognition, a fifth of its Rubles, 3 for tower presence and the step towards the end)
 _CARD_SIZE = [card.size for card in C.cards]
 _CARD_WORTH = [0.5 * card.rp + 0.2 * card.rubles + 3.0 for card in C.cards]
-_CAPACITY = C.free_spaces + C.banners_in_inventory  # less the Banners still in it (RC-INV-2)
 
 
 # For MCTS (ai/mcts.py): a change of SCALE points in the margin since the root of the
@@ -176,7 +176,7 @@ def evaluate(s: RCState, seat: int) -> float:
         missing += needed[m] - useful
         spare += inv[m] - useful
         value += need * useful + (SPARE_JEWEL if m >= 4 else SPARE) * (inv[m] - useful)
-    if missing and spare and sum(inv) >= _CAPACITY - s.inv_banners[seat]:
+    if missing and spare and free_space(s, seat) <= 0:
         # a full Inventory (RC-INV-2, RC-INV-3): each spare Material stands in the way of
         # one the seat's cards still need
         value -= BLOCKED * min(missing, spare)
@@ -243,16 +243,16 @@ def final_margins(s: RCState) -> list[float]:
             for i in range(s.sides)]
 
 
-# Tower payouts by (towers, owners, completions, Ornamentations): they change only when a
-# card is completed, claimed or ornamented, so a search meets the same few many times.
+# Tower payouts by (towers, sides, players, owners, completions, Ornamentations; the solo
+# game is the one with more sides than players): they change only when a card is
+# completed, claimed or ornamented, so a search meets the same few many times.
 _TOWER_MEMO: dict[tuple[object, ...], tuple[int, ...]] = {}
 _TOWER_MEMO_MAX = 1 << 16
 
 
 def _towers(s: RCState, seat: int) -> int:
     """Prestige the towers would pay ``seat`` now (RC-TOWER-*, RC-2P-1, RC-SOLO-9)."""
-    key = (s.towers, s.sides, s.solo, s.players, tuple(s.owner), tuple(s.done),
-           tuple(s.orn))
+    key = (s.towers, s.sides, s.players, tuple(s.owner), tuple(s.done), tuple(s.orn))
     paid = _TOWER_MEMO.get(key)
     if paid is None:
         players = 2 if s.solo else s.players
@@ -260,8 +260,7 @@ def _towers(s: RCState, seat: int) -> int:
         for slots in s.towers:
             value, presence = tower_presence(s.owner, s.done, s.orn, slots)
             for side, pp in tower_payout(value, presence, players).items():
-                if 0 <= side < s.sides:
-                    totals[side] += pp
+                totals[side] += pp
         paid = tuple(totals)
         if len(_TOWER_MEMO) >= _TOWER_MEMO_MAX:
             _TOWER_MEMO.clear()
