@@ -232,3 +232,29 @@ def test_praga_solo_weighs_walls_and_grids_more() -> None:
         gains.append(PH.evaluate(s, 0) - base)
     assert abs(gains[0] - PH.SOLO_WEIGHTS["quarry"]) < 1e-9
     assert abs(gains[1] - PH.WEIGHTS["quarry"]) < 1e-9 and gains[0] > gains[1]
+
+
+def test_red_cathedral_solo_recognition_is_rated_where_the_marker_will_end() -> None:
+    """Against Ivan a track step gained now is worth the step it adds at the end of the
+    game (``SOLO_GAIN`` spaces expected per round left): early on, far more than the step
+    it makes now, since the track's Prestige spaces come closer together further on
+    (RC-SCORE-*); once the expected end is reached, just the step itself."""
+    state = RC.initial_state({"players": 1}, 5)
+    assert state.solo and state.turns == 0
+    tv = RH._track_value_w
+    for side in (0, 1):
+        ahead = round(RH.SOLO_GAIN[side] * RH.SOLO_ROUNDS)
+        assert ahead >= 30
+        s = state.clone()
+        base = RH.evaluate(s, side)
+        here = s.score[side]
+        s.score[side] += 6
+        gain = RH.evaluate(s, side) - base
+        assert abs(gain - (tv(here + 6 + ahead, 1.0) - tv(here + ahead, 1.0))) < 1e-9
+        assert gain > 2 * (tv(here + 6, 1.0) - tv(here, 1.0))
+    late = state.clone()
+    late.turns = int(2 * RH.SOLO_ROUNDS)
+    base = RH.evaluate(late, 0)
+    here = late.score[0]
+    late.score[0] += 6
+    assert abs(RH.evaluate(late, 0) - base - (tv(here + 6, 1.0) - tv(here, 1.0))) < 1e-9
