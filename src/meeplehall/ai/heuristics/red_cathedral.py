@@ -250,7 +250,7 @@ def _solo_ahead(s: RCState, side: int) -> int:
     """Track spaces the side is expected to gain before the solo game ends (``SOLO_GAIN``
     per round left of ``SOLO_ROUNDS``; ``turns`` counts the human's and Ivan's turns)."""
     left = SOLO_ROUNDS - s.turns / 2
-    return int(round(SOLO_GAIN[side] * left)) if left > 0 else 0
+    return round(SOLO_GAIN[side] * left) if left > 0 else 0
 
 
 def final_margins(s: RCState) -> list[float]:
