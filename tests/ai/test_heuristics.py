@@ -235,23 +235,27 @@ def test_praga_solo_weighs_walls_and_grids_more() -> None:
 
 
 def test_red_cathedral_solo_recognition_is_rated_where_the_marker_will_end() -> None:
-    """Against Ivan a track step gained now is worth the step it adds at the end of the
-    game (``SOLO_GAIN`` spaces expected per round left): early on, far more than the step
-    it makes now, since the track's Prestige spaces come closer together further on
-    (RC-SCORE-*); once the expected end is reached, just the step itself."""
+    """Against Ivan a step the human gains now is worth the step it adds at the end of
+    the game (``SOLO_GAIN`` spaces expected per round left): early on, far more than the
+    step it makes now, since the track's Prestige spaces come closer together further on
+    (RC-SCORE-*); once the expected end is reached, just the step itself. Ivan's track
+    is rated where his marker stands (``SOLO_GAIN`` 0 for him)."""
     state = RC.initial_state({"players": 1}, 5)
     assert state.solo and state.turns == 0
     tv = RH._track_value_w
-    for side in (0, 1):
-        ahead = round(RH.SOLO_GAIN[side] * RH.SOLO_ROUNDS)
-        assert ahead >= 30
+    ahead = round(RH.SOLO_GAIN[0] * RH.SOLO_ROUNDS)
+    assert ahead >= 30
+    for side, expect in ((0, ahead), (1, 0)):
         s = state.clone()
         base = RH.evaluate(s, side)
         here = s.score[side]
         s.score[side] += 6
         gain = RH.evaluate(s, side) - base
-        assert abs(gain - (tv(here + 6 + ahead, 1.0) - tv(here + ahead, 1.0))) < 1e-9
-        assert gain > 2 * (tv(here + 6, 1.0) - tv(here, 1.0))
+        assert abs(gain - (tv(here + 6 + expect, 1.0) - tv(here + expect, 1.0))) < 1e-9
+    early = state.clone()
+    base, here = RH.evaluate(early, 0), early.score[0]
+    early.score[0] += 6
+    assert RH.evaluate(early, 0) - base > 2 * (tv(here + 6, 1.0) - tv(here, 1.0))
     late = state.clone()
     late.turns = int(2 * RH.SOLO_ROUNDS)
     base = RH.evaluate(late, 0)
