@@ -3,7 +3,9 @@
 The terms (all from the seat's side of the table):
 - Prestige on the track now, plus 0.6 x the partial progress towards the next
   Prestige space (Prestige spaces thin out early on the track, and partial progress is
-  lost at the final round-down);
+  lost at the final round-down); in the solo game the human's track is rated where the
+  marker is expected to stand at the end (``SOLO_GAIN``), so a step is worth what it adds
+  there;
 - each claimed, unfinished card: what completing it brings (half its Recognition, a
   fifth of its Rubles, 3 for tower presence and the step towards the end) times
   0.2 + 0.8 x the fraction of its cost already delivered, so claiming pays a little and
