@@ -88,11 +88,11 @@ SPARE = 0.2
 # Prestige, 48 is 15, 72 is 33), so a step gained now is worth the step it adds at the
 # end of the game, not the one it adds now. The side is expected to gain SOLO_GAIN[side]
 # spaces per round still to play (the human, Ivan), the game to last SOLO_ROUNDS rounds
-# (Ivan's sixth card; the planner's games against Ivan averaged 30-32). Rated where the
-# marker stands now, the planner sold Prestige for Rubles, ended games with 30-70 Rubles
-# (leftovers pay 1 Prestige per 5) and lost on the track: it won 59 of seeds 3000-3099
-# (mean margin +0.8); with a gain of 1 per round 75 (+6.4), 1.5 79 (+8.5), 2 80 (+8.2),
-# 3 57 (+0.8). The planner rates Ivan by his Prestige now, so Ivan's gain does not move
+# (Ivan's sixth card; the planner's games against Ivan lasted 30-33 on average). Rated
+# where the marker stands now, the planner sold Prestige for Rubles, ended games with 32
+# Rubles on average (leftovers pay 1 Prestige per 5) and lost on the track: it won 59 of
+# seeds 3000-3099 (mean margin +0.8); with a gain of 1 per round 75 (+6.4), 1.5 79
+# (+8.5; 75 and +7.7 as written here), 2 80 (+8.2), 3 57 (+0.8). The planner rates Ivan by his Prestige now, so Ivan's gain does not move
 # it; mcts-hard measures its margin over Ivan's whole evaluation, and showed no clear
 # change either way on seeds 1000-1020 (wins of 21: 15 without the projection, 15 with
 # Ivan's projected at 2 per round too, 16 with the human's alone, which is kept;
@@ -156,7 +156,7 @@ def evaluate(s: RCState, seat: int) -> float:
     partial = PARTIAL[solo]
     ahead = _solo_ahead(s, seat) if solo else 0
     value = _track_value_w(s.score[seat] + ahead, partial)
-    if ahead:  # less what the expected gain alone is worth (the same in every position)
+    if ahead:  # less what the expected gain alone is worth (the same within a turn)
         value -= _track_value_w(2 + ahead, partial) - _track_value_w(2, partial)
     done = DONE[solo]
     needed = [0] * 6
