@@ -92,8 +92,8 @@ SPARE = 0.2
 # where the marker stands now, the planner sold Prestige for Rubles, ended games with 32
 # Rubles on average (leftovers pay 1 Prestige per 5) and lost on the track: it won 59 of
 # seeds 3000-3099 (mean margin +0.8); with a gain of 1 per round 75 (+6.4), 1.5 79
-# (+8.5; 75 and +7.7 as written here), 2 80 (+8.2), 3 57 (+0.8). The planner rates Ivan by his Prestige now, so Ivan's gain does not move
-# it; mcts-hard measures its margin over Ivan's whole evaluation, and showed no clear
+# (+8.5; 75 and +7.7 as written here), 2 80 (+8.2), 3 57 (+0.8). The planner rates
+# Ivan by his Prestige now, so Ivan's gain does not move it; mcts-hard measures its margin over Ivan's whole evaluation, and showed no clear
 # change either way on seeds 1000-1020 (wins of 21: 15 without the projection, 15 with
 # Ivan's projected at 2 per round too, 16 with the human's alone, which is kept;
 # docs/ai.md, eighth session).
