@@ -93,10 +93,10 @@ SPARE = 0.2
 # Rubles on average (leftovers pay 1 Prestige per 5) and lost on the track: it won 59 of
 # seeds 3000-3099 (mean margin +0.8); with a gain of 1 per round 75 (+6.4), 1.5 79
 # (+8.5; 75 and +7.7 as written here), 2 80 (+8.2), 3 57 (+0.8). The planner rates
-# Ivan by his Prestige now, so Ivan's gain does not move it; mcts-hard measures its margin over Ivan's whole evaluation, and showed no clear
-# change either way on seeds 1000-1020 (wins of 21: 15 without the projection, 15 with
-# Ivan's projected at 2 per round too, 16 with the human's alone, which is kept;
-# docs/ai.md, eighth session).
+# Ivan by his Prestige now, so Ivan's gain does not move it; mcts-hard measures its
+# margin over Ivan's whole evaluation, and showed no clear change either way on seeds
+# 1000-1020 (wins of 21: 15 without the projection, 15 with Ivan's projected at 2 per
+# round too, 16 with the human's alone, which is kept; docs/ai.md, eighth session).
 SOLO_GAIN = (1.5, 0.0)
 SOLO_ROUNDS = 30.0
 # Taken off per spare Material while the Inventory is full and a card still needs a
