@@ -272,6 +272,23 @@ def test_P_SCORE_6_step_1_gold_is_spent_by_a_gold_seal_in_step_5():
     assert out.breakdown[GREEN]["abilities"] == C.seals[0].vp * (2 + 3)
 
 
+def test_P_SCORE_2_windows_paid_in_final_step_1_are_kept_without_a_discard():
+    """P-SCORE-2, P-RES-4, P-WIN-2: the last turn ends with 2 windows; final step 1 then
+    pays K3's 3 gold, which reaches 6 gold and its wealth bonus, a gold window. The game
+    is over: the third window is kept, nobody is asked to discard, and it scores
+    nothing."""
+    s = build({"players": 4, "markets": {"M2": "K3"},
+               "sites": {"S04": ("B14", GREEN, True)},
+               "p": {GREEN: {"gold": 3, "silver": 2}}})
+    s = play(end_of_game(s), "end-turn")
+    assert GAME.current_player(s) is None and s.stack == []
+    assert s.gold[GREEN] == 6 and s.wealth[GREEN] & 1
+    assert (s.silver[GREEN], s.goldw[GREEN]) == (2, 1)
+    out = GAME.outcome(s)
+    assert out is not None
+    assert sum(out.breakdown[GREEN].values()) == out.scores[GREEN]
+
+
 def test_P_SCORE_6_two_spending_seals_share_the_resources_in_the_best_order():
     """P-SCORE-6, GL-S1, GL-S3: each gold/stone is spent once; the order that scores most
     is used: 4 gold 4 stone with the gold seal (2/gold) and the pair seal (3/pair): pairs
