@@ -406,3 +406,49 @@ def test_a_search_in_the_last_turn_tells_the_endings_apart_by_final_score() -> N
     root = search.search(PRAGA, PRAGA.player_view(last, 0), PRAGA.legal_actions(last))
     assert search._baseline is not None and 0 < search._baseline[0] < PH.FINAL_BONUS
     assert len({round(c.mean(0), 6) for c in root.children.values()}) > 1
+
+
+def test_a_small_budget_examines_the_best_moves_by_a_one_step_look() -> None:
+    """The root is ordered from its first visit: with k iterations the search rates the
+    k best actions by the one-step evaluation (not the first k in legal order), so the
+    ladder's small budgets play the moves a one-step look prefers."""
+    from meeplehall.ai.mcts import heuristics_for
+
+    evaluate = heuristics_for(RC).evaluate
+    for seed in range(20):
+        state = _advance(RC, 2, seed=seed, moves=20)
+        legal = RC.legal_actions(state)
+        if len(legal) > 8:
+            break
+    seat = RC.current_player(state)
+    ranked = []
+    for i, action in enumerate(legal):
+        child = state.clone()
+        RC.apply_unchecked(child, action)
+        ranked.append((-evaluate(child, seat), i, action))
+    best = [a for _, _, a in sorted(ranked, key=lambda t: (t[0], t[1]))]
+    bot = MCTSBot(0, MCTSConfig(iterations=4, pool=1, reuse=False))
+    root = bot.search(RC, RC.player_view(state, seat), legal)
+    assert set(root.children) == set(best[:4])
+    assert set(root.children) != set(legal[:4]), "the position does not tell the orders apart"
+
+
+def test_the_ladder_levels_use_each_games_measured_iteration_counts() -> None:
+    """A game's heuristic module may set each level's iterations (``LEVEL_ITERATIONS``,
+    measured so that the levels differ in strength); other configurations keep the
+    level's count times the game's share."""
+    from meeplehall.ai.mcts import heuristics_for
+
+    counts = heuristics_for(PRAGA).LEVEL_ITERATIONS
+    assert counts["mcts-easy"] < counts["mcts-medium"] < counts["mcts-hard"]
+    state = _advance(PRAGA, 2, seed=2, moves=12)
+    seat = PRAGA.current_player(state)
+    view, legal = PRAGA.player_view(state, seat), PRAGA.legal_actions(state)
+    for kind in ("mcts-easy", "mcts-medium"):
+        bot = make_bot(kind, 0)
+        assert isinstance(bot, MCTSBot)
+        bot.search(PRAGA, view, legal)
+        assert bot.last_iterations == counts[kind]
+    custom = MCTSBot(0, MCTSConfig(iterations=40, pool=2))
+    custom.search(PRAGA, view, legal)
+    assert custom.last_iterations == round(40 * heuristics_for(PRAGA).BUDGET)

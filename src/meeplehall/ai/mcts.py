@@ -32,12 +32,15 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   margin.
 - **Move ordering and progressive widening.** Where more than ``widen_min`` actions are
   legal, a node orders them by the heuristic (one-step lookahead, computed once on its
-  second visit) and only the best ``max(widen_min, widen_c * visits ** widen_alpha)`` are
-  searched; new children are expanded best-first.
+  second visit, the root's on its first) and only the best
+  ``max(widen_min, widen_c * visits ** widen_alpha)`` are searched; new children are
+  expanded best-first, so a search of k iterations rates the root's k best actions.
 - **Budget.** ``iterations`` (deterministic), times the heuristic module's ``BUDGET``
   share (Praga's evaluation projects final scoring and costs about four times a Red
   Cathedral one), and optionally ``seconds`` (a wall-clock cap: then the decision
-  depends on the machine's speed). A decision with one legal action spends nothing.
+  depends on the machine's speed). A ladder level uses the module's own count where it
+  sets one (``LEVEL_ITERATIONS``: Praga's levels were spaced by measured strength). A
+  decision with one legal action spends nothing.
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -293,7 +296,9 @@ class MCTSBot:
             if len(actions) <= cfg.widen_min:
                 return list(actions)
             if node.order is None:
-                if node.visits < 2:
+                if node.visits < 2 and node is not root:
+                    # a leaf visited once is not worth ordering; the root is ordered
+                    # from its first visit, so a small budget examines the best moves
                     return list(actions)
                 scored = []
                 for i, a in enumerate(actions):
@@ -344,6 +349,10 @@ class MCTSBot:
         # the game's share of the level's iterations, unless its overrides set their own
         share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
         budget = max(1, round(cfg.iterations * share))
+        if not self._own_budget and self.config is LEVELS.get(self.kind):
+            # a ladder level: the game may set its own count, measured so that the
+            # levels differ in strength (``LEVEL_ITERATIONS``, docs/ai.md)
+            budget = int(getattr(module, "LEVEL_ITERATIONS", {}).get(self.kind, budget))
         while iterations < budget:
             if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
                 break

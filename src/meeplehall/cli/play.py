@@ -46,7 +46,7 @@ HELP = """Commands:
   save FILE       save the game record (JSON) to FILE
   load FILE       load a game record from FILE and continue from it
   hint [BOT]      what a bot would do here, best 3: the greedy bot (default) with its
-                  evaluation, or e.g. 'hint mcts' (mcts-medium) with its visit shares
+                  evaluation, or e.g. 'hint mcts' (mcts-hard) with its visit shares
   rules           the rules that apply to the current decision
   board           draw the whole table again
   help            this text
@@ -307,7 +307,7 @@ class PlaySession:
         index = {a: i for i, a in enumerate(legal, start=1)}
         kind = kind.strip().lower()
         if kind in ("mcts", "mcts-easy", "mcts-medium", "mcts-hard"):
-            kind = "mcts-medium" if kind == "mcts" else kind
+            kind = "mcts-hard" if kind == "mcts" else kind
             rows = analyse(self.game, view, legal, kind, self.bot_seed ^ 0x4849)
             self.say(f"The {kind} bot would choose:")
             for action, share in rows[:3]:
