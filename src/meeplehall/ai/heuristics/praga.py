@@ -39,12 +39,12 @@ FINAL_BONUS = 1000.0
 # ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
 BUDGET = 0.25
 # The ladder's iterations per decision in Praga (ai/mcts.py ``LEVEL_ITERATIONS``). Beyond
-# about 8 iterations the search gains nothing measurable here: mcts-hard (300) won 37 of
+# about 10 iterations the search gains nothing measurable here: mcts-hard (300) won 37 of
 # 79 games against 25 iterations and 47 of 97 against 100 (docs/ai.md, ninth session).
 # Below that each iteration counts (the root rates its k best moves by the one-step
 # look), so the lower levels sit where the strength is still climbing: 4 (mcts-medium)
-# beat the greedy bot in 151 of 200 games and lost to mcts-hard in about two of three;
-# 2 (mcts-easy) beat greedy in 62 %.
+# beat the greedy bot in 151 of 200 games and lost 124 of 200 to mcts-hard;
+# 2 (mcts-easy) beat greedy in 126 of 200.
 LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 300}
 
 # The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
