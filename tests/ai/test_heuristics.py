@@ -42,6 +42,76 @@ def test_praga_tracks_are_worth_less_as_the_seat_s_turns_run_out() -> None:
     assert PH.progress(state, 0) == 0.0
 
 
+def test_praga_permanent_technologies_are_worth_their_triggers_in_the_turns_left() -> None:
+    """P-TECH-4/5: a level I technology pays on every later trigger. GL-T1-2 on the
+    University track (2 VP per step) is worth ``TECH_VALUES`` per own turn still to play:
+    its whole value before the seat's first turn, half at half-time, nothing after its
+    last turn; the same tile on the technology track is worth less (fewer steps)."""
+    C = load()
+    univ = C.tech_index("T1c")
+    tech = C.tech_index("T1d")
+    assert C.technologies[univ].track == 1 and C.technologies[tech].track == 0
+    state = PRAGA.initial_state({"players": 2}, 1)
+    turns = C.turns_per_player
+    gains = []
+    for played in (0, turns // 2, turns):
+        s = state.clone()
+        s.played[0] = played
+        base = PH.evaluate(s, 0)
+        s.techs[0] = (univ,)
+        gains.append(PH.evaluate(s, 0) - base)
+    per_turn = PH.TECH_VALUES["GL-T1-2:univ"]
+    assert abs(gains[0] - per_turn * turns) < 1e-9
+    assert abs(gains[1] - per_turn * turns / 2) < 1e-9 and abs(gains[2]) < 1e-9
+    s = state.clone()
+    base = PH.evaluate(s, 0)
+    s.techs[0] = (tech,)
+    assert 0 < PH.evaluate(s, 0) - base < gains[0]
+
+
+def test_praga_one_shot_technologies_count_until_used_and_fade_at_the_end() -> None:
+    """P-TECH-6: a level III/IV technology is worth ``TECH_VALUES`` while unused (so the
+    seat keeps the better tile, P-TECH-2), nothing once used (``tech_used``), and less
+    in the seat's last turns, so that none is saved for after the game."""
+    C = load()
+    t = C.tech_index("T4c")  # GL-T4-3: perform any one action
+    state = PRAGA.initial_state({"players": 2}, 1)
+    s = state.clone()
+    base = PH.evaluate(s, 0)
+    s.techs[0] = (t,)
+    assert abs(PH.evaluate(s, 0) - base - PH.TECH_VALUES["GL-T4-3"]) < 1e-9
+    s.tech_used[0] |= 1 << 3
+    assert abs(PH.evaluate(s, 0) - base) < 1e-9
+    late = state.clone()
+    late.played[0] = C.turns_per_player - 1
+    base = PH.evaluate(late, 0)
+    late.techs[0] = (t,)
+    assert 0 < PH.evaluate(late, 0) - base < PH.TECH_VALUES["GL-T4-3"]
+
+
+def test_praga_upgrade_term_pays_the_top_tile_s_bonus_per_expected_performance() -> None:
+    """P-UPG-5/6: only the top tile of an action hex pays, at every performance of its
+    action. The term (weight ``upg``, off in the game's weights: it changed nothing
+    measurable) is the bonus's value x the action's rate x the turns still to play."""
+    from meeplehall.games.praga.components import ACTIONS, REWARD_KINDS
+    from meeplehall.games.praga.final import projected_scores
+
+    C = load()
+    first, second = [i for i, u in enumerate(C.upgrades) if ACTIONS[u.action] == "mines"][:2]
+    state = PRAGA.initial_state({"players": 2}, 1)
+    s = state.clone()
+    w = {**PH.WEIGHTS, "upg": 1.0}
+    base = PH.value(s, 0, projected_scores(s), w)
+    upg = list(s.upg[0])
+    upg[C.upgrades[second].action] = (first * 6, second * 6 + 2)
+    s.upg[0] = tuple(upg)
+    bonus = sum(PH.REWARD_VALUES[REWARD_KINDS[k]] * n for k, n in C.upgrades[second].bonus)
+    expected = bonus * PH.ACTION_RATES["mines"] * C.turns_per_player
+    assert expected > 0
+    assert abs(PH.value(s, 0, projected_scores(s), w) - base - expected) < 1e-9
+    assert PH.WEIGHTS["upg"] == 0.0 and PH.evaluate(s, 0) == PH.evaluate(state, 0)
+
+
 def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
     from meeplehall.ai.planner import praga_evaluator
 

@@ -9,6 +9,10 @@
   share of the seat's own turns still to play.
 - Minus a small cost per egg held (``egg``): the projection already counts the eggs'
   step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
+- Plus the technologies held (``TECH_VALUES``, tenth session): permanent ones by what
+  their triggers pay in the seat's turns still to play, unused one-shots flat. Without
+  them every choice of the tile to keep looked equal, and mcts-medium with them won 250
+  of 400 games against mcts-medium without (mcts-hard: 74 of 120; docs/ai.md).
 
 With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. These are the weights of
 the planner's "balanced" profile (``ai/planner.py``; the other
@@ -26,7 +30,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from meeplehall.games.praga.components import load
+from meeplehall.games.praga.components import ACTIONS, REWARD_KINDS, TECH_EFFECTS, TRACKS, load
 from meeplehall.games.praga.effects import ROW_BITS
 from meeplehall.games.praga.final import projected_scores
 from meeplehall.games.praga.state import PragaState
@@ -66,6 +70,29 @@ def search_settings(view: dict[str, object]) -> dict[str, object]:
 WEIGHTS: dict[str, float] = {
     "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
     "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
+    "techs": 1.0, "upg": 0.0,
+}
+
+# The technologies a seat holds (P-TECH-2..6), in VP. Keys are glossary effects, with the
+# tile's parameter after a colon where it changes the value (looked up first).
+# - Levels I and II (permanent, GL-T1-*, GL-T2-*): VP per own turn still to play. Each is
+#   the rate of the effect's trigger in 2-player games between mcts-medium bots (100
+#   games, seeds 9100-9199, every trigger counted on the real game whether or not the seat
+#   held the technology) times what one trigger pays (1 VP plus a resource at ``res``):
+#   e.g. GL-T1-2 on the University track, 9.0 steps a game x 2 VP / 16 turns = 1.12.
+# - Levels III and IV (one-shot, GL-T3-*, GL-T4-*): a flat value while unused, about
+#   half of what using one gains (a guess: an action is worth 5-8 VP), fading to 0 over
+#   the seat's last turns so that none is kept to the end. Low on purpose: the search
+#   rates using one by the position it reaches; this only ranks the tiles to keep.
+TECH_VALUES: dict[str, float] = {
+    "GL-T1-1": 0.3, "GL-T1-2:tech": 0.72, "GL-T1-2:univ": 1.12, "GL-T1-3": 0.35,
+    "GL-T1-4": 0.53,
+    "GL-T2-1": 0.03, "GL-T2-2:red": 0.035, "GL-T2-2:blue": 0.012, "GL-T2-3": 0.07,
+    "GL-T2-4": 0.35, "GL-T2-5": 0.035,
+    "GL-T3-1": 3.0, "GL-T3-2": 3.0, "GL-T3-3": 4.0, "GL-T3-4": 3.5, "GL-T3-5": 2.0,
+    "GL-T3-6": 2.0,
+    "GL-T4-1": 3.5, "GL-T4-2": 3.0, "GL-T4-3": 4.0, "GL-T4-4": 3.5, "GL-T4-5": 3.0,
+    "GL-T4-6": 3.0,
 }
 
 # The solo game (one seat against the rulebook's dummy, P-SOLO-*): walls, quarries, the
@@ -79,7 +106,91 @@ WEIGHTS: dict[str, float] = {
 # docs/ai.md, seventh session).
 SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry": 5.0,
                                   "univ": 3.45, "hw": 1.8, "cat": 3.0, "egg": 0.825,
-                                  "walls": 3.0}
+                                  "walls": 3.0, "techs": 0.0}
+
+
+_TECH_VALUES_OF: dict[int, tuple[tuple[int, float], ...]] = {}
+
+
+def tech_values() -> tuple[tuple[int, float], ...]:
+    """Per technology tile (``components.technologies`` order): its level and its
+    ``TECH_VALUES`` entry (the parameterised key first, then the effect's; 0 if none)."""
+    comp = load()
+    known = _TECH_VALUES_OF.get(id(comp))
+    if known is not None:
+        return known
+    out = []
+    for tech in comp.technologies:
+        effect = TECH_EFFECTS[tech.effect]
+        params = []
+        if tech.track >= 0:
+            params.append(TRACKS[tech.track])
+        if tech.token >= 0:
+            params.append(REWARD_KINDS[tech.token].removesuffix("_token"))
+        if tech.resource >= 0:
+            params.append(REWARD_KINDS[tech.resource])
+        keys = [f"{effect}:{p}" for p in params] + [effect]
+        out.append((tech.level, next((TECH_VALUES[k] for k in keys if k in TECH_VALUES), 0.0)))
+    _TECH_VALUES_OF.clear()
+    _TECH_VALUES_OF[id(comp)] = values = tuple(out)
+    return values
+
+
+def held_techs(s: PragaState, seat: int, left: float) -> float:
+    """``TECH_VALUES`` of the technologies ``seat`` holds: permanent ones times the seat's
+    own turns still to play, unused one-shots flat, fading over the last quarter."""
+    values = tech_values()
+    turns = left * load().turns_per_player
+    fade = min(1.0, 4.0 * left)
+    used = s.tech_used[seat]
+    v = 0.0
+    for t in s.techs[seat]:
+        level, per = values[t]
+        if level <= 2:
+            v += per * turns
+        elif not used >> (level - 1) & 1:
+            v += per * fade
+    return v
+
+
+# The upgrade on each action hex pays its bonus at every performance of that action
+# (P-UPG-6): worth the bonus (``REWARD_VALUES``, VP per unit) times the action's
+# performances per own turn (``ACTION_RATES``, counted in 2-player games between
+# mcts-medium bots, seeds 9100-9199) times the seat's turns still to play.
+REWARD_VALUES: dict[str, float] = {
+    "vp": 1.0, "gold": 0.55, "stone": 0.55, "silver": 0.75, "gold_window": 0.75,
+    "egg": 0.5, "red_token": 1.0, "blue_token": 1.0, "tech": 1.5, "univ": 1.5,
+    "mine": 2.0, "quarry": 2.0, "hw_move": 2.0, "cat_move": 2.0, "side_move": 1.0,
+}
+ACTION_RATES: dict[str, float] = {
+    "mines": 0.33, "quarries": 0.31, "upgrade": 0.28, "wall": 0.048, "building": 0.067,
+    "road": 0.094,
+}
+_UPGRADE_VALUES_OF: dict[int, tuple[float, ...]] = {}
+
+
+def upgrade_values() -> tuple[float, ...]:
+    """Per upgrade tile (``components.upgrades`` order): its bonus's value per turn
+    still to play (``ACTION_RATES`` of its action x ``REWARD_VALUES`` of its bonus)."""
+    comp = load()
+    known = _UPGRADE_VALUES_OF.get(id(comp))
+    if known is not None:
+        return known
+    out = []
+    for up in comp.upgrades:
+        bonus = sum(REWARD_VALUES.get(REWARD_KINDS[kind], 0.0) * amount
+                    for kind, amount in up.bonus)
+        out.append(bonus * ACTION_RATES.get(ACTIONS[up.action], 0.0))
+    _UPGRADE_VALUES_OF.clear()
+    _UPGRADE_VALUES_OF[id(comp)] = values = tuple(out)
+    return values
+
+
+def held_upgrades(s: PragaState, seat: int, left: float) -> float:
+    """What the top upgrades on the seat's action hexes will pay in its turns to come."""
+    values = upgrade_values()
+    return left * load().turns_per_player * sum(
+        values[stack[-1] // 6] for stack in s.upg[seat] if stack)
 
 
 def weights_for(s: PragaState) -> Mapping[str, float]:
@@ -124,4 +235,8 @@ def value(s: PragaState, seat: int, scores: tuple[int, ...],
         v += w["bld"] * s.site_owner.count(seat)
     v += w["tok"] * (s.red[seat] + s.blue[seat])
     v -= w["egg"] * s.eggs[seat]
+    if w["techs"] and s.techs[seat]:
+        v += w["techs"] * held_techs(s, seat, left)
+    if w["upg"]:
+        v += w["upg"] * held_upgrades(s, seat, left)
     return v
