@@ -112,6 +112,30 @@ def test_praga_upgrade_term_pays_the_top_tile_s_bonus_per_expected_performance()
     assert PH.WEIGHTS["upg"] == 0.0 and PH.evaluate(s, 0) == PH.evaluate(state, 0)
 
 
+def test_praga_production_tokens_are_worth_their_bonus_at_each_expected_production() -> None:
+    """P-PROD-2: the token pays whenever its track produces; a 2-VP token is worth more
+    than a 1-gold one, on either track, and nothing after the seat's last turn."""
+    C = load()
+    ids = [t.id for t in C.production_tokens]
+    vp2, gold1 = ids.index("PT1"), ids.index("PT5")
+    state = PRAGA.initial_state({"players": 2}, 1)
+    turns = C.turns_per_player
+
+    def gain(token: int, track: int, played: int = 0) -> float:
+        s = state.clone()
+        s.played[0] = played
+        base = PH.evaluate(s, 0)
+        tokens = list(s.ptoken[0])
+        tokens[track] = token
+        s.ptoken[0] = (tokens[0], tokens[1])
+        return PH.evaluate(s, 0) - base
+
+    assert abs(gain(vp2, 0) - 2.0 * PH.PRODUCE_RATES[0] * turns) < 1e-9
+    assert abs(gain(gold1, 1) - PH.REWARD_VALUES["gold"] * PH.PRODUCE_RATES[1] * turns) < 1e-9
+    assert gain(vp2, 1) > gain(gold1, 1) > 0
+    assert abs(gain(vp2, 0, turns)) < 1e-9
+
+
 def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
     from meeplehall.ai.planner import praga_evaluator
 
