@@ -70,7 +70,9 @@ def search_settings(view: dict[str, object]) -> dict[str, object]:
 
 # VP per unit; ``mine`` .. ``cat`` are multiplied by the share of the seat's turns still
 # to play. ``walls`` (per wall tile) and ``bld`` (per building owned) are 0 here: the
-# planner's profiles that lean that way set them.
+# planner's profiles that lean that way set them. ``techs``, ``upg`` and ``ptok`` scale
+# what the technologies, upgrades (off: it changed nothing measurable) and production
+# tokens a seat holds will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
 WEIGHTS: dict[str, float] = {
     "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
     "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
@@ -88,6 +90,8 @@ WEIGHTS: dict[str, float] = {
 #   half of what using one gains (a guess: an action is worth 5-8 VP), fading to 0 over
 #   the seat's last turns so that none is kept to the end. Low on purpose: the search
 #   rates using one by the position it reaches; this only ranks the tiles to keep.
+#   Measured later, using one gained 4.0-12.7 VP (docs/ai.md, tenth session); half of
+#   those in place of the guesses played no measurably better (410 of 800 games).
 TECH_VALUES: dict[str, float] = {
     "GL-T1-1": 0.3, "GL-T1-2:tech": 0.72, "GL-T1-2:univ": 1.12, "GL-T1-3": 0.35,
     "GL-T1-4": 0.53,
