@@ -44,16 +44,20 @@ FINAL_BONUS = 1000.0
 # Share of a level's iterations spent per decision: the projection of final scoring in
 # ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
 BUDGET = 0.25
-# The ladder's iterations per decision in Praga (ai/mcts.py ``LEVEL_ITERATIONS``). Beyond
-# about 10 iterations the search gains nothing measurable here: mcts-hard (300) won 37 of
-# 79 games against 25 iterations and 47 of 97 against 100 (docs/ai.md, ninth session).
+# The ladder's iterations per decision in Praga (ai/mcts.py ``LEVEL_ITERATIONS``). In the
+# ninth session, beyond about 10 iterations the search gained nothing measurable here:
+# mcts-hard (300) won 37 of 79 games against 25 iterations and 47 of 97 against 100
+# (docs/ai.md, ninth session).
 # Below that each iteration counts (the root rates its k best moves by the one-step
 # look), so the lower levels sit where the strength is still climbing: 4 (mcts-medium)
 # beat the greedy bot in 151 of 200 games and lost 124 of 200 to mcts-hard;
 # 2 (mcts-easy) beat greedy in 126 of 200. With the technologies and production tokens
-# valued (tenth session), same seeds: mcts-hard beat mcts-medium in 137 of 200 and greedy
-# in 176 of 200; against greedy, mcts-medium won 150 and mcts-easy 126.
-LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 300}
+# valued (tenth session), same seeds: mcts-hard (300) beat mcts-medium in 137 of 200 and
+# greedy in 176 of 200; against greedy, mcts-medium won 150 and mcts-easy 126. Then the
+# strength rose to about 50 iterations and fell beyond: 50 beat 25 in 71 of 100 games,
+# 100 in 59 of 100 and 300 in 72 of 100. At 50, mcts-hard beat mcts-medium in 172 of
+# 200 and greedy in 194 of 200.
+LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 50}
 
 # The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
 # Cathedral's: each action followed by the rest of the turn played greedily and rated
