@@ -30,9 +30,18 @@ After the game ends the evaluation is 1000 plus the margin over the best other s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from typing import TypeVar
 
-from meeplehall.games.praga.components import ACTIONS, REWARD_KINDS, TECH_EFFECTS, TRACKS, load
+from meeplehall.games.praga.components import (
+    ACTIONS,
+    REWARD_KINDS,
+    TECH_EFFECTS,
+    TRACKS,
+    Components,
+    Reward,
+    load,
+)
 from meeplehall.games.praga.effects import ROW_BITS
 from meeplehall.games.praga.final import projected_scores
 from meeplehall.games.praga.state import PragaState
@@ -123,16 +132,29 @@ SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry
                                   "walls": 3.0}
 
 
+T = TypeVar("T")
+
+
+def _for_components(cache: dict[int, T], build: Callable[[Components], T]) -> T:
+    """``build(load())``, kept in ``cache`` while the loaded components stay the same."""
+    comp = load()
+    known = cache.get(id(comp))
+    if known is None:
+        cache.clear()
+        cache[id(comp)] = known = build(comp)
+    return known
+
+
 _TECH_VALUES_OF: dict[int, tuple[tuple[int, float], ...]] = {}
 
 
 def tech_values() -> tuple[tuple[int, float], ...]:
     """Per technology tile (``components.technologies`` order): its level and its
     ``TECH_VALUES`` entry (the parameterised key first, then the effect's; 0 if none)."""
-    comp = load()
-    known = _TECH_VALUES_OF.get(id(comp))
-    if known is not None:
-        return known
+    return _for_components(_TECH_VALUES_OF, _tech_values)
+
+
+def _tech_values(comp: Components) -> tuple[tuple[int, float], ...]:
     out = []
     for tech in comp.technologies:
         effect = TECH_EFFECTS[tech.effect]
@@ -145,9 +167,7 @@ def tech_values() -> tuple[tuple[int, float], ...]:
             params.append(REWARD_KINDS[tech.resource])
         keys = [f"{effect}:{p}" for p in params] + [effect]
         out.append((tech.level, next((TECH_VALUES[k] for k in keys if k in TECH_VALUES), 0.0)))
-    _TECH_VALUES_OF.clear()
-    _TECH_VALUES_OF[id(comp)] = values = tuple(out)
-    return values
+    return tuple(out)
 
 
 def held_techs(s: PragaState, seat: int, left: float) -> float:
@@ -186,18 +206,14 @@ _UPGRADE_VALUES_OF: dict[int, tuple[float, ...]] = {}
 def upgrade_values() -> tuple[float, ...]:
     """Per upgrade tile (``components.upgrades`` order): its bonus's value per turn
     still to play (``ACTION_RATES`` of its action x ``REWARD_VALUES`` of its bonus)."""
-    comp = load()
-    known = _UPGRADE_VALUES_OF.get(id(comp))
-    if known is not None:
-        return known
-    out = []
-    for up in comp.upgrades:
-        bonus = sum(REWARD_VALUES.get(REWARD_KINDS[kind], 0.0) * amount
-                    for kind, amount in up.bonus)
-        out.append(bonus * ACTION_RATES.get(ACTIONS[up.action], 0.0))
-    _UPGRADE_VALUES_OF.clear()
-    _UPGRADE_VALUES_OF[id(comp)] = values = tuple(out)
-    return values
+    return _for_components(_UPGRADE_VALUES_OF, lambda comp: tuple(
+        reward_value(up.bonus) * ACTION_RATES.get(ACTIONS[up.action], 0.0)
+        for up in comp.upgrades))
+
+
+def reward_value(reward: Reward) -> float:
+    """A reward's value in VP (``REWARD_VALUES``)."""
+    return sum(REWARD_VALUES.get(REWARD_KINDS[kind], 0.0) * amount for kind, amount in reward)
 
 
 def held_upgrades(s: PragaState, seat: int, left: float) -> float:
@@ -218,15 +234,8 @@ _TOKEN_VALUES_OF: dict[int, tuple[float, ...]] = {}
 
 def token_values() -> tuple[float, ...]:
     """Per production token (``components.production_tokens`` order): its bonus's value."""
-    comp = load()
-    known = _TOKEN_VALUES_OF.get(id(comp))
-    if known is not None:
-        return known
-    out = tuple(sum(REWARD_VALUES.get(REWARD_KINDS[kind], 0.0) * amount
-                    for kind, amount in token.gain) for token in comp.production_tokens)
-    _TOKEN_VALUES_OF.clear()
-    _TOKEN_VALUES_OF[id(comp)] = out
-    return out
+    return _for_components(_TOKEN_VALUES_OF, lambda comp: tuple(
+        reward_value(token.gain) for token in comp.production_tokens))
 
 
 def held_tokens(s: PragaState, seat: int, left: float) -> float:
