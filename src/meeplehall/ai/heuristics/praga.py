@@ -126,7 +126,8 @@ TECH_VALUES: dict[str, float] = {
 # 460-599: planner mean 130.0 before, 140.3 after (paired +10.2, standard error 2.7;
 # docs/ai.md, seventh session). The technologies held (``techs``, tenth session) count as
 # in the game with players: the planner's mean over seeds 460-599 rose from 140.3 to
-# 152.4 (paired +12.1, standard error 2.4; 150.7 at weight 0.6, 153.6 at 2.0).
+# 152.4 (paired +12.1, standard error 2.4; 150.7 at weight 0.6, 153.6 at 2.0), and to
+# 155.4 with the production tokens (``ptok``) too.
 SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry": 5.0,
                                   "univ": 3.45, "hw": 1.8, "cat": 3.0, "egg": 0.825,
                                   "walls": 3.0}
