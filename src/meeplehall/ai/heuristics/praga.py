@@ -136,17 +136,16 @@ SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry
 T = TypeVar("T")
 
 
-def _for_components(cache: dict[int, T], build: Callable[[Components], T]) -> T:
-    """``build(load())``, kept in ``cache`` while the loaded components stay the same."""
+def _for_components(cache: list[tuple[Components, T]], build: Callable[[Components], T]) -> T:
+    """``build(load())``, kept in ``cache`` while ``load()`` returns the same components
+    (the loader is cached per process, but may be reloaded after a data edit)."""
     comp = load()
-    known = cache.get(id(comp))
-    if known is None:
-        cache.clear()
-        cache[id(comp)] = known = build(comp)
-    return known
+    if not cache or cache[0][0] is not comp:
+        cache[:] = [(comp, build(comp))]
+    return cache[0][1]
 
 
-_TECH_VALUES_OF: dict[int, tuple[tuple[int, float], ...]] = {}
+_TECH_VALUES_OF: list[tuple[Components, tuple[tuple[int, float], ...]]] = []
 
 
 def tech_values() -> tuple[tuple[int, float], ...]:
@@ -201,7 +200,7 @@ ACTION_RATES: dict[str, float] = {
     "mines": 0.33, "quarries": 0.31, "upgrade": 0.28, "wall": 0.048, "building": 0.067,
     "road": 0.094,
 }
-_UPGRADE_VALUES_OF: dict[int, tuple[float, ...]] = {}
+_UPGRADE_VALUES_OF: list[tuple[Components, tuple[float, ...]]] = []
 
 
 def upgrade_values() -> tuple[float, ...]:
@@ -230,7 +229,7 @@ def held_upgrades(s: PragaState, seat: int, left: float) -> float:
 # productions while the token was held over the seat's turns with it held) times the
 # seat's turns still to play.
 PRODUCE_RATES: tuple[float, float] = (0.30, 0.26)
-_TOKEN_VALUES_OF: dict[int, tuple[float, ...]] = {}
+_TOKEN_VALUES_OF: list[tuple[Components, tuple[float, ...]]] = []
 
 
 def token_values() -> tuple[float, ...]:
