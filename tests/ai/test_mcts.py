@@ -4,6 +4,8 @@ actions for hints, and finishes games with a tiny budget (STYLE.md section 9).""
 from __future__ import annotations
 
 import math
+
+import pytest
 from typing import Any
 
 from meeplehall.ai import BOTS, analyse, make_bot
@@ -98,24 +100,49 @@ def test_tiny_mcts_finishes_a_solo_game_the_same_way_twice() -> None:
     assert first == again
 
 
-def test_tiny_mcts_reuses_its_tree_between_decisions_of_one_turn() -> None:
+def _full_tree(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Red Cathedral with players searches over turn play-outs (``TURN_SEARCH``);
+    the tree tests below use its full tree (UCT over every decision), with no
+    overrides."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+
+    monkeypatch.setattr(RH, "search_settings", lambda view: {})
+
+
+def test_tiny_mcts_reuses_its_tree_between_decisions_of_one_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _full_tree(monkeypatch)
     first, reused = _play(RC, 2, seed=5, config=MCTSConfig(iterations=25, pool=4))
     again, _ = _play(RC, 2, seed=5, config=MCTSConfig(iterations=25, pool=4))
     assert first == again
     assert reused > 0, "the tree was never reused between decisions of one turn"
 
 
-def test_the_solo_game_searches_one_turn_deep_with_turn_rollouts() -> None:
-    """The Red Cathedral's solo settings (``search_settings``): half of the level's
-    iterations, each action's turn played out greedily, a tree of depth 1, no reuse."""
+def test_the_red_cathedral_searches_one_turn_deep_with_turn_rollouts() -> None:
+    """The Red Cathedral's settings (``search_settings``): each action's turn played
+    out greedily, a tree of depth 1, no reuse; in the solo game half of the level's
+    iterations, with players a count per ladder level (``TURN_SEARCH``), and other
+    configurations their own count."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+
     state = _advance(RC, 1, seed=9, moves=25)
     bot = MCTSBot(3, MCTSConfig(iterations=40, pool=4))
     bot.search(RC, RC.player_view(state, 0), RC.legal_actions(state))
     assert bot.last_iterations == 20 and not bot._reusing
     state = _advance(RC, 2, seed=9, moves=25)
     seat = RC.current_player(state)
-    bot.search(RC, RC.player_view(state, seat), RC.legal_actions(state))
-    assert bot.last_iterations == 40 and bot._reusing
+    view, legal = RC.player_view(state, seat), RC.legal_actions(state)
+    bot.search(RC, view, legal)
+    assert bot.last_iterations == 40 and not bot._reusing
+    counts = RH.TURN_SEARCH["levels"]
+    assert isinstance(counts, dict)
+    assert counts["mcts-easy"] < counts["mcts-medium"] < counts["mcts-hard"]
+    for kind in ("mcts-easy", "mcts-medium", "mcts-hard"):
+        level = make_bot(kind, 0)
+        assert isinstance(level, MCTSBot)
+        root = level.search(RC, view, legal)
+        assert level.last_iterations == counts[kind] and not level._reusing
+        assert all(child.visits == 0 or not child.children for child in root.children.values())
 
 
 def test_tiny_mcts_finishes_a_praga_game() -> None:
@@ -252,9 +279,11 @@ def test_search_budget_is_scaled_per_game() -> None:
     assert bot.last_iterations == 40
 
 
-def test_a_reused_tree_keeps_the_margins_its_values_were_measured_from() -> None:
+def test_a_reused_tree_keeps_the_margins_its_values_were_measured_from(
+        monkeypatch: pytest.MonkeyPatch) -> None:
     """Leaf values are measured from the root's margins; a reused subtree holds values
     measured from an earlier root, so the search that reuses it keeps that baseline."""
+    _full_tree(monkeypatch)
     state = RC.initial_state({"players": 2}, 5)
     bot = MCTSBot(5, MCTSConfig(iterations=25, pool=4))
     other = make_bot("greedy", 6)
@@ -287,6 +316,24 @@ def test_turn_rollout_finishes_the_turn_of_the_seat_at_the_leaf() -> None:
     turn = state.turns
     _finish_turn(RC, state, RH.evaluate_play, 30)
     assert state.turns == turn + 1 and RC.current_player(state) != seat
+
+
+def test_rollout_turns_play_the_other_seats_turns_and_the_seats_next_one() -> None:
+    """``rollout_turns`` 2: after the leaf's turn, the other seat's turn and the seat's
+    next one are played greedily too, so the leaf is rated where that turn ends."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+    from meeplehall.ai.mcts import _finish_turn, _more_turns
+
+    state = _advance(RC, 2, seed=6, moves=30)
+    seat = RC.current_player(state)
+    turn = state.turns
+    _finish_turn(RC, state, RH.evaluate_play, 30)
+    _more_turns(RC, state, RH.evaluate_play, 30, seat, 2)
+    assert state.turns == turn + 3 and RC.current_player(state) != seat
+    config = MCTSConfig(iterations=6, pool=2, turn_rollout=24, fixed_chance=True,
+                        max_depth=1, rollout_turns=2)
+    state = _advance(RC, 2, seed=6, moves=30)
+    assert _decide(RC, state, 1, config) == _decide(RC, state, 1, config)
 
 
 def test_search_with_turn_rollouts_and_fixed_chance_is_deterministic() -> None:

@@ -74,6 +74,7 @@ class MCTSConfig:
     exploration: float = 0.25
     rollout_depth: int = 0
     turn_rollout: int = 0
+    rollout_turns: int = 1
     fixed_chance: bool = False
     max_depth: int = 0
     widen_min: int = 6
@@ -271,6 +272,7 @@ class MCTSBot:
                     sample.rng = Rng(self.rng.next_u64())
         value_of = LeafValue(game, module, first, seats, scale,
                              self._baseline if root.visits else None)
+        seat0: int = view["seat"]
         if cfg.turn_rollout and not root.visits:
             # leaves are rated where the turn ends (after an automaton's turn played
             # inside apply): measure them from where the greedy turn ends, not from the
@@ -279,6 +281,7 @@ class MCTSBot:
             for sample in pool:
                 end = sample.clone()
                 _finish_turn(game, end, play_eval, cfg.turn_rollout)
+                _more_turns(game, end, play_eval, cfg.turn_rollout, seat0, cfg.rollout_turns)
                 # in the last turn the greedy turn ends the game: its final margin, not
                 # the evaluation with FINAL_BONUS (against which every ending of the
                 # game looked equally bad, and the search picked among them at random)
@@ -395,6 +398,7 @@ class MCTSBot:
                 node = child
             if cfg.turn_rollout:
                 _finish_turn(game, state, play_eval, cfg.turn_rollout, turn)
+                _more_turns(game, state, play_eval, cfg.turn_rollout, seat, cfg.rollout_turns)
             for _ in range(cfg.rollout_depth):
                 if current_player(state) is None:
                     break
@@ -413,13 +417,19 @@ class MCTSBot:
     def _settings(self, module: ModuleType, view: dict[str, Any]) -> MCTSConfig:
         """The level's settings with the game's overrides for this kind of position
         (``search_settings(view)`` in the heuristic module, e.g. The Red Cathedral's
-        solo game); ``budget`` there is a share of the level's iterations."""
+        solo game); ``budget`` there is a share of the level's iterations, ``levels``
+        a count per ladder level (other configurations keep their own count, times
+        ``budget`` where it is given)."""
         cfg = self.config
         settings = getattr(module, "search_settings", None)
         overrides = dict(settings(view)) if settings is not None else {}
         share = overrides.pop("budget", None)
-        self._own_budget = share is not None
-        if share is not None:
+        levels = overrides.pop("levels", None) or {}
+        self._own_budget = share is not None or bool(levels)
+        if self.kind in levels and cfg is LEVELS.get(self.kind):
+            # a ladder level with this kind of position's own measured count
+            overrides["iterations"] = int(levels[self.kind])
+        elif share is not None:
             overrides["iterations"] = max(1, round(cfg.iterations * float(share)))
         if overrides.get("max_depth"):
             overrides["reuse"] = False  # a depth-limited tree holds nothing to reuse
@@ -505,6 +515,21 @@ def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,
             if value > best_value:
                 best_value, best_action = value, action
         apply(state, best_action)
+
+
+def _more_turns(game: Game, state: Any, evaluate: Evaluator, horizon: int, seat: int,
+                turns: int) -> None:
+    """After the leaf's turn: ``turns - 1`` more whole turns, every seat's (and the
+    automaton's, inside ``apply``), each played greedily by its player, until ``seat``
+    has finished that many turns of its own (``rollout_turns``)."""
+    for _ in range(turns - 1):
+        for _guard in range(16):  # the other seats' turns, then the seat's own
+            player = game.current_player(state)
+            if player is None:
+                return
+            _finish_turn(game, state, evaluate, horizon)
+            if player == seat:
+                break
 
 
 def make_level(kind: str, seed: int) -> MCTSBot:

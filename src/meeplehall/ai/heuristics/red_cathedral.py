@@ -137,9 +137,27 @@ SOLO_SEARCH: dict[str, object] = {
 }
 
 
+# The search with players (eleventh session): the same search over turn play-outs as
+# the solo game's, with a count per ladder level. The full tree (UCT over every decision
+# of every seat) stopped gaining strength at about 8-64 iterations (64 beat 8 in 117 of
+# 200 games, 256 beat 64 in 15 of 40, 1,200 beat 8 in 11 of 27), so mcts-hard could not
+# beat mcts-medium. Over turn play-outs, 2 players, seeds 8000-8049 in both seatings:
+# 64 play-outs beat the tree's 8 iterations in 82 of 100 games; 16 beat greedy in 93 of
+# 100, 2 play-outs in 84 of 100; 16 beat 2 in 84 of 100 but only 4 in 44 of 80, and
+# 64 beat 16 in 22 of 59 (the search gains nothing beyond a handful of play-outs: its
+# horizon is the seat's turn). A second turn played greedily (the other seats' and the
+# seat's next, ``rollout_turns`` 2) lost 18 of 24 games against one. docs/ai.md,
+# eleventh session.
+TURN_SEARCH: dict[str, object] = {
+    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1,
+    "levels": {"mcts-easy": 1, "mcts-medium": 2, "mcts-hard": 16},
+}
+
+
 def search_settings(view: dict[str, object]) -> dict[str, object]:
-    """Overrides of the MCTS level's settings for a position (see ``SOLO_SEARCH``)."""
-    return SOLO_SEARCH if view.get("solo") else {}
+    """Overrides of the MCTS level's settings for a position (``SOLO_SEARCH`` in the
+    solo game, ``TURN_SEARCH`` with players)."""
+    return SOLO_SEARCH if view.get("solo") else TURN_SEARCH
 
 
 def sides(s: RCState) -> int:
