@@ -4,9 +4,9 @@ actions for hints, and finishes games with a tiny budget (STYLE.md section 9).""
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import pytest
-from typing import Any
 
 from meeplehall.ai import BOTS, analyse, make_bot
 from meeplehall.ai.mcts import LEVELS, MCTSBot, MCTSConfig, iterations_per_second
@@ -136,13 +136,19 @@ def test_the_red_cathedral_searches_one_turn_deep_with_turn_rollouts() -> None:
     assert bot.last_iterations == 40 and not bot._reusing
     counts = RH.TURN_SEARCH["levels"]
     assert isinstance(counts, dict)
-    assert counts["mcts-easy"] < counts["mcts-medium"] < counts["mcts-hard"]
-    for kind in ("mcts-easy", "mcts-medium", "mcts-hard"):
+    assert counts["mcts-medium"] < counts["mcts-hard"]
+    for kind in ("mcts-medium", "mcts-hard"):
         level = make_bot(kind, 0)
         assert isinstance(level, MCTSBot)
         root = level.search(RC, view, legal)
         assert level.last_iterations == counts[kind] and not level._reusing
         assert all(child.visits == 0 or not child.children for child in root.children.values())
+    # mcts-easy has settings of its own: the full tree (one play-out plays below greedy)
+    easy = make_bot("mcts-easy", 0)
+    assert isinstance(easy, MCTSBot)
+    easy.search(RC, view, legal)
+    assert easy.last_iterations == counts["mcts-easy"]["iterations"] and easy._reusing
+    assert easy._settings(RH, view).max_depth == 0
 
 
 def test_tiny_mcts_finishes_a_praga_game() -> None:

@@ -418,17 +418,23 @@ class MCTSBot:
         """The level's settings with the game's overrides for this kind of position
         (``search_settings(view)`` in the heuristic module, e.g. The Red Cathedral's
         solo game); ``budget`` there is a share of the level's iterations, ``levels``
-        a count per ladder level (other configurations keep their own count, times
-        ``budget`` where it is given)."""
+        a count per ladder level, or the level's own settings replacing the position's
+        (other configurations keep their own count, times ``budget`` where it is
+        given)."""
         cfg = self.config
         settings = getattr(module, "search_settings", None)
         overrides = dict(settings(view)) if settings is not None else {}
         share = overrides.pop("budget", None)
         levels = overrides.pop("levels", None) or {}
         self._own_budget = share is not None or bool(levels)
-        if self.kind in levels and cfg is LEVELS.get(self.kind):
+        level = levels.get(self.kind) if cfg is LEVELS.get(self.kind) else None
+        if isinstance(level, dict):
+            # a ladder level with settings of its own for this kind of position: they
+            # replace the position's (e.g. the full tree for one level)
+            overrides = dict(level)
+        elif level is not None:
             # a ladder level with this kind of position's own measured count
-            overrides["iterations"] = int(levels[self.kind])
+            overrides["iterations"] = int(level)
         elif share is not None:
             overrides["iterations"] = max(1, round(cfg.iterations * float(share)))
         if overrides.get("max_depth"):
