@@ -39,8 +39,10 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   share (Praga's evaluation projects final scoring and costs about four times a Red
   Cathedral one), and optionally ``seconds`` (a wall-clock cap: then the decision
   depends on the machine's speed). A ladder level uses the module's own count where it
-  sets one (``LEVEL_ITERATIONS``: Praga's levels were spaced by measured strength). A
-  decision with one legal action spends nothing.
+  sets one (``LEVEL_ITERATIONS``: Praga's levels were spaced by measured strength), or
+  the count or settings its ``search_settings`` gives the level for this kind of
+  position (``levels``: The Red Cathedral with players). A decision with one legal
+  action spends nothing.
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
