@@ -274,7 +274,7 @@ class MCTSBot:
                     sample.rng = Rng(self.rng.next_u64())
         value_of = LeafValue(game, module, first, seats, scale,
                              self._baseline if root.visits else None)
-        seat0: int = view["seat"]
+        seat: int = view["seat"]  # the player to move at the root
         if cfg.turn_rollout and not root.visits:
             # leaves are rated where the turn ends (after an automaton's turn played
             # inside apply): measure them from where the greedy turn ends, not from the
@@ -283,7 +283,7 @@ class MCTSBot:
             for sample in pool:
                 end = sample.clone()
                 _finish_turn(game, end, play_eval, cfg.turn_rollout)
-                _more_turns(game, end, play_eval, cfg.turn_rollout, seat0, cfg.rollout_turns)
+                _more_turns(game, end, play_eval, cfg.turn_rollout, seat, cfg.rollout_turns)
                 # in the last turn the greedy turn ends the game: its final margin, not
                 # the evaluation with FINAL_BONUS (against which every ending of the
                 # game looked equally bad, and the search picked among them at random)
@@ -349,7 +349,6 @@ class MCTSBot:
             return best
 
         crn = cfg.crn and fixed and cfg.max_depth == 1
-        seat: int = view["seat"]  # the player to move at the root
         iterations = 0
         # the game's share of the level's iterations, unless its overrides set their own
         share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
