@@ -231,6 +231,31 @@ def test_red_cathedral_solo_weights_completed_cards_higher() -> None:
         assert abs(gain - weight - towers) < 1e-9
 
 
+def test_red_cathedral_a_claim_pays_less_against_ivan_than_with_players() -> None:
+    """A claimed card with nothing delivered is worth ``CLAIMED`` of what completing it
+    brings: 0.2 with players, 0.05 against Ivan (a claim costs a Market turn and draws
+    Ivan's next claim above it, RC-IVACT-CLAIM; an unfinished card scores nothing,
+    RC-TOWER-1). Each delivery then adds its share of the rest."""
+    assert RH.CLAIMED == (0.2, 0.05)
+    for players, share in ((2, RH.CLAIMED[0]), (1, RH.CLAIMED[1])):
+        state = RC.initial_state({"players": players}, 6)
+        slot = next(t for t in state.towers[1] if state.owner[t] < 0)
+        card = RH.C.cards[state.card_of[slot]]
+        worth = RH._CARD_WORTH[state.card_of[slot]]
+        state.inv[0] = (0,) * 6  # Materials in hand are rated by whether a card needs them
+        before = RH.evaluate(state, 0)
+        state.owner[slot] = 0
+        base = RH.evaluate(state, 0)
+        claimed = base - before
+        got = list(state.delivered[slot])
+        m = next(i for i in range(6) if card.cost[i])
+        got[m] += 1
+        state.delivered[slot] = tuple(got)
+        step = RH.evaluate(state, 0) - base
+        assert abs(claimed - share * worth) < 1e-9
+        assert abs(step - (1.0 - share) * worth / card.size) < 1e-9
+
+
 def test_red_cathedral_a_far_ahead_seat_values_closing_the_game_out() -> None:
     """RC-END-1: six completed cards end the game. With players, a completed card is worth
     ``CLOSE`` more to a seat leading by ``CLOSE_LEAD`` Prestige or more (a share of it

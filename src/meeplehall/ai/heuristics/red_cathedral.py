@@ -8,8 +8,9 @@ The terms (all from the seat's side of the table):
   there;
 - each claimed, unfinished card: what completing it brings (half its Recognition, a
   fifth of its Rubles, 3 for tower presence and the step towards the end) times
-  0.2 + 0.8 x the fraction of its cost already delivered, so claiming pays a little and
-  each delivery more than the Material it uses;
+  ``CLAIMED`` + (1 - ``CLAIMED``) x the fraction of its cost already delivered (``CLAIMED``
+  0.2 with players, 0.05 in the solo game), so claiming pays a little and each delivery
+  more than the Material it uses;
 - ``DONE`` per completed card (3.5; 9 in the solo game) and ``ORN`` (1.5) per
   Ornamentation of the seat (tower presence, and completing 6 cards ends the game with
   a bonus); in the solo game also ``TOWER`` (1) times the Prestige the towers would pay
@@ -103,6 +104,17 @@ SOLO_ROUNDS = 30.0
 # Material the seat lacks (at most one per Material lacking): nothing may be discarded to
 # make room (RC-INV-3), so the spare ones must be exchanged, sold or used first.
 BLOCKED = 0.6
+# Per face-up Workshop tile of the seat (future income): (games with players, the solo game).
+WORKSHOP = (1.0, 1.0)
+# Share of a claimed card's worth counted before any delivery: (games with players, the
+# solo game). Against Ivan a claim is a turn not spent at the Market, and it draws Ivan's
+# next claim onto the card above (RC-IVACT-CLAIM), while an unfinished card scores nothing
+# (RC-TOWER-1); the planner completed about 3 of the 5-6 cards it claimed. Planner against
+# Ivan, seeds 3000-3099 (wins of 100, mean margin): 0.2 75 (+7.7); 0.3 77 (+6.0); 0.12
+# 86 (+12.9); 0.05 90 (+14.5); 0.0 89 (+15.1). docs/ai.md, twelfth session.
+CLAIMED = (0.2, 0.05)
+MARKET_RP = 0.3  # per Recognition still obtainable in the Market action under way
+RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
 # Closing out a game that is won (games with players): the seat's progress towards the
 # end (completed cards, plus CLOSE_PART x the share of each unfinished card's cost that is
 # delivered, Materials in hand counting CLOSE_HAND each) is worth CLOSE per card when the
@@ -180,6 +192,7 @@ def evaluate(s: RCState, seat: int) -> float:
     if ahead:  # less what the expected gain alone is worth (the same within a turn)
         value -= _track_value_w(2 + ahead, partial) - _track_value_w(2, partial)
     done = DONE[solo]
+    claimed = CLAIMED[solo]
     needed = [0] * 6
     inv = s.inv[seat]
     others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
@@ -198,7 +211,7 @@ def evaluate(s: RCState, seat: int) -> float:
         cost = C.cards[card_id].cost
         got = s.delivered[slot]
         delivered = sum(got)
-        value += (0.2 + 0.8 * delivered / size) * worth
+        value += (claimed + (1.0 - claimed) * delivered / size) * worth
         hand = 0
         for m in range(6):
             short = cost[m] - got[m]
@@ -225,14 +238,14 @@ def evaluate(s: RCState, seat: int) -> float:
         # one the seat's cards still need
         value -= BLOCKED * min(missing, spare)
     value += RUBLE[solo] * s.rubles[seat]
-    value += sum(1.0 for v in s.ws[seat] if v >= 0 and v & 1)
+    value += WORKSHOP[solo] * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
     if s.stack and s.stack[-1][1] == seat:
         top = s.stack[-1]
         if top[0] == MARKET and not s.mk_used & 1:
             rt = C.resource_tiles[s.tiles[s.dest]]
             n = obtain_max(s, seat)
             if rt.resource == RP:
-                value += 0.3 * n
+                value += MARKET_RP * n
             elif rt.resource == RUBLES:
                 value += RUBLE[solo] * n
             else:
@@ -240,7 +253,7 @@ def evaluate(s: RCState, seat: int) -> float:
         elif top[0] == DELIVER:
             value += 0.5 * min(top[2], deliverable)
     if others:
-        value -= 0.3 * best
+        value -= RIVAL * best
         if lead > 0:
             value += CLOSE * min(1.0, lead / CLOSE_LEAD) * closing
     return value
