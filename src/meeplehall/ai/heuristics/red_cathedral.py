@@ -24,12 +24,12 @@ The terms (all from the seat's side of the table):
   0.2 otherwise (0.4 for jewels, which decorate); while the Inventory is full and the
   cards lack a Material the seat does not hold, ``BLOCKED`` (0.6) off per spare Material
   in the way (RC-INV-3: nothing may be discarded); Rubles 0.25 each;
-- 1 per face-up Workshop tile (future income);
+- ``WORKSHOP`` (1) per face-up Workshop tile (future income);
 - pending steps of the seat's own turn: the best resources still obtainable in a Market
-  action (Recognition counted at 0.3), and 0.5 per delivery a Build can still make
+  action (Recognition counted at ``MARKET_RP``, 0.3), and 0.5 per delivery a Build can still make
   with Materials in hand, so that a die move or starting a Build is judged by what it
   leads to;
-- minus 0.3 times the best other side's Prestige on the track;
+- minus ``RIVAL`` (0.3) times the best other side's Prestige on the track;
 - with players, when the seat leads on the track: up to ``CLOSE`` per step towards the
   end of the game (completed cards, and a smaller share for unfinished cards' costs
   delivered or in hand), so that a seat far ahead closes the game out (RC-END-1).
