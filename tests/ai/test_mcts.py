@@ -505,3 +505,66 @@ def test_the_ladder_levels_use_each_games_measured_iteration_counts() -> None:
     custom = MCTSBot(0, MCTSConfig(iterations=40, pool=2))
     custom.search(PRAGA, view, legal)
     assert custom.last_iterations == round(40 * heuristics_for(PRAGA).BUDGET)
+
+
+CHECKED = MCTSConfig(iterations=16, pool=2, check_candidates=3, check_turns=4)
+PLANNED = MCTSConfig(planner_search=True, check_candidates=3, check_turns=4)
+
+
+def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game() -> None:
+    """The Red Cathedral's solo settings (``SOLO_SEARCH``): mcts-hard plays the planner's
+    choices and compares the planner's 4 best actions at the first decision of its turn
+    by 4 rounds (8 turns) of the planner; the lower levels and games with players keep
+    the search."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+
+    solo = RC.player_view(RC.initial_state({"players": 1}, 11), 0)
+    duo = RC.player_view(RC.initial_state({"players": 2}, 11), 0)
+    hard, medium = make_bot("mcts-hard", 0), make_bot("mcts-medium", 0)
+    assert isinstance(hard, MCTSBot) and isinstance(medium, MCTSBot)
+    cfg = hard._settings(RH, solo)
+    assert cfg.planner_search
+    assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 1)
+    for other in (medium._settings(RH, solo), hard._settings(RH, duo)):
+        assert other.check_turns == 0 and not other.planner_search
+
+
+@pytest.mark.parametrize("config", [CHECKED, PLANNED], ids=["search", "planner"])
+def test_the_rollout_check_plays_the_planner_for_its_turns_once_per_turn(
+        monkeypatch: pytest.MonkeyPatch, config: MCTSConfig) -> None:
+    """The check plays each candidate on with the planner until the turn counter has
+    advanced by ``check_turns`` (the seat's turns 0 and 2, Ivan's inside ``apply``), and
+    only at the first decision of the seat's turn."""
+    from meeplehall.ai import planner
+
+    seen: list[int] = []
+    choose = planner.PlannerBot.choose
+
+    def spy(self: Any, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        seen.append(view["state"]["turns"])
+        return choose(self, game, view, legal)
+
+    monkeypatch.setattr(planner.PlannerBot, "choose", spy)
+    state = RC.initial_state({"players": 1}, 11)
+    bot = MCTSBot(5, config)
+    action = bot.choose(RC, RC.player_view(state, 0), RC.legal_actions(state))
+    assert set(seen) == {0, 2}, seen
+    calls = len(seen)
+    state = RC.apply(state, action)
+    while state.turns == 0 and len(RC.legal_actions(state)) == 1:
+        state = RC.apply(state, RC.legal_actions(state)[0])
+    assert state.turns == 0 and RC.current_player(state) == 0, "the turn ended at once"
+    legal = RC.legal_actions(state)
+    assert bot.choose(RC, RC.player_view(state, 0), legal) in legal
+    assert len(seen) == calls, "the check ran again within the same turn"
+
+
+@pytest.mark.parametrize("config", [CHECKED, PLANNED], ids=["search", "planner"])
+def test_the_rollout_check_decides_from_the_view_only_and_the_same_way_twice(
+        config: MCTSConfig) -> None:
+    state = RC.initial_state({"players": 1}, 12)
+    other = state.clone()
+    other.rng = Rng(4242)
+    other.unused = ((), (), ())
+    first = _decide(RC, state, 3, config)
+    assert first == _decide(RC, other, 3, config) == _decide(RC, state, 3, config)

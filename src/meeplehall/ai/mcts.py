@@ -43,6 +43,12 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   the count or settings its ``search_settings`` gives the level for this kind of
   position (``levels``: The Red Cathedral with players). A decision with one legal
   action spends nothing.
+- **Rollout check** (``check_candidates``/``check_turns``/``check_samples``; The Red
+  Cathedral's solo game, mcts-hard only). At the first decision of the seat's turn the
+  most visited root actions are each played on by the planner bot for a few turns, on
+  the same sampled futures, and the one whose position is then rated best is played:
+  the search rates an action where the seat's turn ends and cannot see what it brings
+  a few turns later.
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -87,6 +93,16 @@ class MCTSConfig:
     reuse: bool = True
     reuse_probe: int = 24
     scale: float | None = None
+    # a rollout check at the first decision of the seat's turn (``MCTSBot._check``):
+    # the ``check_candidates`` best actions are each played on by the planner bot until
+    # the state's ``turns`` counter has advanced by ``check_turns``, on ``check_samples``
+    # futures shared by all of them; 0 turns it off. The candidates are the search's
+    # most visited actions, or with ``planner_search`` (no tree) the planner's best,
+    # the planner then making the turn's other decisions too.
+    check_candidates: int = 0
+    check_turns: int = 0
+    check_samples: int = 1
+    planner_search: bool = False
 
 
 LEVELS: dict[str, MCTSConfig] = {
@@ -217,6 +233,8 @@ class MCTSBot:
         self.last_reused = 0
         self._reusing = self.config.reuse
         self._own_budget = False
+        self._checked_turn: Any = None
+        self._cfg = self.config
 
     # --- public -----------------------------------------------------------------------
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
@@ -224,8 +242,19 @@ class MCTSBot:
             root = self._reuse(game, view)
             self._prev = (view, legal[0], root) if root is not None else None
             return legal[0]
+        cfg = self._cfg = self._settings(heuristics_for(game), view)
+        if cfg.planner_search:
+            self._prev = None
+            return self._plan(game, view, legal)
         root = self.search(game, view, legal)
         action = self._best(root, legal, view["seat"])
+        if cfg.check_turns and cfg.check_candidates > 1 and self._first_of_turn(view):
+            # the most visited actions, the search's choice first
+            seat = view["seat"]
+            ranked = sorted((a for a in legal if a in root.children),
+                            key=lambda a: (a != action, -root.children[a].visits,
+                                           -root.children[a].mean(seat)))
+            action = self._check(game, view, ranked[:cfg.check_candidates])
         self._prev = (view, action, root) if self._reusing else None
         return action
 
@@ -249,7 +278,7 @@ class MCTSBot:
     # --- search -----------------------------------------------------------------------
     def search(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Node:
         module = heuristics_for(game)
-        cfg = self._settings(module, view)
+        cfg = self._cfg = self._settings(module, view)
         evaluate: Evaluator = module.evaluate
         play_eval: Evaluator = getattr(module, "evaluate_play", evaluate)
         scale = cfg.scale or float(getattr(module, "SCALE", 10.0))
@@ -421,14 +450,16 @@ class MCTSBot:
         solo game); ``budget`` there is a share of the level's iterations, ``levels``
         a count per ladder level, or the level's own settings replacing the position's
         (other configurations keep their own count, times ``budget`` where it is
-        given)."""
+        given); ``checks`` the rollout-check settings (``check_*``) per ladder level."""
         cfg = self.config
         settings = getattr(module, "search_settings", None)
         overrides = dict(settings(view)) if settings is not None else {}
         share = overrides.pop("budget", None)
         levels = overrides.pop("levels", None) or {}
+        checks = overrides.pop("checks", None) or {}
         self._own_budget = share is not None or bool(levels)
-        level = levels.get(self.kind) if cfg is LEVELS.get(self.kind) else None
+        ladder = cfg is LEVELS.get(self.kind)
+        level = levels.get(self.kind) if ladder else None
         if isinstance(level, dict):
             # a ladder level with settings of its own for this kind of position: they
             # replace the position's (e.g. the full tree for one level)
@@ -438,9 +469,76 @@ class MCTSBot:
             overrides["iterations"] = int(level)
         elif share is not None:
             overrides["iterations"] = max(1, round(cfg.iterations * float(share)))
+        if ladder and self.kind in checks:
+            # a ladder level's rollout check of its choice (``_check``)
+            overrides.update(checks[self.kind])
         if overrides.get("max_depth"):
             overrides["reuse"] = False  # a depth-limited tree holds nothing to reuse
         return replace(cfg, **overrides) if overrides else cfg
+
+    def _check(self, game: Game, view: dict[str, Any], candidates: list[Any]) -> Any:
+        """Play each candidate on with the planner bot until the state's ``turns``
+        counter has advanced by ``check_turns`` (the automaton's turns are played inside
+        ``apply``) and return the one whose position is then rated best by the game's
+        ``evaluate_play`` (a finished game by its result); the first candidate wins ties.
+        Every candidate is played on the same ``check_samples`` futures, drawn from the
+        bot's generator, and the planner on the same generator for each (common random
+        numbers). The turn play-outs of the search rate an action where the seat's turn
+        ends, so they cannot see what a claim or a stock of Rubles brings a few turns
+        later; the planner's own turns can."""
+        from meeplehall.ai.greedy import evaluator_for
+        from meeplehall.ai.planner import PlannerBot
+
+        cfg = self._cfg
+        seat = view["seat"]
+        base = game.sample_hidden(view, self.rng)
+        stop = base.turns + cfg.check_turns
+        futures = [self.rng.next_u64() for _ in range(cfg.check_samples)]
+        evaluate = evaluator_for(game)
+        policy = PlannerBot()
+        best_value, best = float("-inf"), candidates[0]
+        for candidate in candidates:
+            total = 0.0
+            for future in futures:
+                state = base.clone()
+                state.rng = Rng(future)
+                policy.rng = Rng(future ^ 0x55)
+                game.apply_unchecked(state, candidate)
+                while (player := game.current_player(state)) is not None and \
+                        state.turns < stop:
+                    moves = game.legal_actions(state)
+                    game.apply_unchecked(state, moves[0] if len(moves) == 1 else policy.choose(
+                        game, game.player_view(state, player), moves))
+                total += evaluate(state, seat)
+            if total > best_value:
+                best_value, best = total, candidate
+        return best
+
+    def _first_of_turn(self, view: dict[str, Any]) -> bool:
+        """Whether this is the seat's first decision of a turn with a real choice (a new
+        value of the ``turns`` counter in the view's state); remembers it."""
+        state = view.get("state")
+        turn = state.get("turns") if isinstance(state, dict) else None
+        if turn is None or turn == self._checked_turn:
+            return False
+        self._checked_turn = turn
+        return True
+
+    def _plan(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        """``planner_search``: the planner bot's choice (on the bot's own generator),
+        except at the first decision of a turn, where its ``check_candidates`` best
+        actions are compared by ``_check``."""
+        from meeplehall.ai.planner import PlannerBot
+
+        planner = PlannerBot()
+        planner.rng = self.rng
+        ranked = planner.rank(game, view, legal)
+        cfg = self._cfg
+        if cfg.check_turns and cfg.check_candidates > 1 and self._first_of_turn(view):
+            return self._check(game, view, [a for _, a in ranked[:cfg.check_candidates]])
+        best = ranked[0][0]
+        top = [a for v, a in ranked if v >= best - 1e-9]
+        return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]
 
     @staticmethod
     def _best(root: Node, legal: tuple[Any, ...], seat: int) -> Any:
