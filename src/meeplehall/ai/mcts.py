@@ -43,12 +43,13 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   the count or settings its ``search_settings`` gives the level for this kind of
   position (``levels``: The Red Cathedral with players). A decision with one legal
   action spends nothing.
-- **Rollout check** (``check_candidates``/``check_turns``/``check_samples``; The Red
-  Cathedral's solo game, mcts-hard only). At the first decision of the seat's turn the
-  most visited root actions are each played on by the planner bot for a few turns, on
-  the same sampled futures, and the one whose position is then rated best is played:
-  the search rates an action where the seat's turn ends and cannot see what it brings
-  a few turns later.
+- **Rollout check** (``check_candidates``/``check_turns``/``check_samples``). At the
+  first decision of the seat's turn a few candidate actions (the most visited root
+  actions) are each played on by the planner bot for a few turns, on the same sampled
+  futures, and the one whose position is then rated best is played: the search rates
+  an action where the seat's turn ends and cannot see what it brings a few turns later.
+  With ``planner_search`` no tree is searched: the planner makes the decisions and
+  its best actions are the candidates (mcts-hard in The Red Cathedral's solo game).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -502,7 +503,7 @@ class MCTSBot:
             for future in futures:
                 state = base.clone()
                 state.rng = Rng(future)
-                policy.rng = Rng(future ^ 0x55)
+                policy.rng = Rng(future ^ 0x55)  # not the future's own stream
                 game.apply_unchecked(state, candidate)
                 while (player := game.current_player(state)) is not None and \
                         state.turns < stop:
