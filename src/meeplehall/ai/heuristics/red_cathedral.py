@@ -152,7 +152,9 @@ CLOSE_HAND = 0.5
 # and keeps the one rated best there (``MCTSBot._check``): a rating where the turn ends
 # cannot see that Ivan will claim the card above a claimed one and take its tower, or
 # when a claim will be finished. Seeds 1000-1099: 92 won (82 with the search alone, the
-# planner 78), about 16 s of play a game. The same check of the search's own 4 most
+# planner 78), about 15 s of play a game; on fresh seeds no better than the planner
+# (3200-3299: 88 against 87; 2000-2099: 79 against 85), but 4-5 times faster than the
+# search. The same check of the search's own 4 most
 # visited actions, the search making the turn's other decisions, won 18 of the first 27
 # (21 without it): the planner's later decisions must carry out the turns it was judged
 # by.
