@@ -150,14 +150,12 @@ CLOSE_HAND = 0.5
 # the first decision of each turn, plays the planner's 4 best actions on with the
 # planner for 4 rounds (8 turns, Ivan's inside) on one sampled future shared by all four,
 # and keeps the one rated best there (``MCTSBot._check``): a rating where the turn ends
-# cannot see that Ivan will claim the card above a claimed one and take its tower, or
-# when a claim will be finished. Seeds 1000-1099: 92 won (82 with the search alone, the
-# planner 78), about 15 s of play a game; on fresh seeds no better than the planner
-# (3200-3299: 88 against 87; 2000-2099: 79 against 85), but 4-5 times faster than the
-# search. The same check of the search's own 4 most
-# visited actions, the search making the turn's other decisions, won 18 of the first 27
-# (21 without it): the planner's later decisions must carry out the turns it was judged
-# by.
+# may not see that Ivan will claim the card above a claimed one, or when a claim will be
+# finished. Seeds 1000-1099: 92 won (82 with the search alone, the planner 78), about
+# 15 s of play a game; on fresh seeds no better than the planner (3200-3299: 88 against
+# 87; 2000-2099: 79 against 85), but 4-5 times faster than the search. The same check
+# of the search's own 4 most visited actions, the search making the turn's other
+# decisions, won 18 of the first 27 (21 without it). docs/ai.md, thirteenth session.
 SOLO_SEARCH: dict[str, object] = {
     "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
     "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
