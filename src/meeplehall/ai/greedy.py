@@ -72,7 +72,11 @@ class GreedyBot:
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        scored = self.rank(game, view, legal)
+        return self.pick(self.rank(game, view, legal))
+
+    def pick(self, scored: list[tuple[float, Any]]) -> Any:
+        """The best of ``rank``'s actions; ties go to a random one, drawn from the bot's
+        generator."""
         best = scored[0][0]
         top = [a for v, a in scored if v >= best - 1e-9]
         return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]

@@ -235,6 +235,7 @@ class MCTSBot:
         self._reusing = self.config.reuse
         self._own_budget = False
         self._checked_turn: Any = None
+        self._planner: Any = None  # the planner bot of ``planner_search``
         self._cfg = self.config
 
     # --- public -----------------------------------------------------------------------
@@ -531,15 +532,14 @@ class MCTSBot:
         actions are compared by ``_check``."""
         from meeplehall.ai.planner import PlannerBot
 
-        planner = PlannerBot()
-        planner.rng = self.rng
-        ranked = planner.rank(game, view, legal)
+        if self._planner is None:
+            self._planner = PlannerBot()
+            self._planner.rng = self.rng  # the bot's own generator, shared
+        ranked = self._planner.rank(game, view, legal)
         cfg = self._cfg
         if cfg.check_turns and cfg.check_candidates > 1 and self._first_of_turn(view):
             return self._check(game, view, [a for _, a in ranked[:cfg.check_candidates]])
-        best = ranked[0][0]
-        top = [a for v, a in ranked if v >= best - 1e-9]
-        return top[self.rng.randbelow(len(top))] if len(top) > 1 else top[0]
+        return self._planner.pick(ranked)
 
     @staticmethod
     def _best(root: Node, legal: tuple[Any, ...], seat: int) -> Any:
