@@ -250,7 +250,7 @@ class MCTSBot:
             return self._plan(game, view, legal)
         root = self.search(game, view, legal)
         action = self._best(root, legal, view["seat"])
-        if cfg.check_turns and cfg.check_candidates > 1 and self._first_of_turn(view):
+        if self._check_due(view):
             # the most visited actions, the search's choice first
             seat = view["seat"]
             ranked = sorted((a for a in legal if a in root.children),
@@ -516,6 +516,13 @@ class MCTSBot:
                 best_value, best = total, candidate
         return best
 
+    def _check_due(self, view: dict[str, Any]) -> bool:
+        """Whether the level checks its choice here: a rollout check is set and this is
+        the seat's first decision of a turn (``_first_of_turn``)."""
+        cfg = self._cfg
+        return bool(cfg.check_turns) and cfg.check_candidates > 1 and \
+            self._first_of_turn(view)
+
     def _first_of_turn(self, view: dict[str, Any]) -> bool:
         """Whether this is the seat's first decision of a turn with a real choice (a new
         value of the ``turns`` counter in the view's state); remembers it."""
@@ -536,9 +543,8 @@ class MCTSBot:
             self._planner = PlannerBot()
             self._planner.rng = self.rng  # the bot's own generator, shared
         ranked = self._planner.rank(game, view, legal)
-        cfg = self._cfg
-        if cfg.check_turns and cfg.check_candidates > 1 and self._first_of_turn(view):
-            return self._check(game, view, [a for _, a in ranked[:cfg.check_candidates]])
+        if self._check_due(view):
+            return self._check(game, view, [a for _, a in ranked[:self._cfg.check_candidates]])
         return self._planner.pick(ranked)
 
     @staticmethod
