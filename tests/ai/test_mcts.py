@@ -525,8 +525,32 @@ def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game()
     cfg = hard._settings(RH, solo)
     assert cfg.planner_search
     assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 1)
+    assert cfg.check_rival == 1.0  # the check compares margins over Ivan
     for other in (medium._settings(RH, solo), hard._settings(RH, duo)):
         assert other.check_turns == 0 and not other.planner_search
+
+
+def test_the_rollout_check_with_a_rival_weight_rates_the_margin_over_ivan() -> None:
+    """``check_rival``: an unfinished position is rated by the seat's evaluation less the
+    weight times the best other side's (Ivan, side 1, in the solo game); a finished game
+    by its result alone."""
+    from meeplehall.ai.greedy import evaluator_for
+    from meeplehall.ai.heuristics import red_cathedral as RH
+    from meeplehall.ai.mcts import _less_rival
+
+    state = RC.initial_state({"players": 1}, 11)
+    while state.turns < 6:
+        state = RC.apply(state, RC.legal_actions(state)[0])
+    evaluate = evaluator_for(RC)
+    ivan = RH.evaluate(state, 1)
+    assert ivan > 0, "Ivan has a position worth rating"
+    assert _less_rival(RC, evaluate, 1.0)(state, 0) == pytest.approx(
+        evaluate(state, 0) - ivan)
+    assert _less_rival(RC, evaluate, 0.5)(state, 0) == pytest.approx(
+        evaluate(state, 0) - 0.5 * ivan)
+    while RC.current_player(state) is not None:
+        state = RC.apply(state, RC.legal_actions(state)[0])
+    assert _less_rival(RC, evaluate, 1.0)(state, 0) == evaluate(state, 0)
 
 
 @pytest.mark.parametrize("config", [CHECKED, PLANNED], ids=["search", "planner"])

@@ -50,6 +50,8 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   an action where the seat's turn ends and cannot see what it brings a few turns later.
   With ``planner_search`` no tree is searched: the planner makes the decisions and
   its best actions are the candidates (mcts-hard in The Red Cathedral's solo game).
+  With ``check_rival`` the position is rated by the seat's margin: its evaluation
+  less that weight times the best other side's (Ivan's in the solo game).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -104,6 +106,9 @@ class MCTSConfig:
     check_turns: int = 0
     check_samples: int = 1
     planner_search: bool = False
+    # the check rates an unfinished position by the seat's evaluation less
+    # ``check_rival`` x the best other side's (the automaton is a side in solo games)
+    check_rival: float = 0.0
 
 
 LEVELS: dict[str, MCTSConfig] = {
@@ -497,6 +502,8 @@ class MCTSBot:
         stop = base.turns + cfg.check_turns
         futures = [self.rng.next_u64() for _ in range(cfg.check_samples)]
         evaluate = evaluator_for(game)
+        if cfg.check_rival:
+            evaluate = _less_rival(game, evaluate, cfg.check_rival)
         policy = PlannerBot()
         best_value, best = float("-inf"), candidates[0]
         for candidate in candidates:
@@ -593,6 +600,25 @@ class MCTSBot:
                     game.apply_unchecked(nxt, a)
                     queue.append((child, nxt))
         return None
+
+
+def _less_rival(game: Game, evaluate: Evaluator, weight: float) -> Evaluator:
+    """``evaluate`` less ``weight`` x the best other side's heuristic evaluation (the
+    automaton counts as a side where the heuristic's ``sides(state)`` says so), for an
+    unfinished position; a finished one is rated by ``evaluate`` alone (its result)."""
+    module = heuristics_for(game)
+    rate: Evaluator = module.evaluate
+    sides_of = getattr(module, "sides", None)
+
+    def value(state: Any, seat: int) -> float:
+        own = evaluate(state, seat)
+        if game.current_player(state) is None:
+            return own
+        sides = sides_of(state) if sides_of is not None else game.num_players(state)
+        others = [rate(state, o) for o in range(sides) if o != seat]
+        return own - weight * max(others) if others else own
+
+    return value
 
 
 def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,
