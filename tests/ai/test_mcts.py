@@ -13,6 +13,7 @@ from meeplehall.ai.mcts import LEVELS, MCTSBot, MCTSConfig, iterations_per_secon
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
+from meeplehall.games.red_cathedral.state import DELIVER
 
 RC = GAMES["red-cathedral"]
 PRAGA = GAMES["praga"]
@@ -526,6 +527,7 @@ def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game()
     assert cfg.planner_search
     assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 1)
     assert cfg.check_rival == 1.0  # the check compares margins over Ivan
+    assert cfg.check_kinds == (DELIVER,)  # and the first delivery of a Build
     for other in (medium._settings(RH, solo), hard._settings(RH, duo)):
         assert other.check_turns == 0 and not other.planner_search
 
@@ -581,6 +583,41 @@ def test_the_rollout_check_plays_the_planner_for_its_turns_once_per_turn(
     legal = RC.legal_actions(state)
     assert bot.choose(RC, RC.player_view(state, 0), legal) in legal
     assert len(seen) == calls, "the check ran again within the same turn"
+
+
+def test_the_rollout_check_also_runs_at_the_first_decision_of_a_kind_in_a_turn(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """``check_kinds``: besides the first decision of each of the seat's turns, the
+    check runs at the first decision of a listed kind within the turn (The Red
+    Cathedral: the first delivery of a Build, RC-BUILD) and at no later one of that
+    kind in the same turn."""
+    config = MCTSConfig(planner_search=True, check_candidates=3, check_turns=4,
+                        check_kinds=(DELIVER,))
+    checked: list[tuple[int, int]] = []
+
+    def spy(self: MCTSBot, game: Game, view: dict[str, Any], candidates: list[Any]) -> Any:
+        checked.append((view["state"]["turns"], view["state"]["stack"][-1][0]))
+        return candidates[0]
+
+    monkeypatch.setattr(MCTSBot, "_check", spy)
+    bot = MCTSBot(5, config)
+    state = RC.initial_state({"players": 1}, 11)
+    seen: list[tuple[int, int]] = []  # (turn, kind) of each decision with a choice
+    while RC.current_player(state) is not None and state.turns < 40:
+        legal = RC.legal_actions(state)
+        if len(legal) > 1:
+            seen.append((state.turns, state.stack[-1][0]))
+        state = RC.apply(state, bot.choose(RC, RC.player_view(state, 0), legal))
+    expected = []
+    for i, (turn, kind) in enumerate(seen):
+        first_of_turn = i == 0 or seen[i - 1][0] != turn
+        first_delivery = kind == DELIVER and (turn, DELIVER) not in seen[:i]
+        if first_of_turn or first_delivery:
+            expected.append((turn, kind))
+    assert checked == expected
+    deliveries = [k for _, k in seen].count(DELIVER)
+    assert [k for _, k in checked].count(DELIVER) < deliveries, "a Build of one delivery"
+    assert any(k == DELIVER for _, k in checked), "no Build in the first 20 rounds"
 
 
 @pytest.mark.parametrize("config", [CHECKED, PLANNED], ids=["search", "planner"])

@@ -51,7 +51,9 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   With ``planner_search`` no tree is searched: the planner makes the decisions and
   its best actions are the candidates (mcts-hard in The Red Cathedral's solo game).
   With ``check_rival`` the position is rated by the seat's margin: its evaluation
-  less that weight times the best other side's (Ivan's in the solo game).
+  less that weight times the best other side's (Ivan's in the solo game). With
+  ``check_kinds`` the first decision of each listed kind within the turn is checked
+  too (The Red Cathedral's solo game: the first delivery of a Build).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -109,6 +111,11 @@ class MCTSConfig:
     # the check rates an unfinished position by the seat's evaluation less
     # ``check_rival`` x the best other side's (the automaton is a side in solo games)
     check_rival: float = 0.0
+    # decision kinds (the first entry of the decision on top of the ``stack`` of the
+    # view's state, in games whose views show one) whose first decision within a turn
+    # is checked too, besides the turn's first decision (The Red Cathedral: the first
+    # delivery of a Build)
+    check_kinds: tuple[int, ...] = ()
 
 
 LEVELS: dict[str, MCTSConfig] = {
@@ -239,7 +246,7 @@ class MCTSBot:
         self.last_reused = 0
         self._reusing = self.config.reuse
         self._own_budget = False
-        self._checked_turn: Any = None
+        self._checked: tuple[Any, set[Any]] = (None, set())  # the turn, kinds checked
         self._planner: Any = None  # the planner bot of ``planner_search``
         self._cfg = self.config
 
@@ -525,19 +532,30 @@ class MCTSBot:
 
     def _check_due(self, view: dict[str, Any]) -> bool:
         """Whether the level checks its choice here: a rollout check is set and this is
-        the seat's first decision of a turn (``_first_of_turn``)."""
+        the seat's first decision of a turn, or its first decision of a kind in
+        ``check_kinds`` within the turn (``_check_point``)."""
         cfg = self._cfg
         return bool(cfg.check_turns) and cfg.check_candidates > 1 and \
-            self._first_of_turn(view)
+            self._check_point(view)
 
-    def _first_of_turn(self, view: dict[str, Any]) -> bool:
-        """Whether this is the seat's first decision of a turn with a real choice (a new
-        value of the ``turns`` counter in the view's state); remembers it."""
+    def _check_point(self, view: dict[str, Any]) -> bool:
+        """Whether this is the seat's first decision with a real choice in a turn (a new
+        value of the ``turns`` counter in the view's state), or its first decision of a
+        kind in ``check_kinds`` within the turn; remembers it."""
         state = view.get("state")
-        turn = state.get("turns") if isinstance(state, dict) else None
-        if turn is None or turn == self._checked_turn:
+        if not isinstance(state, dict) or state.get("turns") is None:
             return False
-        self._checked_turn = turn
+        turn = state["turns"]
+        stack = state.get("stack") if self._cfg.check_kinds else None
+        top = stack[-1] if isinstance(stack, list) and stack else None
+        kind = top[0] if isinstance(top, (list, tuple)) and top else None
+        checked_turn, kinds = self._checked
+        if turn != checked_turn:
+            self._checked = (turn, {kind})
+            return True
+        if kind is None or kind not in self._cfg.check_kinds or kind in kinds:
+            return False
+        kinds.add(kind)
         return True
 
     def _plan(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:

@@ -164,7 +164,8 @@ CLOSE_HAND = 0.5
 SOLO_SEARCH: dict[str, object] = {
     "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
     "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
-                             "check_turns": 8, "check_rival": 1.0}},
+                             "check_turns": 8, "check_rival": 1.0,
+                             "check_kinds": (DELIVER,)}},
 }
 
 
