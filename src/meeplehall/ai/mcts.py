@@ -53,7 +53,7 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   With ``check_rival`` the position is rated by the seat's margin: its evaluation
   less that weight times the best other side's (Ivan's in the solo game). With
   ``check_kinds`` the first decision of each listed kind within the turn is checked
-  too (The Red Cathedral's solo game: the first delivery of a Build).
+  too (e.g. the first delivery of a Build in The Red Cathedral; no level sets it).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -113,8 +113,8 @@ class MCTSConfig:
     check_rival: float = 0.0
     # decision kinds (the first entry of the decision on top of the ``stack`` of the
     # view's state, in games whose views show one) whose first decision within a turn
-    # is checked too, besides the turn's first decision (The Red Cathedral: the first
-    # delivery of a Build)
+    # is checked too, besides the turn's first decision (e.g. The Red Cathedral's
+    # ``DELIVER``, the first delivery of a Build; measured, not set by any level)
     check_kinds: tuple[int, ...] = ()
 
 
