@@ -616,7 +616,7 @@ def test_the_rollout_check_also_runs_at_the_first_decision_of_a_kind_in_a_turn(
             expected.append((turn, kind))
     assert checked == expected
     deliveries = [k for _, k in seen].count(DELIVER)
-    assert [k for _, k in checked].count(DELIVER) < deliveries, "a Build of one delivery"
+    assert [k for _, k in checked].count(DELIVER) < deliveries, "no Build of two deliveries"
     assert any(k == DELIVER for _, k in checked), "no Build in the first 20 rounds"
 
 
