@@ -589,7 +589,7 @@ def test_the_rollout_check_also_runs_at_the_first_decision_of_a_kind_in_a_turn(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """``check_kinds``: besides the first decision of each of the seat's turns, the
     check runs at the first decision of a listed kind within the turn (The Red
-    Cathedral: the first delivery of a Build, RC-BUILD) and at no later one of that
+    Cathedral: the first delivery of a Build, RC-BUILD-1) and at no later one of that
     kind in the same turn."""
     config = MCTSConfig(planner_search=True, check_candidates=3, check_turns=4,
                         check_kinds=(DELIVER,))
