@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from meeplehall.ai.heuristics import praga as PH
 from meeplehall.ai.heuristics import red_cathedral as RH
 from meeplehall.games import GAMES
@@ -381,3 +383,26 @@ def test_red_cathedral_solo_recognition_is_rated_where_the_marker_will_end() -> 
     here = late.score[0]
     late.score[0] += 6
     assert abs(RH.evaluate(late, 0) - base - (tv(here + 6, 1.0) - tv(here, 1.0))) < 1e-9
+
+
+def test_the_solo_check_rating_is_the_fitted_log_odds_of_its_features() -> None:
+    """``check_rating`` (mcts-hard's rollout check against Ivan) is ``CHECK_WIN`` applied
+    to ``check_features``: the margin the check rated before, the final margin if the
+    game were scored now (RC-FINAL-*, RC-SOLO-9), the cards each side has completed and
+    what the towers would pay each (RC-TOWER-*)."""
+    game = GAMES["red-cathedral"]
+    state = game.initial_state({"players": 1}, 11)
+    while state.turns < 30:
+        state = game.apply(state, game.legal_actions(state)[0])
+    f = RH.check_features(state, 0)
+    assert set(f) == set(RH.CHECK_WIN)
+    assert f["margin"] == pytest.approx(RH.evaluate(state, 0) - RH.evaluate(state, 1))
+    assert f["final"] == RH.final_margins(state)[0]
+    assert f["phase"] == state.turns / 60
+    assert f["done"] == sum(1 for i, o in enumerate(state.owner) if o == 0 and state.done[i])
+    assert f["rival_done"] == sum(
+        1 for i, o in enumerate(state.owner) if o == 1 and state.done[i])
+    rating = sum(w * f[k] for k, w in RH.CHECK_WIN.items())
+    assert RH.check_rating(state, 0) == pytest.approx(rating)
+    # a better margin now is a better chance, all else equal
+    assert RH.CHECK_WIN["margin"] > 0 and RH.CHECK_WIN["final"] > 0

@@ -526,7 +526,7 @@ def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game()
     cfg = hard._settings(RH, solo)
     assert cfg.planner_search
     assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 1)
-    assert cfg.check_rival == 1.0  # the check compares margins over Ivan
+    assert cfg.check_rating == "check_rating"  # the fitted odds of winning (17th session)
     assert cfg.check_kinds == ()  # only the turn's first decision (sixteenth session)
     for other in (medium._settings(RH, solo), hard._settings(RH, duo)):
         assert other.check_turns == 0 and not other.planner_search
@@ -629,3 +629,47 @@ def test_the_rollout_check_decides_from_the_view_only_and_the_same_way_twice(
     other.unused = ((), (), ())
     first = _decide(RC, state, 3, config)
     assert first == _decide(RC, other, 3, config) == _decide(RC, state, 3, config)
+
+
+def test_the_rollout_check_with_a_rating_uses_the_games_rating_for_unfinished_positions(
+) -> None:
+    """``check_rating``: an unfinished position is rated by the named function of the
+    game's heuristic module (The Red Cathedral: ``check_rating``, the log-odds of winning
+    the solo game), a finished game by its result (the planner's ``evaluate_play``)."""
+    from meeplehall.ai.greedy import evaluator_for
+    from meeplehall.ai.heuristics import red_cathedral as RH
+    from meeplehall.ai.mcts import _rated
+
+    state = RC.initial_state({"players": 1}, 11)
+    while state.turns < 6:
+        state = RC.apply(state, RC.legal_actions(state)[0])
+    evaluate = evaluator_for(RC)
+    rated = _rated(RC, evaluate, RH.check_rating)
+    assert rated(state, 0) == RH.check_rating(state, 0) != evaluate(state, 0)
+    while RC.current_player(state) is not None:
+        state = RC.apply(state, RC.legal_actions(state)[0])
+    assert rated(state, 0) == evaluate(state, 0)
+    assert abs(rated(state, 0)) > RH.FINAL_RESULT / 2, "a result outranks any rating"
+
+
+def test_the_check_calls_the_named_rating_for_every_candidate(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """With ``check_rating`` set the check ranks its candidates by that rating: a rating
+    that prefers the last candidate makes the check play it."""
+    from meeplehall.ai.heuristics import red_cathedral as RH
+
+    calls: list[int] = []
+
+    def last_best(state: Any, seat: int) -> float:
+        calls.append(seat)
+        return float(len(calls))  # each later candidate rated higher
+
+    monkeypatch.setattr(RH, "check_rating", last_best)
+    state = RC.initial_state({"players": 1}, 11)
+    legal = RC.legal_actions(state)
+    bot = MCTSBot(5, MCTSConfig(planner_search=True, check_candidates=3, check_turns=4,
+                                check_rating="check_rating"))
+    view = RC.player_view(state, 0)
+    candidates = list(legal[:3])
+    assert bot._check(RC, view, candidates) == candidates[-1]
+    assert calls == [0, 0, 0]

@@ -54,6 +54,9 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   less that weight times the best other side's (Ivan's in the solo game). With
   ``check_kinds`` the first decision of each listed kind within the turn is checked
   too (e.g. the first delivery of a Build in The Red Cathedral; no level sets it).
+  With ``check_rating`` the game's heuristic module rates the position with a function
+  of its own (The Red Cathedral's solo game: the log-odds of winning, fitted to the
+  outcomes of planner games against Ivan).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -116,6 +119,11 @@ class MCTSConfig:
     # is checked too, besides the turn's first decision (e.g. The Red Cathedral's
     # ``DELIVER``, the first delivery of a Build; measured, not set by any level)
     check_kinds: tuple[int, ...] = ()
+    # the name of a function of the game's heuristic module, ``f(state, seat)``, that
+    # rates the check's unfinished positions instead (a finished game is still rated by
+    # its result); it takes the place of ``check_rival`` (The Red Cathedral's
+    # ``check_rating``: the log-odds of winning the solo game, fitted to planner games)
+    check_rating: str = ""
 
 
 LEVELS: dict[str, MCTSConfig] = {
@@ -509,7 +517,9 @@ class MCTSBot:
         stop = base.turns + cfg.check_turns
         futures = [self.rng.next_u64() for _ in range(cfg.check_samples)]
         evaluate = evaluator_for(game)
-        if cfg.check_rival:
+        if cfg.check_rating:
+            evaluate = _rated(game, evaluate, getattr(heuristics_for(game), cfg.check_rating))
+        elif cfg.check_rival:
             evaluate = _less_rival(game, evaluate, cfg.check_rival)
         policy = PlannerBot()
         best_value, best = float("-inf"), candidates[0]
@@ -618,6 +628,18 @@ class MCTSBot:
                     game.apply_unchecked(nxt, a)
                     queue.append((child, nxt))
         return None
+
+
+def _rated(game: Game, evaluate: Evaluator, rating: Evaluator) -> Evaluator:
+    """``rating`` for an unfinished position, ``evaluate`` for a finished one (its
+    result: the planner's evaluation puts any won game above any unfinished position)."""
+
+    def value(state: Any, seat: int) -> float:
+        if game.current_player(state) is None:
+            return evaluate(state, seat)
+        return rating(state, seat)
+
+    return value
 
 
 def _less_rival(game: Game, evaluate: Evaluator, weight: float) -> Evaluator:
