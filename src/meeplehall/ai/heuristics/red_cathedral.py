@@ -164,8 +164,8 @@ CLOSE_HAND = 0.5
 # (DELIVER,)) won 357 of 400 seeds against 352 without, the same mean margin, at 15 %
 # more time; not set (sixteenth session). Since the seventeenth session the check rates
 # the odds of winning fitted to planner games (``check_rating``, ``CHECK_WIN`` above)
-# instead of the margin: 92 of seeds 1000-1099 (87 before), 93 of 2000-2099 (84), 92 of
-# 6000-6099 (90), at about a third more time a game.
+# instead of the margin: 92 of seeds 1000-1099 (87 before), 93 of 2000-2099 (84), 99 of
+# 4000-4099 (91), 92 of 6000-6099 (90), at about a third more time a game.
 SOLO_SEARCH: dict[str, object] = {
     "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
     "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
