@@ -650,15 +650,13 @@ def _less_rival(game: Game, evaluate: Evaluator, weight: float) -> Evaluator:
     rate: Evaluator = module.evaluate
     sides_of = getattr(module, "sides", None)
 
-    def value(state: Any, seat: int) -> float:
+    def margin(state: Any, seat: int) -> float:
         own = evaluate(state, seat)
-        if game.current_player(state) is None:
-            return own
         sides = sides_of(state) if sides_of is not None else game.num_players(state)
         others = [rate(state, o) for o in range(sides) if o != seat]
         return own - weight * max(others) if others else own
 
-    return value
+    return _rated(game, evaluate, margin)
 
 
 def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,

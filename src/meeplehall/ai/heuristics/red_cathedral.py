@@ -305,16 +305,13 @@ CHECK_WIN: dict[str, float] = {
 
 def check_features(s: RCState, seat: int) -> dict[str, float]:
     """The features ``check_rating`` weighs (``CHECK_WIN``), for an unfinished position."""
-    rival = max((i for i in range(s.sides) if i != seat), key=lambda i: evaluate(s, i))
-    done = [0, 0]
-    for slot, owner in enumerate(s.owner):
-        if s.done[slot] and owner in (seat, rival):
-            done[owner != seat] += 1
+    rated = {i: evaluate(s, i) for i in range(s.sides)}
+    rival = max((i for i in rated if i != seat), key=rated.__getitem__)
     return {
         "const": 1.0, "phase": s.turns / 60.0,
-        "margin": evaluate(s, seat) - evaluate(s, rival),
+        "margin": rated[seat] - rated[rival],
         "final": final_margins(s)[seat],
-        "done": float(done[0]), "rival_done": float(done[1]),
+        "done": float(s.completed[seat]), "rival_done": float(s.completed[rival]),
         "towers": float(_towers(s, seat)), "rival_towers": float(_towers(s, rival)),
     }
 
