@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from meeplehall.cli.arena import bradley_terry, pairwise, seatings, wilson
+from meeplehall.cli.arena import _chart, bradley_terry, pairwise, seatings, wilson
 from meeplehall.cli.main import main
 
 TINY = ["-o", "round_limit=2"]
@@ -36,6 +36,25 @@ def test_wilson_interval() -> None:
     assert wilson(0, 0) == (0.0, 1.0)
     low, high = wilson(10, 10)
     assert math.isclose(high, 1.0) and 0.69 < low < 0.73
+    # Every interval holds its observed rate, even where floating point rounding would
+    # leave 4 of 4 at 0.9999999999999999 or 0 of 69 above 0.
+    for n in range(1, 300):
+        for wins in (0, n // 2, n):
+            low, high = wilson(wins, n)
+            assert low <= wins / n <= high
+
+
+def test_the_chart_of_a_tournament_one_bot_won_every_time(tmp_path: Path) -> None:
+    """A bot that wins every game (rate 1.0, the other 0.0) is drawn without error."""
+    pytest.importorskip("matplotlib")
+    summary = {"bots": {"greedy": {"win_rate": 1.0, "ci95": list(wilson(4, 4))},
+                        "random": {"win_rate": 0.0, "ci95": list(wilson(0, 69))}},
+               "ratings": {"greedy": 1900.0, "random": 1100.0}}
+    # An interval that rounding put a hair inside its rate must not raise either.
+    summary["bots"]["greedy"]["ci95"][1] = 0.9999999999999999
+    summary["bots"]["random"]["ci95"][0] = 3.5e-18
+    path = _chart(tmp_path / "chart.png", "red-cathedral", summary)
+    assert path is not None and path.stat().st_size > 0
 
 
 def test_bradley_terry_orders_players_and_centres_on_1500() -> None:

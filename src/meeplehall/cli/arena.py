@@ -130,6 +130,8 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     [0.49, 0.943]
     >>> wilson(0, 0)
     (0.0, 1.0)
+    >>> wilson(4, 4)[1]  # rounding never leaves the observed rate outside its interval
+    1.0
     """
     if n == 0:
         return 0.0, 1.0
@@ -137,7 +139,7 @@ def wilson(successes: float, n: int, z: float = 1.959964) -> tuple[float, float]
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))
 
 
 def pairwise(results: Iterable[Result]) -> dict[tuple[str, str], float]:
@@ -453,8 +455,11 @@ def _chart(path: Path, game: str, summary: dict[str, Any]) -> Path | None:
         return None
     names = list(summary["bots"])
     rates = [summary["bots"][k]["win_rate"] for k in names]
-    lows = [r - summary["bots"][k]["ci95"][0] for k, r in zip(names, rates, strict=True)]
-    highs = [summary["bots"][k]["ci95"][1] - r for k, r in zip(names, rates, strict=True)]
+    # Error bars are distances from the rate, never negative (a rate of 0 or 1 included).
+    lows = [max(0.0, r - summary["bots"][k]["ci95"][0])
+            for k, r in zip(names, rates, strict=True)]
+    highs = [max(0.0, summary["bots"][k]["ci95"][1] - r)
+             for k, r in zip(names, rates, strict=True)]
     rated = list(summary["ratings"])
     fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
     ax1.bar(names, rates, yerr=[lows, highs], capsize=4, color="tab:blue")
