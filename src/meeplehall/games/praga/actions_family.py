@@ -144,14 +144,18 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
 
     The triggers come first (upgrade bonus, King's Road tile): choices they push are
     answered before the action's own first decision, which goes under them on the stack
-    (e.g. GL-RT1's gold/stone before the Upgrade action's tile choice)."""
+    (e.g. GL-RT1's gold/stone before the Upgrade action's tile choice). The Upgrade
+    action's own upgrade bonus is paid once its tile is placed (``place_upgrade``):
+    upgrades cost nothing, so nothing before the placement can need it, and a re-upgraded
+    Upgrade hex then offers the old or the new bonus (P-UPG-5/7)."""
     base = len(s.stack)
     counts = list(s.performed)
     counts[action] += 1
     s.performed = tuple(counts)
     log(s, f"{side_name(s, seat)} performs {ACTIONS[action]}"
         + ("", " as the extra action", " (technology)")[source])
-    upgrade_bonus(s, seat, action)
+    if action != UPGRADE:  # the Upgrade action's bonus follows its placement
+        upgrade_bonus(s, seat, action)
     road = s.road[seat]
     effect = s.road_effect[road - 1] if road else -1
     if effect == RT_UPGRADE and action == UPGRADE:

@@ -431,6 +431,7 @@ def reset_turn(s: PragaState) -> None:
     s.moves_hw = 0
     s.moves_cat = 0
     s.performed = (0, 0, 0, 0, 0, 0)
+    s.covered = 0
     s.t14 = False
     s.road_free = 0
     s.road_egg = 0

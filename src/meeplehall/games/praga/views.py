@@ -56,7 +56,8 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "seal_rights", "techs", "tech_ready", "tech_used", "upg", "walls", "edge_paid",
     "corner_paid", "once", "played",
     "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact", "refreshed",
-    "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg", "final", "log",
+    "moves_hw", "moves_cat", "performed", "covered", "t14", "road_free", "road_egg",
+    "final", "log",
     "bots",  # only in games with sides the engine plays (solo.py)
     "stack", "hidden_counts",  # the decision stack masked per seat; counts of HIDDEN_COUNTS
 )
