@@ -115,7 +115,9 @@ def test_P_TURN_3_P_CRANE_6_the_slots_gold_makes_the_tile_takeable():
     assert "end-turn" not in legal(s) and "wheel-bonus" in legal(s)
     s = play(s, "wheel-bonus")
     assert "perform building" in legal(s)
-    s = play(s, "perform building", "pick 0", "site S01")
+    s = play(s, "perform building", "pick 0")
+    s = play(s, legal(s)[0])  # a market
+    s = play(s, legal(s)[0])  # a site there
     s = play(s, "orient 0") if "orient 0" in legal(s) else s
     assert s.gold[0] == 0 and C.building_index("B01") in s.site_tile
 

@@ -17,6 +17,8 @@ from meeplehall.games.praga.actions_family import (
     start_action,
     take_vp,
     takeable,
+    tile_performable,
+    wheel_gains,
 )
 from meeplehall.games.praga.components import (
     BUILDING,
@@ -82,7 +84,7 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
     """The taken tile's action is still to be performed and can be (P-TURN-2 step 2,
     P-EDGE-1: a tile whose actions cannot be performed lets the turn end)."""
     return (s.taken >= 0 and not s.action_done
-            and any(performable(s, seat, a, SRC_TILE) for a in s.pairs[s.taken]))
+            and tile_performable(s, seat, s.taken, s.taken_slot, s.bonus, s.special))
 
 
 def can_refresh(s: PragaState, row: int) -> bool:
@@ -239,11 +241,10 @@ def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     slot = C.crane.slots[s.taken_slot - 1]
     s.bonus = False
     if slot.kind == 1:
-        for kind, amount in slot.gain:
-            extra = sum(1 for t in active(s, seat, "GL-T1-1")
-                        if C.technologies[t].resource == kind)
-            gain(s, seat, kind, amount + extra)
-            s.vp[seat] += extra
+        for (kind, printed), (_, amount) in zip(
+                slot.gain, wheel_gains(s, seat, s.taken_slot), strict=True):
+            gain(s, seat, kind, amount)
+            s.vp[seat] += amount - printed
     elif slot.kind == 2:
         gold, stone, _, _ = slot.price
         pay(s, seat, gold=gold, stone=stone)
