@@ -166,3 +166,18 @@ def test_P_BRIDGE_1_bonus_pieces_lie_in_any_orientation():
     assert wanted <= seen
     fixed = GAME.initial_state({"players": 2}, 1)
     assert fixed.planks == tuple(tuple(p.side_a) for p in C.bridge_pieces)
+
+
+def test_P_CRANE_7_every_egg_is_bought_with_gold_and_the_art_reading_is_an_option():
+    """P-CRANE-7 ([DE], [PL], [PT], [RU]: the egg is paid in gold): both egg slots sell
+    for gold; ``egg_price = "art"`` reads the slot whose small crane art seems to show a
+    stone price (crane.toml ``art_price``)."""
+    eggs = [slot for slot in C.crane.slots if slot.kind == 2]
+    assert len(eggs) == 2 and all(slot.price[1:] == (0, 0, 0) for slot in eggs)
+    last = eggs[-1].wheel
+    spec = {"crane": (last, GREEN_ZONE, ("mines", "quarries")), "p": {0: {"gold": 1, "stone": 0}}}
+    s = play(build(spec), f"take-tile {last}", "wheel-bonus")
+    assert (s.gold[0], s.eggs[0]) == (0, 1)
+    art = build(spec | {"options": {"egg_price": "art"}, "p": {0: {"gold": 0, "stone": 1}}})
+    art = play(art, f"take-tile {last}", "wheel-bonus")
+    assert (art.stone[0], art.eggs[0]) == (0, 1)

@@ -217,6 +217,15 @@ def wall_at(s: PragaState, seat: int, tile: int, pos: int) -> None:
         place_wall(s, seat, tile, pos, 0)
 
 
+def egg_price(s: PragaState, w: int) -> tuple[int, int, int, int]:
+    """The price of the egg sold by wheel slot ``w`` (P-CRANE-7): gold as the rulebooks
+    say, or with option ``egg_price = "art"`` the price the crane art seems to show."""
+    slot = C.crane.slots[w - 1]
+    if s.opts.egg_price == "art" and sum(slot.art_price):
+        return slot.art_price
+    return slot.price
+
+
 def wheel_gains(s: PragaState, seat: int, w: int) -> tuple[tuple[int, int], ...]:
     """What the gain bonus of wheel slot ``w`` gives ``seat`` (GL-W1..W3), with GL-T1-1's
     one more of the shown resource per such technology in force."""
@@ -242,7 +251,7 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
                 elif kind == STONE:
                     s.stone[seat] = min(9, s.stone[seat] + amount)
         elif bonus and slot.kind == 2:
-            gold, stone, _, _ = slot.price
+            gold, stone, _, _ = egg_price(s, w)
             if s.gold[seat] >= gold and s.stone[seat] >= stone:
                 s.gold[seat] -= gold
                 s.stone[seat] -= stone

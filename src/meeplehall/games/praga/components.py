@@ -139,8 +139,9 @@ class Slot:
     kind: int  # index into SLOT_KINDS
     gain: Reward  # "gain": what it gives
     vp: int  # "special": VP instead of the special tile
-    price: Cost  # "egg": the price of the egg
+    price: Cost  # "egg": the price of the egg (P-CRANE-7: gold)
     track: int  # "track": index into TRACKS, else -1
+    art_price: Cost = (0, 0, 0, 0)  # "egg": the price the crane art seems to show, if other
 
 
 @dataclass(frozen=True, slots=True)
@@ -641,6 +642,7 @@ def _load_crane() -> Crane:
         kind = _index(e.get("kind"), SLOT_KINDS, f, "slot kind")
         gain = _reward(e.get("gain", {}), f, f"{label}.gain")
         price = _cost(e.get("price", {}), f, f"{label}.price")
+        art_price = _cost(e.get("art_price", {}), f, f"{label}.art_price")
         vp = int(e.get("vp", 0))
         track = _index(e["track"], TRACKS, f, "track") if "track" in e else -1
         if kind == 1 and not gain:
@@ -649,7 +651,9 @@ def _load_crane() -> Crane:
             raise DataError(f"{f}: {label} of kind 'egg' needs a price")
         if kind == 3 and track < 0:
             raise DataError(f"{f}: {label} of kind 'track' needs a track")
-        slots.append(Slot(w, kind, gain, vp, price, track))
+        if sum(art_price) and kind != 2:
+            raise DataError(f"{f}: {label}: only an 'egg' slot has an art_price")
+        slots.append(Slot(w, kind, gain, vp, price, track, art_price))
     slots.sort(key=lambda s: s.wheel)
     if [s.wheel for s in slots] != list(range(1, positions)):
         raise DataError(f"{f}: slots must be wheel positions 1..{positions - 1}, each once")

@@ -75,6 +75,10 @@ OPTIONS: tuple[Option, ...] = (
            "reference's reading) or 'applied': it must be made before the turn ends, at a "
            "moment the player chooses ([DE] 'bewegst du deinen Würfel 1 Feld seitwärts')",
            choices=("lost", "applied"), rule="P-GRID-4"),
+    Option("egg_price", "choice", "rulebook",
+           "the egg slots of the crane: paid as the 'rulebook' says (gold, all four "
+           "seeds) or as the crane 'art' of the solo helper seems to show (one slot in "
+           "stone; crane.toml art_price)", choices=("rulebook", "art"), rule="P-CRANE-7"),
     Option("solo_opponent", "choice", "auto",
            "the side the engine plays: 'auto' (the rulebook's dummy when players=1, "
            "none otherwise), the rulebook's 'dummy' (P-SOLO-2, players=1 only) or the "

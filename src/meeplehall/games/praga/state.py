@@ -56,6 +56,7 @@ class Options:
     # at their defaults).
     unused_wheel_gain: str = "lost"
     unused_sideways: str = "lost"
+    egg_price: str = "rulebook"  # P-CRANE-7 (quiet at its default too)
 
     def to_params(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__slots__}
@@ -74,7 +75,7 @@ class Options:
 
 
 _QUIET_DEFAULTS = (("road_tile_spaces", "I+II+III"), ("solo_opponent", "none"),
-                   ("parler_bots", 0), ("unused_wheel_gain", "lost"),
+                   ("parler_bots", 0), ("unused_wheel_gain", "lost"), ("egg_price", "rulebook"),
                    ("unused_sideways", "lost"))
 
 

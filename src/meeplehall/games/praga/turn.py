@@ -11,6 +11,7 @@ from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.actions_family import (
     deal_rows,
+    egg_price,
     performable,
     special_vp,
     stack_index,
@@ -40,7 +41,6 @@ from meeplehall.games.praga.effects import (
     QUARRY_TRACK,
     ROW_BITS,
     TECH_EFFECT,
-    active,
     add_resource,
     can_move_up,
     gain,
@@ -198,7 +198,7 @@ def _owed(s: PragaState) -> bool:
 def _bonus_ok(s: PragaState, seat: int) -> bool:
     slot = C.crane.slots[s.taken_slot - 1]
     if slot.kind == 2:  # egg purchase
-        gold, stone, _, _ = slot.price
+        gold, stone, _, _ = egg_price(s, s.taken_slot)
         return s.gold[seat] >= gold and s.stone[seat] >= stone
     return True
 
@@ -246,7 +246,7 @@ def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
             gain(s, seat, kind, amount)
             s.vp[seat] += amount - printed
     elif slot.kind == 2:
-        gold, stone, _, _ = slot.price
+        gold, stone, _, _ = egg_price(s, s.taken_slot)
         pay(s, seat, gold=gold, stone=stone)
         gain(s, seat, EGG, 1)
     else:
