@@ -181,3 +181,24 @@ def test_P_CRANE_7_every_egg_is_bought_with_gold_and_the_art_reading_is_an_optio
     art = build(spec | {"options": {"egg_price": "art"}, "p": {0: {"gold": 0, "stone": 1}}})
     art = play(art, f"take-tile {last}", "wheel-bonus")
     assert (art.stone[0], art.eggs[0]) == (0, 1)
+
+
+def test_P_CRANE_5_the_last_five_of_twelve_positions_give_vp():
+    """P-CRANE-1/4/5 with the public page (spielkultisten.de: the first four positions cost
+    gold, the last five of twelve give VP), P-CRANE-12: blue ends at the last position,
+    worth 5 VP; a tile carried past it (towards the start of red) overflows to green with
+    the 5-VP token; the clock (P-CLOCK-3) does not depend on the zones."""
+    from meeplehall.games.praga import crane as K
+
+    cr = C.crane
+    assert [K.zone_cost(cr, b) > 0 for b in range(12)] == [True] * 4 + [False] * 8
+    assert [K.zone_vp(cr, b) > 0 for b in range(12)] == [False] * 7 + [True] * 5
+    assert K.zone_vp(cr, 11) == 5 and cr.beyond == cr.positions
+    rot = 5  # the box at board 5: one step
+    slots = [K.EMPTY] * 12
+    slots[K.wheel_at(cr, 11, rot)] = 4
+    slots[K.wheel_at(cr, 10, rot)] = 3
+    res = K.end_turn(cr, rot, tuple(slots), 0)
+    assert res.overflowed == (4,)
+    assert K.board_position(cr, res.slots.index(3), res.rotation) == 11  # still blue
+    assert K.schedule(3).drops == (4, 15, 26, 37, 48)

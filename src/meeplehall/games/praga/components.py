@@ -169,7 +169,8 @@ class Crane:
 
     @property
     def beyond(self) -> int:
-        """First board position beyond the blue zone."""
+        """First board position after the blue zone (``positions`` when blue ends at the
+        last position: a tile carried past it overflows, P-CRANE-12)."""
         return self.blue_start + len(self.blue_vp)
 
 
@@ -665,8 +666,9 @@ def _load_crane() -> Crane:
     if not isinstance(blue, list) or not blue or not all(isinstance(x, int) for x in blue):
         raise DataError(f"{f}: blue_vp must list the VP of each blue position")
     green = _int(zones, "green", f, "zones", 1)
-    if len(red) + green + len(blue) + 1 != positions:
-        raise DataError(f"{f}: red + green + blue positions + 1 beyond must be {positions}")
+    if len(red) + green + len(blue) not in (positions, positions - 1):
+        raise DataError(f"{f}: red + green + blue positions (+ 1 beyond blue) must be "
+                        f"{positions}")
     if blue[-1] != 5:
         raise DataError(f"{f}: the last blue position is worth 5 VP (P-CRANE-12)")
     setup = _section(data, "setup", f)
@@ -766,8 +768,11 @@ def _load_boards(comp: dict[str, Any]) -> None:
         shown = [a for t in tiles for a in (t.side_a if side == 0 else t.side_b)]
         if set(shown) != set(range(6)):
             raise DataError(f"{f}: side {'AB'[side]} must show every action")
-    if sorted(a for t in tiles for a in t.side_a) != sorted(list(range(6)) * 2):
-        raise DataError(f"{f}: side A shows each action exactly twice")
+    pairs_a = sorted(tuple(sorted(t.side_a)) for t in tiles)
+    if (sorted(a for t in tiles for a in t.side_a) != sorted(list(range(6)) * 2)
+            or pairs_a[0::2] != pairs_a[1::2]):
+        raise DataError(f"{f}: side A is three pairs of actions, each tile printed twice "
+                        "(together every action, each twice)")
     comp["action_tiles"] = tuple(tiles)
 
 
