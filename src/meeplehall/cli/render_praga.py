@@ -277,7 +277,7 @@ def _wheel_bonus(wheel: int, art: bool = False) -> str:
     if kind == "gain":
         return reward(slot.gain)
     if kind == "egg":
-        return f"egg for {cost(*(slot.art_price if art and sum(slot.art_price) else slot.price))}"
+        return f"egg for {cost(*(slot.art_price if art and any(slot.art_price) else slot.price))}"
     return f"{TRACKS[slot.track]} step" if slot.track >= 0 else "track step"
 
 

@@ -221,7 +221,7 @@ def egg_price(s: PragaState, w: int) -> tuple[int, int, int, int]:
     """The price of the egg sold by wheel slot ``w`` (P-CRANE-7): gold as the rulebooks
     say, or with option ``egg_price = "art"`` the price the crane art seems to show."""
     slot = C.crane.slots[w - 1]
-    if s.opts.egg_price == "art" and sum(slot.art_price):
+    if s.opts.egg_price == "art" and any(slot.art_price):
         return slot.art_price
     return slot.price
 

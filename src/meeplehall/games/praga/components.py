@@ -652,7 +652,7 @@ def _load_crane() -> Crane:
             raise DataError(f"{f}: {label} of kind 'egg' needs a price")
         if kind == 3 and track < 0:
             raise DataError(f"{f}: {label} of kind 'track' needs a track")
-        if sum(art_price) and kind != 2:
+        if any(art_price) and kind != 2:
             raise DataError(f"{f}: {label}: only an 'egg' slot has an art_price")
         slots.append(Slot(w, kind, gain, vp, price, track, art_price))
     slots.sort(key=lambda s: s.wheel)
