@@ -64,6 +64,12 @@ def test_simulate_three_games_prints_win_rates(tmp_path: Path) -> None:
     assert data["summary"]["finished"] == 3
     rates = [data["summary"]["per_bot"][k]["win_rate"] for k in ("greedy", "random")]
     assert all(0.0 <= r <= 1.0 for r in rates)
+    for r in data["results"]:  # the outcome's points per category, summing to the score
+        assert [sum(b.values()) for b in r["breakdown"]] == r["scores"]
+        assert all(b for b in r["breakdown"])
+    per_bot = data["summary"]["breakdown_per_bot"]
+    assert set(per_bot) == {"greedy", "random"}
+    assert all(st["n"] == 3 for kind in per_bot.values() for st in kind.values())
 
 
 def test_simulate_solo_reports_results_against_ivan() -> None:

@@ -268,7 +268,8 @@ def _zone(board: int) -> Text:
     return Text("beyond", style="dim")
 
 
-def _wheel_bonus(wheel: int) -> str:
+def _wheel_bonus(wheel: int, art: bool = False) -> str:
+    """The bonus of a wheel slot; ``art``: option egg_price = "art" (P-CRANE-7)."""
     slot = C.crane.slots[wheel - 1]
     kind = ("special", "gain", "egg", "track")[slot.kind]
     if kind == "special":
@@ -276,7 +277,7 @@ def _wheel_bonus(wheel: int) -> str:
     if kind == "gain":
         return reward(slot.gain)
     if kind == "egg":
-        return f"egg for {cost(*slot.price)}"
+        return f"egg for {cost(*(slot.art_price if art and any(slot.art_price) else slot.price))}"
     return f"{TRACKS[slot.track]} step" if slot.track >= 0 else "track step"
 
 
@@ -293,6 +294,7 @@ def crane_table(view: Mapping[str, Any]) -> Table:
     table.add_column("Wheel bonus")
     table.add_column("Action tile")
     marks = {crane.star: "★", crane.hole: "○", crane.double_rotation_mark: "⟳"}
+    art = state.get("opts", {}).get("egg_price") == "art"
     for board in range(crane.positions):
         wheel = (board - rotation) % crane.positions
         number = Text(str(board))
@@ -309,7 +311,7 @@ def crane_table(view: Mapping[str, Any]) -> Table:
             what = Text(f"{C.action_tiles[tile].id} {pair}")
             if tile == five:
                 what.append(" +5VP", style="bold")
-        table.add_row(number, _zone(board), str(wheel), _wheel_bonus(wheel), what)
+        table.add_row(number, _zone(board), str(wheel), _wheel_bonus(wheel, art), what)
     where = ("beside the crane" if five < 0 else f"on {C.action_tiles[five].id}")
     table.caption = f"★ star  ○ hole  ⟳ double rotation; 5-VP token {where}"
     table.caption_justify = "left"

@@ -3,7 +3,9 @@
 Seats rotate across games: in game ``g`` seat ``s`` is played by
 ``bots[(s + g) % len(bots)]``, so with one bot per seat every bot plays every seat
 equally often. A win counts for every seat in ``outcome.winners`` (shared wins count
-for each); in solo games a win means beating the automaton.
+for each); in solo games a win means beating the automaton. ``--json`` writes every
+game's scores, winners and points per scoring category (``outcome.breakdown``), and the
+summary with those categories per bot kind.
 """
 
 from __future__ import annotations
@@ -36,6 +38,7 @@ class GameResult:
     turns: int | None
     scores: list[int] = field(default_factory=list)
     winners: list[int] = field(default_factory=list)
+    breakdown: list[dict[str, int]] = field(default_factory=list)  # per seat, per category
     ivan_score: int | None = None
     solo_result: str | None = None
 
@@ -73,6 +76,7 @@ def play_one(game: Game, params: dict[str, Any], seed: int, kinds: Sequence[str]
     if outcome is not None:
         result.scores = list(outcome.scores)
         result.winners = list(outcome.winners)
+        result.breakdown = [dict(b) for b in outcome.breakdown]
         ivan = outcome.details.get("ivan")
         if isinstance(ivan, dict):
             result.ivan_score = ivan.get("score")
@@ -89,7 +93,8 @@ def _stats(values: Sequence[float]) -> dict[str, float]:
 
 
 def summarise(results: Sequence[GameResult], players: int) -> dict[str, Any]:
-    """Score distributions, win rates and game lengths of finished games."""
+    """Score distributions, win rates, game lengths and the points per scoring category
+    (``outcome.breakdown``) of each bot kind, over finished games."""
     done = [r for r in results if r.finished]
     per_seat: dict[str, Any] = {}
     for seat in range(players):
@@ -102,9 +107,15 @@ def summarise(results: Sequence[GameResult], players: int) -> dict[str, Any]:
         scores = [r.scores[s] for r in done for s, k in enumerate(r.bots) if k == kind]
         wins = sum(s in r.winners for r in done for s, k in enumerate(r.bots) if k == kind)
         per_bot[kind] = _stats(scores) | {"win_rate": wins / len(scores) if scores else 0.0}
+    breakdown: dict[str, Any] = {}
+    for kind in kinds:
+        rows = [r.breakdown[s] for r in done for s, k in enumerate(r.bots)
+                if k == kind and s < len(r.breakdown)]
+        categories = sorted({c for row in rows for c in row})
+        breakdown[kind] = {c: _stats([row.get(c, 0) for row in rows]) for c in categories}
     summary: dict[str, Any] = {
         "games": len(results), "finished": len(done), "unfinished": len(results) - len(done),
-        "per_seat": per_seat, "per_bot": per_bot,
+        "per_seat": per_seat, "per_bot": per_bot, "breakdown_per_bot": breakdown,
         "decisions": _stats([r.decisions for r in done]),
         "turns": _stats([r.turns for r in done if r.turns is not None]),
     }

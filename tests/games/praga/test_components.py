@@ -238,10 +238,13 @@ def test_GAP_7_grids_match_the_stated_facts():
 
 
 def test_GAP_4_action_tiles_side_a_shows_each_action_twice():
-    """GAP-4, P-VAR-1: side A shows every action twice; one tile pairs Manage Mines with
-    Build Wall ([RU] example)."""
+    """GAP-4, P-VAR-1: side A is three distinct tiles, each printed twice (public pages,
+    component-facts.md), together showing every action twice; one tile pairs Manage Mines
+    with Build Wall ([RU] example)."""
     shown = Counter(a for t in C.action_tiles for a in t.side_a)
     assert shown == dict.fromkeys(range(6), 2)
+    pairs = Counter(frozenset(t.side_a) for t in C.action_tiles)
+    assert len(pairs) == 3 and set(pairs.values()) == {2}
     assert any(set(t.side_a) == {0, WALL} or set(t.side_b) == {0, WALL}
                for t in C.action_tiles)
 
@@ -276,7 +279,8 @@ def test_broken_data_fails_with_a_clear_message(tmp_path, monkeypatch):
         assert "city.toml" in msg and "must border exactly its market" in msg
         msg = broken("c", ("seals.toml", 'source = "reconstructed"'), 'source = "guess"')
         assert "seals.toml" in msg and "needs source" in msg
-        msg = broken("d", ("crane.toml", "blue_vp = [1, 2, 3, 5]"), "blue_vp = [1, 2, 3, 4]")
+        msg = broken("d", ("crane.toml", "blue_vp = [1, 2, 3, 4, 5]"),
+                     "blue_vp = [1, 2, 3, 4, 4]")
         assert "P-CRANE-12" in msg
         msg = broken("e", ("upgrades.toml", 'action = "mines"'), 'action = "mining"')
         assert "unknown action 'mining'" in msg

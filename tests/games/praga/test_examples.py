@@ -193,10 +193,10 @@ def test_T_07_neighbour_pairs_extra_action_and_red_corner():
                "p": {0: {"upg": {"upgrade": ["U09"]}, "walls": {q - 6: ("W02", orient)},
                          "stone": 4}}})
     s = play(s, "take-tile 2", "perform upgrade")
-    assert s.goldw[0] == 1  # U09's bonus (P-UPG-6)
     s = play(s, "pick 0")
     s = _search(s, ["orient"], lambda t: t.tech[0] == 1 and t.silver[0] == 1)
     assert s is not None and s.univ[0] == 2
+    assert s.goldw[0] == 1  # U09's bonus (P-UPG-6), paid once the tile is placed
     s = play(s, legal(s)[0])  # the technology step reached level I: keep one (P-TECH-2)
     s = play(s, "buy-extra silver")
     assert (s.goldw[0], s.silver[0]) == (0, 0)

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga.components import load
-from tests.games.praga.fixtures import build, legal, play
+from tests.games.praga.fixtures import build, legal, play, slot_of
 
 C = load()
 GREEN_ZONE = C.crane.green_start + 1
+SILVER_SLOT = slot_of("gain", gain="silver")  # its bonus pays for no building (P-TURN-3)
 
 
 def _building_or_blocked_road(**p: int) -> dict:
     """Seat 0 takes a Building / King's Road tile: the road is blocked (space III, no
     egg), the only affordable building is B01 (2 gold), and seat 0 has exactly 2 gold."""
-    return {"crane": (2, GREEN_ZONE, ("building", "road")),
+    return {"crane": (SILVER_SLOT, GREEN_ZONE, ("building", "road")),
             "rows": {"building": ["B01", "B04", "B06", "B15"]},
             "p": {0: {"gold": 2, "stone": 1, "road": 3, "eggs": 0, **p}}}
 
@@ -24,7 +25,7 @@ def test_P_TURN_2_the_tile_action_cannot_be_given_up_by_spending_first():
     indem du deine gewünschte Aktion wählst": after taking a tile whose action can be
     performed, nothing may be done that makes it impossible. Refreshing with the last
     gold would leave no payable building; refreshing with stone is fine."""
-    s = play(build(_building_or_blocked_road()), "take-tile 2")
+    s = play(build(_building_or_blocked_road()), f"take-tile {SILVER_SLOT}")
     acts = legal(s)
     assert "perform building" in acts and "end-turn" not in acts
     assert not any(a.startswith("refresh") and a.endswith("gold") for a in acts)
@@ -40,7 +41,7 @@ def test_P_TURN_2_an_extra_action_may_not_spend_what_the_tile_action_needs():
     spec["rows"] = {"building": ["B01", "B03", "B05", None]}
     s = build(spec)
     s.stacks[0] = ()  # no refills: the row is exactly what is shown
-    s = play(s, "take-tile 2", "buy-extra gold", "extra building")
+    s = play(s, f"take-tile {SILVER_SLOT}", "buy-extra gold", "extra building")
     assert legal(s) == ["pick 0", "pick 1"]
     s = play(s, "pick 0")
     assert all(a.startswith("at-market") for a in legal(s))
@@ -58,18 +59,18 @@ def test_P_TURN_2_an_extra_action_that_would_block_the_tile_action_is_not_offere
     spec["rows"] = {"building": ["B01", "B05", None, None]}
     s = build(spec)
     s.stacks[0] = ()
-    s = play(s, "take-tile 2", "buy-extra gold")
+    s = play(s, f"take-tile {SILVER_SLOT}", "buy-extra gold")
     assert "extra building" not in legal(s) and "extra mines" in legal(s)
 
 
 def test_P_EDGE_1_no_filter_when_the_action_was_impossible_anyway():
     """P-EDGE-1: a taken tile whose actions cannot be performed may be forfeited; then
     spending is not restricted."""
-    s = build(_building_or_blocked_road(gold=1))
+    s = build(_building_or_blocked_road(gold=0))  # no slot's gold makes 2 gold for B01
     s.pairs = tuple(s.pairs[0] for _ in s.pairs)
-    s = play(s, "take-tile 2")
+    s = play(s, f"take-tile {SILVER_SLOT}")
     acts = legal(s)
-    assert "end-turn" in acts and "refresh building gold" in acts
+    assert "end-turn" in acts and "refresh building stone" in acts
     assert GAME.legal_actions(s)
 
 
@@ -126,6 +127,6 @@ def test_P_TURN_2_explain_illegal_names_the_mandatory_action():
 
     from meeplehall.core.protocol import IllegalActionError
 
-    s = play(build(_building_or_blocked_road()), "take-tile 2")
+    s = play(build(_building_or_blocked_road()), f"take-tile {SILVER_SLOT}")
     with pytest.raises(IllegalActionError, match="P-TURN-2"):
         GAME.apply(s, "refresh building gold")

@@ -11,7 +11,7 @@ parts does not change a seat's view.
 from __future__ import annotations
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from meeplehall.core.rng import Rng
@@ -33,6 +33,9 @@ PARAMS = [{"players": 2}, {"players": 3}, {"players": 4},
            "corner_repay": False, "road_mine_and_quarry": "one"}]
 IDS = ["2p", "3p", "4p", "3p-variants"]
 SEEDS = st.integers(0, 2**32 - 1)
+# Whole games: a failure is reported with its seed and drawn actions at once, unshrunk
+# (shrinking a whole game takes minutes and looks like a hang).
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 HIDDEN = ("stacks", "tech_stacks", "iv_stack", "v_pile", "cat_pile", "unused")
 
 
@@ -95,7 +98,7 @@ def test_random_playouts_keep_invariants(params, request, last_turn_checked):
     action texts parse back; the invariants above hold after every step."""
     examples = EXAMPLES[request.node.callspec.id]
 
-    @settings(max_examples=examples, deadline=None,
+    @settings(max_examples=examples, deadline=None, phases=NO_SHRINK,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                      HealthCheck.large_base_example])
     @given(seed=SEEDS, data=st.data())
@@ -129,7 +132,7 @@ def sampled_states(params, seed, every=53):
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=IDS)
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)
 @given(seed=SEEDS)
 def test_records_replay_to_the_identical_state(params, seed):
     """A record, through JSON, replays (checked) to the identical final state."""
@@ -138,7 +141,7 @@ def test_records_replay_to_the_identical_state(params, seed):
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=IDS)
-@settings(max_examples=3, deadline=None)
+@settings(max_examples=3, deadline=None, phases=NO_SHRINK)
 @given(seed=SEEDS)
 def test_json_round_trip_clone_and_views(params, seed):
     """JSON round trips; clones are independent; views carry no PRNG state and no stack

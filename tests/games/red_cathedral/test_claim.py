@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import WS_POSITIONS, load
 from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.state import BANNER, EMPTY, PLACE_TILE
@@ -157,3 +158,17 @@ def test_advanced_white_banners():
     assert s.ws[0][4] == EMPTY and s.ws[0][5] == BANNER
     s = play(s, "place-tile white down")
     assert s.ws[0][4] == 2 * C.tile_index("W17")
+
+
+def test_claim_labels_name_where_the_banner_comes_from():
+    """RC-CLAIM-1, RC-ADV-4: on the advanced side the Banner that is not in the Inventory
+    comes from a white Workshop space, and the label says so; the action text stays
+    ``claim N outside`` (records keep parsing); the basic side says "outside"."""
+    s = advanced()
+    labels = {str(a): GAME.action_label(s, a) for a in GAME.legal_actions(s)}
+    assert labels["claim 0 outside"].endswith("(Banner from a white Workshop space)")
+    assert labels["claim 0 inventory"].endswith("(Banner from Inventory)")
+    basic = one_tower()
+    labels = {str(a): GAME.action_label(basic, a) for a in GAME.legal_actions(basic)}
+    assert labels["claim 0 outside"].endswith("(Banner from outside the Inventory)")
+    assert GAME.parse_action("claim 0 outside") in GAME.legal_actions(s)

@@ -72,6 +72,18 @@ def test_no_space_holds_more_than_three_dice():
     assert "move-die red +0" in moves(s)  # leaving the crowded space is fine
 
 
+def test_a_space_with_two_dice_takes_a_third():
+    """RC-MARKET-4, the accepting side: a space holding two dice takes a third, and a die
+    that comes back to its own space (8 steps) does not count itself."""
+    two = {"red": (3, 1), "blue": (3, 2), "yellow": (0, 3)}
+    s = market(two, rubles={0: 0})
+    assert "move-die yellow +0" in moves(s)
+    s = play(s, "move-die yellow +0")
+    assert s.die_pos.count(3) == 3
+    home = market({"red": (3, 1), "blue": (3, 2), "white": (3, 6)}, rubles={0: 2})
+    assert "move-die white +2" in moves(home)  # back onto its own space: 2 others there
+
+
 def test_full_circle_option():
     """RC-AMB-17: a die moved 8 paid steps back onto its own space is allowed (default);
     ``allow_full_circle`` false forbids it."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from meeplehall.core.rng import Rng
@@ -42,6 +42,9 @@ PARAMS = [
 ]
 IDS = [f"{p['players']}p" + ("-advanced" if p.get("advanced_workshops") else "") for p in PARAMS]
 SEEDS = st.integers(0, 2**32 - 1)
+# Whole games: a failure is reported with its seed and drawn actions at once, unshrunk
+# (shrinking a whole game takes minutes and looks like a hang).
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
 def materials_conserved(s):
     """Supply + Inventories + cards' deliveries + Ivan's cards = the game's totals."""
     out = held(s)
@@ -81,7 +84,7 @@ def test_random_playouts_keep_invariants(params, request):
     invariants above hold after every step."""
     examples = EXAMPLES[request.node.callspec.id]
 
-    @settings(max_examples=examples, deadline=None,
+    @settings(max_examples=examples, deadline=None, phases=NO_SHRINK,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large,
                                      HealthCheck.large_base_example])
     @given(seed=SEEDS, data=st.data())
@@ -111,7 +114,7 @@ def sampled_states(params, seed, every=97):
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=IDS)
-@settings(max_examples=5, deadline=None)
+@settings(max_examples=5, deadline=None, phases=NO_SHRINK)
 @given(seed=SEEDS)
 def test_records_replay_to_the_identical_state(params, seed):
     """A record, through JSON, replays (checked) to the identical final state."""
@@ -120,7 +123,7 @@ def test_records_replay_to_the_identical_state(params, seed):
 
 
 @pytest.mark.parametrize("params", PARAMS, ids=IDS)
-@settings(max_examples=4, deadline=None)
+@settings(max_examples=4, deadline=None, phases=NO_SHRINK)
 @given(seed=SEEDS)
 def test_json_round_trip_clone_and_views(params, seed):
     """JSON round trips (also through ``json.dumps``); clones are independent; views carry

@@ -139,3 +139,21 @@ def test_units_of_each_effect():
 def test_round_down_without_a_prestige_space_behind_goes_to_zero():
     """RC-AMB-5 (round-down part): a marker with no Prestige space behind goes to 0."""
     assert T.round_down(3) == 0 and T.round_down(0) == 0 and T.round_down(5) == 5
+
+
+def test_a_prestige_sale_that_loses_no_prestige_says_so():
+    """RC-SCORE-6, RC-AMB-4: from between two Prestige spaces (12, between 10 and 14) the
+    sale moves back to the last Prestige space and loses no Prestige: the label and the
+    log line say what happens; on a Prestige space (14) it sells 1 Prestige."""
+    s = build({"players": 2, "score": [12, 2], "turn": 0})
+    sell = GAME.parse_action("sell-prestige")
+    assert GAME.action_label(s, sell) == (
+        "Go back 2 Recognition to the last Prestige space for 2 Rubles (no Prestige lost)")
+    after = play(s, "sell-prestige")
+    assert pp(after, 0) == pp(s, 0)
+    assert after.log[-1].endswith(
+        "goes back 2 Recognition to the last Prestige space for 2 Rubles (no Prestige lost)")
+    s = build({"players": 2, "score": [14, 2], "turn": 0})
+    assert GAME.action_label(s, sell) == "Sell 1 Prestige for 2 Rubles"
+    after = play(s, "sell-prestige")
+    assert pp(after, 0) == pp(s, 0) - 1 and "sells 1 Prestige for" in after.log[-1]

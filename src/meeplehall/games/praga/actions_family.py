@@ -20,10 +20,12 @@ from meeplehall.games.praga.city import can_build
 from meeplehall.games.praga.components import (
     ACTIONS,
     BUILDING,
+    GOLD,
     HUNGER_WALL,
     MINES,
     QUARRIES,
     ROAD,
+    STONE,
     UPGRADE,
     WALL,
     load,
@@ -144,14 +146,18 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
 
     The triggers come first (upgrade bonus, King's Road tile): choices they push are
     answered before the action's own first decision, which goes under them on the stack
-    (e.g. GL-RT1's gold/stone before the Upgrade action's tile choice)."""
+    (e.g. GL-RT1's gold/stone before the Upgrade action's tile choice). The Upgrade
+    action's own upgrade bonus is paid once its tile is placed (``place_upgrade``):
+    upgrades cost nothing, so nothing before the placement can need it, and a re-upgraded
+    Upgrade hex then offers the old or the new bonus (P-UPG-5/7)."""
     base = len(s.stack)
     counts = list(s.performed)
     counts[action] += 1
     s.performed = tuple(counts)
     log(s, f"{side_name(s, seat)} performs {ACTIONS[action]}"
         + ("", " as the extra action", " (technology)")[source])
-    upgrade_bonus(s, seat, action)
+    if action != UPGRADE:  # the Upgrade action's bonus follows its placement
+        upgrade_bonus(s, seat, action)
     road = s.road[seat]
     effect = s.road_effect[road - 1] if road else -1
     if effect == RT_UPGRADE and action == UPGRADE:
@@ -211,9 +217,55 @@ def wall_at(s: PragaState, seat: int, tile: int, pos: int) -> None:
         place_wall(s, seat, tile, pos, 0)
 
 
+def egg_price(s: PragaState, w: int) -> tuple[int, int, int, int]:
+    """The price of the egg sold by wheel slot ``w`` (P-CRANE-7): gold as the rulebooks
+    say, or with option ``egg_price = "art"`` the price the crane art seems to show."""
+    slot = C.crane.slots[w - 1]
+    if s.opts.egg_price == "art" and any(slot.art_price):
+        return slot.art_price
+    return slot.price
+
+
+def wheel_gains(s: PragaState, seat: int, w: int) -> tuple[tuple[int, int], ...]:
+    """What the gain bonus of wheel slot ``w`` gives ``seat`` (GL-W1..W3), with GL-T1-1's
+    one more of the shown resource per such technology in force."""
+    return tuple(
+        (kind, amount + sum(1 for t in active(s, seat, "GL-T1-1")
+                            if C.technologies[t].resource == kind))
+        for kind, amount in C.crane.slots[w - 1].gain)
+
+
+def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
+                     special: bool) -> bool:
+    """Can an action of action tile ``tile`` be performed, counting what its wheel slot
+    ``w`` gives (P-TURN-3, P-CRANE-6/7/8, P-ACT-3): with ``bonus``, the slot's gold and
+    stone, or the egg it sells when its price can be paid; with ``special``, access to
+    the special tile of the row. The state is changed only while asking."""
+    saved = (s.gold[seat], s.stone[seat], s.eggs[seat], s.special)
+    slot = C.crane.slots[w - 1]
+    try:
+        if bonus and slot.kind == 1:
+            for kind, amount in wheel_gains(s, seat, w):
+                if kind == GOLD:
+                    s.gold[seat] = min(9, s.gold[seat] + amount)
+                elif kind == STONE:
+                    s.stone[seat] = min(9, s.stone[seat] + amount)
+        elif bonus and slot.kind == 2:
+            gold, stone, _, _ = egg_price(s, w)
+            if s.gold[seat] >= gold and s.stone[seat] >= stone:
+                s.gold[seat] -= gold
+                s.stone[seat] -= stone
+                s.eggs[seat] += 1
+        s.special = special
+        return any(performable(s, seat, a, SRC_TILE) for a in s.pairs[tile])
+    finally:
+        s.gold[seat], s.stone[seat], s.eggs[seat], s.special = saved
+
+
 def takeable(s: PragaState, seat: int) -> list[int]:
     """Wheel slots whose tile may be taken now (P-CRANE-4, P-EDGE-1): its red cost is
-    payable, and, if any tile offers a performable action, one that does."""
+    payable, and, if any tile offers a performable action, one that does. What the tile's
+    own slot gives counts, after the red cost is paid (P-TURN-3, P-CRANE-6/8)."""
     payable: list[int] = []
     useful: list[int] = []
     gold = s.gold[seat]
@@ -227,7 +279,7 @@ def takeable(s: PragaState, seat: int) -> list[int]:
         payable.append(w)
         s.gold[seat] = gold - cost
         try:
-            if any(performable(s, seat, a, SRC_TILE) for a in s.pairs[tile]):
+            if tile_performable(s, seat, tile, w, True, C.crane.slots[w - 1].kind == 0):
                 useful.append(w)
         finally:
             s.gold[seat] = gold

@@ -14,12 +14,20 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.games.praga import hexgrid
-from meeplehall.games.praga.components import ACTIONS, EDGE_REWARD, RED_TOKEN, UNIV, load
+from meeplehall.games.praga.components import (
+    ACTIONS,
+    EDGE_REWARD,
+    RED_TOKEN,
+    UNIV,
+    UPGRADE,
+    load,
+)
 from meeplehall.games.praga.effects import gain, gain_reward, log, side_name
-from meeplehall.games.praga.state import PragaState
+from meeplehall.games.praga.state import CHOOSE, PragaState
 
 C = load()
 POS_HEX = (*C.board_actions, *C.wall_positions)
+UPGRADE_CHOICE = "re-upgraded action: the old or the new bonus"  # CHOOSE reason
 NPOS = len(POS_HEX)
 
 
@@ -136,19 +144,33 @@ def _adjacency(s: PragaState, seat: int, pos: int) -> None:
 
 
 def place_upgrade(s: PragaState, seat: int, tile: int, orient: int) -> None:
-    """P-UPG-2..7: on its action's hex, University 1/2 steps, adjacency, retroactive
-    bonus once per earlier performance of that action this turn."""
+    """P-UPG-2..7: on its action's hex, University 1/2 steps, adjacency, then the bonuses
+    of this turn's performances (only for the seat in turn, whose Upgrade action this is).
+
+    P-UPG-5/7 with the ruling agreed with the author and publisher (re-upgrading is not
+    cumulative: one bonus per performance, the old or the new): on a bare hex the new
+    tile pays retroactively once per earlier performance of its action this turn; on a
+    covered hex the earlier performances keep the bonus they had and the hex is marked
+    in ``s.covered``, so that every later performance this turn chooses old or new. The
+    Upgrade action's own bonus comes last (``start_action`` defers it to here)."""
     u = C.upgrades[tile]
     a = u.action
+    bare = not s.upg[seat][a]
     stacks = list(s.upg[seat])
     stacks[a] = (*stacks[a], tile * 6 + orient)
     s.upg[seat] = tuple(stacks)
     log(s, f"{side_name(s, seat)} upgrades its {ACTIONS[a]} action with {u.id}")
     gain(s, seat, UNIV, 1 if u.era == 1 else 2)  # UNIV
     _adjacency(s, seat, a)
-    if seat == s.seat:
+    if seat != s.seat:
+        return
+    if bare:
         for _ in range(s.performed[a]):
             gain_reward(s, seat, u.bonus)
+    else:
+        s.covered |= 1 << a
+    if not (bare and a == UPGRADE):
+        upgrade_bonus(s, seat, UPGRADE)
 
 
 def place_wall(s: PragaState, seat: int, tile: int, pos: int, orient: int) -> None:
@@ -160,10 +182,17 @@ def place_wall(s: PragaState, seat: int, tile: int, pos: int, orient: int) -> No
 
 
 def upgrade_bonus(s: PragaState, seat: int, action: int) -> None:
-    """P-UPG-6, P-EFR-3: the top upgrade's bonus, every performance."""
+    """P-UPG-6, P-EFR-3: the top upgrade's bonus, every performance; on a hex re-upgraded
+    this turn the player chooses the covered tile's bonus or the top one's (P-UPG-5/7)."""
     stack = s.upg[seat][action]
-    if stack:
-        gain_reward(s, seat, C.upgrades[stack[-1] // 6].bonus)
+    if not stack:
+        return
+    top = C.upgrades[stack[-1] // 6].bonus
+    if s.covered >> action & 1 and seat == s.seat:
+        old = C.upgrades[stack[-2] // 6].bonus
+        s.stack.append((CHOOSE, seat, (old, top), UPGRADE_CHOICE))
+    else:
+        gain_reward(s, seat, top)
 
 
 def owned_upgrades(s: PragaState, seat: int, era: int = 0) -> int:

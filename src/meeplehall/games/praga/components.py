@@ -139,8 +139,9 @@ class Slot:
     kind: int  # index into SLOT_KINDS
     gain: Reward  # "gain": what it gives
     vp: int  # "special": VP instead of the special tile
-    price: Cost  # "egg": the price of the egg
+    price: Cost  # "egg": the price of the egg (P-CRANE-7: gold)
     track: int  # "track": index into TRACKS, else -1
+    art_price: Cost = (0, 0, 0, 0)  # "egg": the price the crane art seems to show, if other
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,7 +169,8 @@ class Crane:
 
     @property
     def beyond(self) -> int:
-        """First board position beyond the blue zone."""
+        """First board position after the blue zone (``positions`` when blue ends at the
+        last position: a tile carried past it overflows, P-CRANE-12)."""
         return self.blue_start + len(self.blue_vp)
 
 
@@ -641,6 +643,7 @@ def _load_crane() -> Crane:
         kind = _index(e.get("kind"), SLOT_KINDS, f, "slot kind")
         gain = _reward(e.get("gain", {}), f, f"{label}.gain")
         price = _cost(e.get("price", {}), f, f"{label}.price")
+        art_price = _cost(e.get("art_price", {}), f, f"{label}.art_price")
         vp = int(e.get("vp", 0))
         track = _index(e["track"], TRACKS, f, "track") if "track" in e else -1
         if kind == 1 and not gain:
@@ -649,7 +652,9 @@ def _load_crane() -> Crane:
             raise DataError(f"{f}: {label} of kind 'egg' needs a price")
         if kind == 3 and track < 0:
             raise DataError(f"{f}: {label} of kind 'track' needs a track")
-        slots.append(Slot(w, kind, gain, vp, price, track))
+        if any(art_price) and kind != 2:
+            raise DataError(f"{f}: {label}: only an 'egg' slot has an art_price")
+        slots.append(Slot(w, kind, gain, vp, price, track, art_price))
     slots.sort(key=lambda s: s.wheel)
     if [s.wheel for s in slots] != list(range(1, positions)):
         raise DataError(f"{f}: slots must be wheel positions 1..{positions - 1}, each once")
@@ -661,8 +666,9 @@ def _load_crane() -> Crane:
     if not isinstance(blue, list) or not blue or not all(isinstance(x, int) for x in blue):
         raise DataError(f"{f}: blue_vp must list the VP of each blue position")
     green = _int(zones, "green", f, "zones", 1)
-    if len(red) + green + len(blue) + 1 != positions:
-        raise DataError(f"{f}: red + green + blue positions + 1 beyond must be {positions}")
+    if len(red) + green + len(blue) not in (positions, positions - 1):
+        raise DataError(f"{f}: red + green + blue positions (+ 1 beyond blue) must be "
+                        f"{positions}")
     if blue[-1] != 5:
         raise DataError(f"{f}: the last blue position is worth 5 VP (P-CRANE-12)")
     setup = _section(data, "setup", f)
@@ -762,8 +768,11 @@ def _load_boards(comp: dict[str, Any]) -> None:
         shown = [a for t in tiles for a in (t.side_a if side == 0 else t.side_b)]
         if set(shown) != set(range(6)):
             raise DataError(f"{f}: side {'AB'[side]} must show every action")
-    if sorted(a for t in tiles for a in t.side_a) != sorted(list(range(6)) * 2):
-        raise DataError(f"{f}: side A shows each action exactly twice")
+    pairs_a = sorted(tuple(sorted(t.side_a)) for t in tiles)
+    if (sorted(a for t in tiles for a in t.side_a) != sorted(list(range(6)) * 2)
+            or pairs_a[0::2] != pairs_a[1::2]):
+        raise DataError(f"{f}: side A is three pairs of actions, each tile printed twice "
+                        "(together every action, each twice)")
     comp["action_tiles"] = tuple(tiles)
 
 

@@ -92,7 +92,7 @@ class Praga(ModuleGame):
 
     name = "praga"
     title = "Praga Caput Regni"
-    rules_version = 2  # 2: mandatory tile action kept, trigger choices first
+    rules_version = 3  # 3: audit fixes (P-UPG-5/7, P-TURN-3 slot bonus, GL-T4-6, crane, tiles)
     options = setup.OPTIONS
     min_players = 1
     max_players = 4

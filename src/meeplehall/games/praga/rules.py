@@ -364,7 +364,8 @@ def _h_keep_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
 
 
 def _h_token(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
-    """P-PROD-1/2: the token goes on the leftmost space of the track that earned it."""
+    """P-PROD-1/2: the token goes on the leftmost space of the track that earned it; a
+    production owed by GL-T4-6 (``d[3]``: the track that produces) follows."""
     s.stack.pop()
     seat, track = d[1], d[2]
     river = list(s.river)
@@ -373,6 +374,8 @@ def _h_token(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     tokens = list(s.ptoken[seat])
     tokens[track] = a.a
     s.ptoken[seat] = (tokens[0], tokens[1])
+    if len(d) > 3:
+        produce(s, seat, d[3])
 
 
 def _h_bridge_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
@@ -427,9 +430,16 @@ def _h_market_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
 
 
 def _h_grow(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+    """GL-T4-6: +1 mine or quarry, then produce. A production token the cube reaches is
+    taken at once (P-PROD-1) and then the production pays with it ([DE] "Danach
+    produzierst du"): the production waits in the token decision (``_h_token``)."""
     s.stack.pop()
+    n = len(s.stack)
     advance_track(s, d[1], a.a)
-    produce(s, d[1], a.b)
+    if len(s.stack) > n and s.stack[-1][0] == TOKEN:
+        s.stack[-1] = (*s.stack[-1], a.b)
+    else:
+        produce(s, d[1], a.b)
 
 
 _HANDLERS: dict[str, Callable[[PragaState, tuple[Any, ...], Any], None]] = {

@@ -39,7 +39,8 @@ OPTIONS: tuple[Option, ...] = (
            choices=TIER_SETS, rule="P-VAR-3"),
     Option("bridge_layout", "choice", "fixed",
            "Charles Bridge bonus pieces: the 'fixed' layout of the data (side A) or a "
-           "'random' combination of pieces and sides", choices=("fixed", "random"),
+           "'random' combination of pieces, sides and orientations",
+           choices=("fixed", "random"),
            rule="P-SETUP-2"),
     Option("production_tokens", "choice", "all",
            "lay out 'all' 8 production tokens (P-SETUP-5) or only those for the "
@@ -74,6 +75,10 @@ OPTIONS: tuple[Option, ...] = (
            "reference's reading) or 'applied': it must be made before the turn ends, at a "
            "moment the player chooses ([DE] 'bewegst du deinen Würfel 1 Feld seitwärts')",
            choices=("lost", "applied"), rule="P-GRID-4"),
+    Option("egg_price", "choice", "rulebook",
+           "the egg slots of the crane: paid as the 'rulebook' says (gold, all four "
+           "seeds) or as the crane 'art' of the solo helper seems to show (one slot in "
+           "stone; crane.toml art_price)", choices=("rulebook", "art"), rule="P-CRANE-7"),
     Option("solo_opponent", "choice", "auto",
            "the side the engine plays: 'auto' (the rulebook's dummy when players=1, "
            "none otherwise), the rulebook's 'dummy' (P-SOLO-2, players=1 only) or the "
@@ -142,14 +147,21 @@ def initial_state(params: Params, seed: int) -> PragaState:
             market_tile.append(-1)
     s.market_tile = tuple(market_tile)
     s.unused = tuple(sorted(t for pool in tiles_by_colour.values() for t in pool))
-    # P-SETUP-2: bridge pieces
+    # P-SETUP-2: bridge pieces in any combination of pieces and sides, and in any
+    # orientation (ruling agreed with the author and publisher, Yucata rules page):
+    # "random" draws the order, the side and which end comes first of every piece.
     pieces = list(range(len(C.bridge_pieces)))
     sides = [0] * len(pieces)
+    ends = [0] * len(pieces)
     if opts.bridge_layout == "random":
         rng.shuffle(pieces)
         sides = [rng.randbelow(2) for _ in pieces]
-    s.planks = tuple(C.bridge_pieces[p].side_a if side == 0 else C.bridge_pieces[p].side_b
-                     for p, side in zip(pieces, sides, strict=True))
+        ends = [rng.randbelow(2) for _ in pieces]
+    planks = []
+    for p, side, end in zip(pieces, sides, ends, strict=True):
+        fields = C.bridge_pieces[p].side_a if side == 0 else C.bridge_pieces[p].side_b
+        planks.append((fields[1], fields[0]) if end else fields)
+    s.planks = tuple(planks)
     spaces = opts.road_tile_spaces.split("+")  # P-VAR-2: any subset of the 3 tiles
     s.road_effect = tuple(
         next((t.effect for t in C.road_tiles if t.covers == k + 1), -1)

@@ -56,6 +56,7 @@ class Options:
     # at their defaults).
     unused_wheel_gain: str = "lost"
     unused_sideways: str = "lost"
+    egg_price: str = "rulebook"  # P-CRANE-7 (quiet at its default too)
 
     def to_params(self) -> dict[str, Any]:
         out = {name: getattr(self, name) for name in self.__slots__}
@@ -74,7 +75,7 @@ class Options:
 
 
 _QUIET_DEFAULTS = (("road_tile_spaces", "I+II+III"), ("solo_opponent", "none"),
-                   ("parler_bots", 0), ("unused_wheel_gain", "lost"),
+                   ("parler_bots", 0), ("unused_wheel_gain", "lost"), ("egg_price", "rulebook"),
                    ("unused_sideways", "lost"))
 
 
@@ -91,7 +92,7 @@ ORIENT = 5  # (ORIENT, seat, row, tile, where, discount): choose the orientation
 REFRESH = 6  # (REFRESH, seat, row): choose the 2 tiles to remove (P-ROW-5)
 CHOOSE = 7  # (CHOOSE, seat, options, why): one of several rewards (tuple of Rewards)
 TECH_DRAW = 8  # (TECH_DRAW, seat, drawn, level): keep 1 of the drawn technologies (P-TECH-2)
-TOKEN = 9  # (TOKEN, seat, track): take a production token (P-PROD-1)
+TOKEN = 9  # (TOKEN, seat, track[, produce track]): a production token (P-PROD-1, GL-T4-6)
 BRIDGE_TILE = 10  # (BRIDGE_TILE, seat, tiles, pile): keep a IV or V tile (P-BRIDGE-2/3)
 PLANK = 11  # (PLANK, seat, tile): choose the plank position (P-BRIDGE-1)
 ARROW = 12  # (ARROW, seat, grid): follow an upward arrow or not (P-GRID-6)
@@ -135,8 +136,8 @@ class PragaState:
         "edge_paid", "corner_paid", "once", "played",
         # dynamic: the turn
         "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact",
-        "refreshed", "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg",
-        "stack", "final", "log",
+        "refreshed", "moves_hw", "moves_cat", "performed", "covered", "t14", "road_free",
+        "road_egg", "stack", "final", "log",
         # the sides the engine plays (solo.py, parler.py); None in 2-4 player games
         "bots",
     )
@@ -215,6 +216,7 @@ class PragaState:
     moves_hw: int
     moves_cat: int
     performed: tuple[int, ...]
+    covered: int  # bit per action: its hex's upgrade was covered this turn (P-UPG-5/7)
     t14: bool
     road_free: int  # road space whose free effect is pending, 0: none
     road_egg: int
@@ -305,6 +307,7 @@ class PragaState:
         new.moves_hw = self.moves_hw
         new.moves_cat = self.moves_cat
         new.performed = self.performed
+        new.covered = self.covered
         new.t14 = self.t14
         new.road_free = self.road_free
         new.road_egg = self.road_egg
@@ -337,6 +340,7 @@ class PragaState:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PragaState:
         """Inverse of ``to_dict``."""
+        data = {"covered": 0, **data}  # states saved before the field existed
         state = state_from_plain(cls, data, _NO_BOTS, cls._LISTS, Options)
         bots = data.get("bots")
         state.bots = None if bots is None else tuplify(bots)

@@ -11,12 +11,15 @@ from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.actions_family import (
     deal_rows,
+    egg_price,
     performable,
     special_vp,
     stack_index,
     start_action,
     take_vp,
     takeable,
+    tile_performable,
+    wheel_gains,
 )
 from meeplehall.games.praga.components import (
     BUILDING,
@@ -38,7 +41,6 @@ from meeplehall.games.praga.effects import (
     QUARRY_TRACK,
     ROW_BITS,
     TECH_EFFECT,
-    active,
     add_resource,
     can_move_up,
     gain,
@@ -82,7 +84,7 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
     """The taken tile's action is still to be performed and can be (P-TURN-2 step 2,
     P-EDGE-1: a tile whose actions cannot be performed lets the turn end)."""
     return (s.taken >= 0 and not s.action_done
-            and any(performable(s, seat, a, SRC_TILE) for a in s.pairs[s.taken]))
+            and tile_performable(s, seat, s.taken, s.taken_slot, s.bonus, s.special))
 
 
 def can_refresh(s: PragaState, row: int) -> bool:
@@ -196,7 +198,7 @@ def _owed(s: PragaState) -> bool:
 def _bonus_ok(s: PragaState, seat: int) -> bool:
     slot = C.crane.slots[s.taken_slot - 1]
     if slot.kind == 2:  # egg purchase
-        gold, stone, _, _ = slot.price
+        gold, stone, _, _ = egg_price(s, s.taken_slot)
         return s.gold[seat] >= gold and s.stone[seat] >= stone
     return True
 
@@ -239,13 +241,12 @@ def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     slot = C.crane.slots[s.taken_slot - 1]
     s.bonus = False
     if slot.kind == 1:
-        for kind, amount in slot.gain:
-            extra = sum(1 for t in active(s, seat, "GL-T1-1")
-                        if C.technologies[t].resource == kind)
-            gain(s, seat, kind, amount + extra)
-            s.vp[seat] += extra
+        for (kind, printed), (_, amount) in zip(
+                slot.gain, wheel_gains(s, seat, s.taken_slot), strict=True):
+            gain(s, seat, kind, amount)
+            s.vp[seat] += amount - printed
     elif slot.kind == 2:
-        gold, stone, _, _ = slot.price
+        gold, stone, _, _ = egg_price(s, s.taken_slot)
         pay(s, seat, gold=gold, stone=stone)
         gain(s, seat, EGG, 1)
     else:
@@ -431,6 +432,7 @@ def reset_turn(s: PragaState) -> None:
     s.moves_hw = 0
     s.moves_cat = 0
     s.performed = (0, 0, 0, 0, 0, 0)
+    s.covered = 0
     s.t14 = False
     s.road_free = 0
     s.road_egg = 0

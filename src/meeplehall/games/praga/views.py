@@ -16,6 +16,7 @@ from meeplehall.core.plain import state_to_plain, to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import scoring
+from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
     ACTIONS,
     CATHEDRAL,
@@ -56,7 +57,8 @@ PUBLIC_FIELDS: tuple[str, ...] = (
     "seal_rights", "techs", "tech_ready", "tech_used", "upg", "walls", "edge_paid",
     "corner_paid", "once", "played",
     "seat", "taken", "taken_slot", "action_done", "bonus", "special", "xact", "refreshed",
-    "moves_hw", "moves_cat", "performed", "t14", "road_free", "road_egg", "final", "log",
+    "moves_hw", "moves_cat", "performed", "covered", "t14", "road_free", "road_egg",
+    "final", "log",
     "bots",  # only in games with sides the engine plays (solo.py)
     "stack", "hidden_counts",  # the decision stack masked per seat; counts of HIDDEN_COUNTS
 )
@@ -164,7 +166,7 @@ def _crane(s: PragaState) -> list[str]:
         slot = C.crane.slots[w - 1]
         bonus = (f"special tile or {slot.vp} VP" if slot.kind == 0 else
                  reward_text(slot.gain) if slot.kind == 1 else
-                 f"buy an egg for {_cost_text(slot.price)}" if slot.kind == 2
+                 f"buy an egg for {_cost_text(egg_price(s, w))}" if slot.kind == 2
                  else "track step")
         tile = s.slots[w]
         what = "empty" if tile < 0 else (

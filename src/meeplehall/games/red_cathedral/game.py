@@ -142,7 +142,9 @@ class RedCathedral(ModuleGame):
         """A sentence for people (UI buttons, logs, hints)."""
         if isinstance(action, A.Claim):
             card = C.cards[state.card_of[action.slot]]
-            src = "Inventory" if action.from_inventory else "outside the Inventory"
+            src = ("Inventory" if action.from_inventory
+                   else "a white Workshop space" if state.opts.advanced_workshops
+                   else "outside the Inventory")  # RC-CLAIM-1, RC-ADV-4
             return (f"Claim {CARD_KINDS[card.kind]} {card.id} in tower "
                     f"{state.slot_tower[action.slot] + 1} (Banner from {src})")
         if isinstance(action, A.MoveDie):
@@ -199,6 +201,11 @@ class RedCathedral(ModuleGame):
                     f"(+{build.ornament_prestige(action.jewels)} Prestige)")
         if isinstance(action, A.Reroll):
             return f"Pay 1 Prestige to reroll the dice on space {action.space}"
+        if action == A.SELL_PRESTIGE and state.stack:
+            back = rules.prestige_sale_steps(state, state.stack[-1][1])
+            if back:  # RC-SCORE-6, RC-AMB-4: back to the last Prestige space
+                return (f"Go back {back} Recognition to the last Prestige space for 2 Rubles "
+                        "(no Prestige lost)")
         return SIMPLE_LABELS.get(str(action), str(action))
 
     def explain_illegal(self, state: RCState, action: Any, legal: tuple[Any, ...]) -> str:

@@ -29,6 +29,7 @@ from meeplehall.games.red_cathedral.components import (
 )
 from meeplehall.games.red_cathedral.effects import (
     C,
+    T,
     _between,
     _colour_name,
     _free_actions,
@@ -219,13 +220,28 @@ def _h_pass(s: RCState) -> None:
     s.log.append(f"{_colour_name(s, s.side)} passes")
 
 
+def prestige_sale_steps(s: RCState, side: int) -> int:
+    """Recognition spaces a Prestige sale moves back when it costs no Prestige (the marker
+    stands between two Prestige spaces, RC-SCORE-6 with RC-AMB-4's default), else 0."""
+    target = lose_pp_target(s, side)
+    if target is None or T.pp(target) != T.pp(s.score[side]):
+        return 0
+    return s.score[side] - target
+
+
 def _h_sell_prestige(s: RCState) -> None:
     side = s.side
+    back = prestige_sale_steps(s, side)
     target = lose_pp_target(s, side)
     assert target is not None
     s.score[side] = target
     got = gain_rubles(s, side, 2)
-    s.log.append(f"{_colour_name(s, side)} sells 1 Prestige for {amount_text(got, RUBLES)}")
+    who = _colour_name(s, side)
+    if back:
+        s.log.append(f"{who} goes back {back} Recognition to the last Prestige space for "
+                     f"{amount_text(got, RUBLES)} (no Prestige lost)")
+    else:
+        s.log.append(f"{who} sells 1 Prestige for {amount_text(got, RUBLES)}")
 
 
 def _h_reroll(s: RCState, a: A.Reroll) -> None:
