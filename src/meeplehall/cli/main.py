@@ -9,7 +9,6 @@ beyond an optional board renderer (``cli/render.py``).
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from rich.console import Console
 from meeplehall.ai import BOTS
 from meeplehall.cli.render import say
 from meeplehall.core.protocol import Game, validate_params
+from meeplehall.core.rng import check_seed, new_seed
 
 DEFAULT_GAME = "red-cathedral"
 COMMANDS = ("play", "simulate", "replay", "bench", "arena")
@@ -219,9 +219,17 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced, args.players)
     seats = _resolve_seats(game, params, args.seats)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is not None:
+        try:
+            seed = check_seed(args.seed)
+        except ValueError as exc:
+            raise UsageError(f"--seed: {exc}") from None
+    else:
+        seed = new_seed()
+    # The seed is shown when the game ends: with it, every face-down stack is known.
     say(console, f"{getattr(game, 'title', game.name)}: {params['players']} player(s), "
-                 f"seats {', '.join(seats)}, seed {seed} (replay with --seed {seed}). "
+                 f"seats {', '.join(seats)}, seed "
+                 f"{'given' if args.seed is not None else 'random'} (shown at the end). "
                  "Type 'help' for commands.")
     session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board)
     return session.run()
