@@ -99,7 +99,7 @@ def _texts(game: Game, state: Any, logged: dict[int | None, int]) -> Iterator[tu
         yield "actions", " | ".join(f"{a} {label(state, a)}" for a in legal)
 
 
-@pytest.mark.parametrize(("name", "params"), CONFIGS)
+@pytest.mark.parametrize(("name", "params"), CONFIGS, ids=[f"{n} {p}" for n, p in CONFIGS])
 def test_no_seed_in_anything_a_seat_sees(name: str, params: str) -> None:
     """No view, prompt, legal action, label or rules text holds the seed or the PRNG
     state, from setup to the last move."""
@@ -183,7 +183,8 @@ KNOWLEDGE_CONFIGS = (
 )
 
 
-@pytest.mark.parametrize(("name", "params", "seed"), KNOWLEDGE_CONFIGS)
+@pytest.mark.parametrize(("name", "params", "seed"), KNOWLEDGE_CONFIGS,
+                         ids=[f"{n} {json.dumps(p)}" for n, p, _ in KNOWLEDGE_CONFIGS])
 def test_a_move_that_can_be_undone_teaches_no_seat_anything(
         name: str, params: dict[str, Any], seed: int) -> None:
     moves, undoable = check_undoable_moves_teach_nothing(GAMES[name], params, seed,
