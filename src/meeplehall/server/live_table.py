@@ -147,11 +147,14 @@ def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Ro
             continue
         if row.undone:
             continue
+        # An imported move is stored without its seat: it is the seat that was to move
+        # (the exported record names it, so that the record replays).
+        mover = row.seat if row.seat is not None else game.current_player(state)
         try:
             state, text, reveal = step(game, state, row.seat, row.action)
         except (IllegalActionError, ValueError) as exc:
             raise CorruptLog(f"stored move {row.seq} does not replay: {exc}") from None
-        entries.append(Entry(row.seq, row.seat if row.seat is not None else -1, text, reveal))
+        entries.append(Entry(row.seq, mover if mover is not None else -1, text, reveal))
     return Built(state, entries, seq, undo_seqs, notes)
 
 
