@@ -127,7 +127,7 @@ def test_a_seed_a_browser_cannot_hold_exactly_is_refused() -> None:
     console, buf = make_console()
     rc = main(["play", "--seed", str(2**53)], console=console, input_fn=Script(["quit"]))
     assert rc != 0
-    assert "--seed: seed 9007199254740992 is too large" in buf.getvalue()
+    assert "--seed: seed 9007199254740992 is out of range" in buf.getvalue()
 
 
 def test_undo_restores_the_previous_state_and_record() -> None:

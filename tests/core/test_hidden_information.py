@@ -95,8 +95,8 @@ def _texts(game: Game, state: Any, logged: dict[int | None, int]) -> Iterator[tu
         legal = game.legal_actions(state)
         yield "prompt", game.describe_decision(state)
         yield "rules", game.rules_text(state)
-        label = getattr(game, "action_label")
-        yield "actions", " | ".join(f"{a} {label(state, a)}" for a in legal)
+        yield "actions", " | ".join(f"{a} {game.action_label(state, a)}"  # type: ignore[attr-defined]
+                                    for a in legal)
 
 
 @pytest.mark.parametrize(("name", "params"), CONFIGS, ids=[f"{n} {p}" for n, p in CONFIGS])
@@ -133,7 +133,7 @@ def _knowledge(game: Game, state: Any, seat: int | None) -> tuple[Any, ...]:
     view = game.player_view(state, seat)
     if seat is None or game.current_player(state) != seat:
         return (view,)
-    label = getattr(game, "action_label")
+    label = game.action_label  # type: ignore[attr-defined]
     return (view, game.describe_decision(state),
             [(str(a), label(state, a)) for a in game.legal_actions(state)])
 

@@ -122,7 +122,7 @@ def test_a_chosen_seed_is_announced_never_shown(client: TestClient) -> None:
     for seed in (SEED_BOUND, -SEED_BOUND, 2**63 - 1, 2**70):
         reply = client.post("/api/tables", json={**body, "seed": seed})
         assert reply.status_code == 422
-        assert f"seed {seed} is too large: a seed must be a whole number between " \
+        assert f"seed {seed} is out of range: a seed must be a whole number between " \
                "-9007199254740991 and 9007199254740991" in reply.json()["detail"]
 
 

@@ -34,16 +34,18 @@ def new_seed() -> int:
 def check_seed(seed: object) -> int:
     """Return a seed a person gave, or raise ``ValueError`` saying why it is refused.
 
-    >>> check_seed(2**53)
+    >>> check_seed(2**53 - 1)
+    9007199254740991
+    >>> check_seed(-(2**53))  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: seed 9007199254740992 is too large: a seed must be a whole number between -9007199254740991 and 9007199254740991 (larger numbers are not exact in a browser)
+    ValueError: seed -9007199254740992 is out of range: a seed must be a whole number between ...
     """
     if isinstance(seed, bool) or not isinstance(seed, int):
         raise ValueError(f"a seed must be a whole number, got {seed!r}")
     if not -SEED_BOUND < seed < SEED_BOUND:
         raise ValueError(
-            f"seed {seed} is too large: a seed must be a whole number between "
+            f"seed {seed} is out of range: a seed must be a whole number between "
             f"{-(SEED_BOUND - 1)} and {SEED_BOUND - 1} (larger numbers are not exact in "
             "a browser)")
     return seed

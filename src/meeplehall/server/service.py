@@ -535,7 +535,8 @@ class TableService:
             take = can if count is None else count
             if take > can:
                 raise Conflict(f"only {can} move(s) can be taken back (back to the last "
-                               "move that showed something hidden or by another seat)", seq=live.seq)
+                               "move that showed something hidden or by another seat)",
+                               seq=live.seq)
             keep = live.entries[:-take]
             undone = [e.seq for e in live.entries[-take:]]
             state = await self._thread(replay_entries, live.game, live.params, live.seed, keep)
