@@ -128,6 +128,13 @@ def test_a_seed_a_browser_cannot_hold_exactly_is_refused() -> None:
     rc = main(["play", "--seed", str(2**53)], console=console, input_fn=Script(["quit"]))
     assert rc != 0
     assert "--seed: seed 9007199254740992 is out of range" in buf.getvalue()
+    for command in ("simulate", "arena"):
+        console, buf = make_console()
+        last = 2**53 - 1
+        rc = main([command, "--games", "2", "--seed", str(last)], console=console,
+                  input_fn=Script([]))
+        assert rc != 0
+        assert f"--seed: seed {last + 1} is out of range" in buf.getvalue()
 
 
 def test_undo_restores_the_previous_state_and_record() -> None:

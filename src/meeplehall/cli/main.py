@@ -235,6 +235,16 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
     return session.run()
 
 
+def _check_seeds(first: int, games: int) -> None:
+    """The seeds ``first .. first + games - 1`` of a batch: each a seed every client reads
+    exactly (``core.rng.check_seed``)."""
+    for seed in (first, first + games - 1):
+        try:
+            check_seed(seed)
+        except ValueError as exc:
+            raise UsageError(f"--seed: {exc}") from None
+
+
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
     from meeplehall.cli.simulate import simulate
 
@@ -247,6 +257,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("--games must be at least 1")
     if args.max_decisions < 1:
         raise UsageError("--max-decisions must be at least 1")
+    _check_seeds(args.seed, args.games)
     say(console, f"{game.name}: {args.games} game(s), {params['players']} player(s), "
                  f"bots {', '.join(bots)} (rotating seats), seeds {args.seed}.."
                  f"{args.seed + args.games - 1}")
@@ -317,6 +328,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     bots = _bot_kinds(args.bots)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    _check_seeds(args.seed, args.games)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise UsageError("--workers must be at least 1")

@@ -469,7 +469,7 @@ class TableView {
     const undoable = this.acting ? this.acting.undoable : msg.undoable;
     if (undoSeat !== null && undoable > 0) {
       e.toolbar.append(h("button", { id: "undo", disabled: this.busy,
-        title: t("Take back your last move (back to the last dice roll or another seat's move)"),
+        title: t("Take back your last move (not past anything drawn or rolled, nor another seat's move)"),
         onclick: () => this.undo(undoSeat) }, t("Undo")));
     }
   }
