@@ -34,9 +34,10 @@ def _players_option(game: Game) -> Any:
     return next(o for o in game.options if o.name == "players")
 
 
-def _variants(game: Game, players: int) -> dict[str, Any]:
+def _variants(game: Game, players: int, last: bool = False) -> dict[str, Any]:
     """Every option that has one at a value other than its default (the first other
-    choice, or True), dropping those the engine refuses in this combination."""
+    choice, or the last with ``last``; the other truth value), dropping those the engine
+    refuses in this combination."""
     params: dict[str, Any] = {"players": players}
     for option in game.options:
         if option.name == "players":
@@ -44,7 +45,8 @@ def _variants(game: Game, players: int) -> dict[str, Any]:
         if option.kind == "bool":
             value: Any = not option.default
         elif option.kind == "choice":
-            value = next(c for c in option.choices if c != option.default)
+            others = [c for c in option.choices if c != option.default]
+            value = others[-1 if last else 0]
         else:
             continue
         trial = {**params, option.name: value}
@@ -64,9 +66,11 @@ def configurations() -> Iterator[tuple[str, dict[str, Any]]]:
         for players in range(opt.minimum, opt.maximum + 1):
             yield name, {"players": players}
             yield name, _variants(game, players)
+            yield name, _variants(game, players, last=True)
     yield "praga", {"players": 1, "solo_opponent": "dummy"}
     for bots in (1, 2, 3):
         yield "praga", {"players": 1, "solo_opponent": "parler", "parler_bots": bots}
+    yield "praga", {"players": 2, "solo_opponent": "parler", "parler_bots": 1}
 
 
 CONFIGS = list(dict.fromkeys((n, json.dumps(p, sort_keys=True)) for n, p in configurations()))
