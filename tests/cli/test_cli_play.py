@@ -107,15 +107,34 @@ def test_solo_game_plays_to_the_end_following_hints() -> None:
     assert rc == 0
     assert "Solo result:" in out
     assert "(evaluation " in out
+    # The seed is shown once the game is over, never before (it reveals every die).
+    end = out.index("Game over")
+    assert "Seed 11: play this table again with --seed 11" in out[end:]
+    assert "seed 11" not in out[:end].lower()
 
 
-def test_no_arguments_start_a_two_player_game_with_a_printed_seed() -> None:
+def test_no_arguments_start_a_two_player_game_without_showing_its_seed() -> None:
     console, buf = make_console()
     rc = main([], console=console, input_fn=Script(["quit"]))
     out = buf.getvalue()
     assert rc == 0
-    assert re.search(r"2 player\(s\), seats human, greedy, seed \d+", out)
+    assert "2 player(s), seats human, greedy, seed random (shown at the end)" in out
+    assert not re.search(r"seed \d", out)
     assert "Game left" in out
+
+
+def test_a_seed_a_browser_cannot_hold_exactly_is_refused() -> None:
+    console, buf = make_console()
+    rc = main(["play", "--seed", str(2**53)], console=console, input_fn=Script(["quit"]))
+    assert rc != 0
+    assert "--seed: seed 9007199254740992 is out of range" in buf.getvalue()
+    for command in ("simulate", "arena"):
+        console, buf = make_console()
+        last = 2**53 - 1
+        rc = main([command, "--games", "2", "--seed", str(last)], console=console,
+                  input_fn=Script([]))
+        assert rc != 0
+        assert f"--seed: seed {last + 1} is out of range" in buf.getvalue()
 
 
 def test_undo_restores_the_previous_state_and_record() -> None:
@@ -151,7 +170,7 @@ def test_undo_stops_at_a_dice_roll() -> None:
     recorded = list(play.record.actions)
     play.input_fn = Script(["undo"])
     play.run()
-    assert "Nothing to undo: dice were rolled" in buf.getvalue()
+    assert "Nothing to undo: something hidden was shown" in buf.getvalue()
     assert play.state == before_undo
     assert play.record.actions == recorded
 

@@ -190,8 +190,9 @@ def test_two_player_game_against_greedy_plays_to_the_end_answering_1() -> None:
               console=console, input_fn=Script([], "1"))
     out = buf.getvalue()
     assert rc == 0
-    assert "Praga Caput Regni: 2 player(s), seats human, greedy, seed 5" in out
+    assert "Praga Caput Regni: 2 player(s), seats human, greedy, seed given" in out
     assert "Game over" in out and "Final scores" in out
+    assert "Seed 5: play this table again with --seed 5." in out[out.index("Game over"):]
     assert "Ranking:" in out and "Winner(s):" in out
     assert "Hunger wall" in out  # breakdown categories, readable
     assert re.search(r"red \(seat 1, greedy\): ", out)

@@ -9,7 +9,6 @@ beyond an optional board renderer (``cli/render.py``).
 from __future__ import annotations
 
 import argparse
-import secrets
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -20,6 +19,7 @@ from rich.console import Console
 from meeplehall.ai import BOTS
 from meeplehall.cli.render import say
 from meeplehall.core.protocol import Game, validate_params
+from meeplehall.core.rng import check_seed, new_seed
 
 DEFAULT_GAME = "red-cathedral"
 COMMANDS = ("play", "simulate", "replay", "bench", "arena")
@@ -219,12 +219,30 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced, args.players)
     seats = _resolve_seats(game, params, args.seats)
-    seed = args.seed if args.seed is not None else secrets.randbelow(2**31)
+    if args.seed is not None:
+        try:
+            seed = check_seed(args.seed)
+        except ValueError as exc:
+            raise UsageError(f"--seed: {exc}") from None
+    else:
+        seed = new_seed()
+    # The seed is shown when the game ends: with it, every face-down stack is known.
     say(console, f"{getattr(game, 'title', game.name)}: {params['players']} player(s), "
-                 f"seats {', '.join(seats)}, seed {seed} (replay with --seed {seed}). "
+                 f"seats {', '.join(seats)}, seed "
+                 f"{'given' if args.seed is not None else 'random'} (shown at the end). "
                  "Type 'help' for commands.")
     session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board)
     return session.run()
+
+
+def _check_seeds(first: int, games: int) -> None:
+    """The seeds ``first .. first + games - 1`` of a batch: each a seed every client reads
+    exactly (``core.rng.check_seed``)."""
+    for seed in (first, first + games - 1):
+        try:
+            check_seed(seed)
+        except ValueError as exc:
+            raise UsageError(f"--seed: {exc}") from None
 
 
 def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
@@ -239,6 +257,7 @@ def cmd_simulate(args: argparse.Namespace, console: Console) -> int:
         raise UsageError("--games must be at least 1")
     if args.max_decisions < 1:
         raise UsageError("--max-decisions must be at least 1")
+    _check_seeds(args.seed, args.games)
     say(console, f"{game.name}: {args.games} game(s), {params['players']} player(s), "
                  f"bots {', '.join(bots)} (rotating seats), seeds {args.seed}.."
                  f"{args.seed + args.games - 1}")
@@ -309,6 +328,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
     bots = _bot_kinds(args.bots)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
+    _check_seeds(args.seed, args.games)
     workers = args.workers if args.workers is not None else (os.cpu_count() or 1)
     if workers < 1:
         raise UsageError("--workers must be at least 1")

@@ -5,8 +5,8 @@ through an ``input_fn`` and prints to a ``rich`` console, so tests script a whol
 with a list of answers and read the console's output.
 
 Undo takes back one of your own decisions at a time, but never past an *undo barrier*:
-an action after which chance was revealed (the PRNG state moved: dice rolled, cards
-drawn, Ivan's turn) or after which another seat acted.
+an action that showed some seat something hidden (``Game.reveals``: dice rolled, tiles or
+cards drawn, Ivan's turn) or after which another seat acted.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ HELP = """Commands:
   <number>        choose that option from the list
   <action text>   type an action in its text form, e.g. 'move-die white +0'
   <Enter>         take the only choice when there is exactly one
-  undo            take back your last decision (not past dice rolls or other seats' moves)
+  undo            take back your last decision (not past draws, dice or others' moves)
   save FILE       save the game record (JSON) to FILE
   load FILE       load a game record from FILE and continue from it
   hint [BOT]      what a bot would do here, best 3: the greedy bot (default) with its
@@ -132,18 +132,20 @@ class PlaySession:
         self.console.rule("Game over")
         if outcome is not None:
             render_outcome(self.console, self.game, self.state, outcome, self.seats)
+        seed = self.record.seed
+        self.say(f"Seed {seed}: play this table again with --seed {seed}.")
 
     def apply(self, seat: int, action: Any) -> None:
         """Apply a legal action for ``seat``, recording it and maintaining undo barriers."""
         before = self.state
-        rng_before = _rng_state(before)
         after = self.game.apply(before, action)
         if self.undo_stack and self.undo_stack[-1].seat != seat:
             self.undo_stack.clear()  # another seat moved: a barrier
-        if self.seats[seat] == HUMAN and _rng_state(after) == rng_before:
+        if self.seats[seat] == HUMAN and not self.game.reveals(before, action, after):
             self.undo_stack.append(_Snapshot(before, len(self.record.actions), seat))
         else:
-            # Chance was revealed (dice, draws, Ivan's turn) or a bot moved: a barrier.
+            # Something hidden was shown (dice, draws, Ivan's turn) or a bot moved: a
+            # barrier (the same rule as the server's: Game.reveals).
             self.undo_stack.clear()
             self.need_board = True
         self.record.append(seat, action)
@@ -246,8 +248,8 @@ class PlaySession:
 
     def cmd_undo(self, seat: int) -> str:
         if not self.undo_stack or self.undo_stack[-1].seat != seat:
-            self.say("Nothing to undo: dice were rolled or another seat moved since "
-                     "your last decision.")
+            self.say("Nothing to undo: something hidden was shown (dice rolled, tiles or "
+                     "cards drawn) or another seat moved since your last decision.")
             return "again"
         snap = self.undo_stack.pop()
         self.state = snap.state
@@ -345,10 +347,6 @@ class PlaySession:
         self.say(HELP)
         return "again"
 
-
-def _rng_state(state: Any) -> Any:
-    rng = getattr(state, "rng", None)
-    return getattr(rng, "state", rng)
 
 
 def _is_bot(kind: object) -> bool:

@@ -2,11 +2,11 @@
 
 A game package has the modules ``setup`` (``initial_state``), ``rules``
 (``legal_actions``, ``apply_unchecked``), ``final`` (``outcome``), ``views``
-(``player_view``, ``sample_hidden``, ``side_name``), ``actions`` (``parse_action``) and a
-state class with ``players``, ``final``, ``stack`` (a list of decision tuples whose second
-item is the seat asked), ``to_dict`` and ``from_dict``. A game object subclasses
-``ModuleGame``, names those modules, and adds only what is its own (descriptions, rule
-texts, labels).
+(``player_view``, ``sample_hidden``, ``side_name``, ``reveals``), ``actions``
+(``parse_action``) and a state class with ``players``, ``final``, ``stack`` (a list of
+decision tuples whose second item is the seat asked), ``to_dict`` and ``from_dict``. A
+game object subclasses ``ModuleGame``, names those modules, and adds only what is its own
+(descriptions, rule texts, labels).
 """
 
 from __future__ import annotations
@@ -72,6 +72,10 @@ class ModuleGame(GameBase):
 
     def sample_hidden(self, view: dict[str, Any], rng: Any) -> Any:
         return self.views.sample_hidden(view, rng)
+
+    def reveals(self, before: Any, action: Any, after: Any) -> bool:
+        shown: bool = self.views.reveals(before, action, after)
+        return shown
 
     def side_name(self, state: Any, side: int) -> str:
         name: str = self.views.side_name(state, side)

@@ -173,6 +173,7 @@ class Game(Protocol):
     def describe_decision(self, state: Any) -> str: ...
     def rules_text(self, state: Any) -> str: ...
     def sample_hidden(self, view: View, rng: Any) -> Any: ...
+    def reveals(self, before: Any, action: Any, after: Any) -> bool: ...
 
 
 class GameBase:
@@ -197,6 +198,14 @@ class GameBase:
         raise NotImplementedError
 
     def parse_action(self, text: str) -> Any:  # pragma: no cover
+        raise NotImplementedError
+
+    def reveals(self, before: Any, action: Any, after: Any) -> bool:  # pragma: no cover
+        """Whether the move ``before -> action -> after`` showed any seat (or a spectator)
+        something it could not see before: a drawn or refilled tile, a die, a card. Such a
+        move is an undo barrier: the server and the terminal client take back no move
+        across it, since taking it back would not make anyone forget what they saw. Games
+        answer it from their hidden components; a game that cannot tell says True."""
         raise NotImplementedError
 
     def is_legal(self, state: Any, action: Any) -> bool:

@@ -15,10 +15,40 @@ True
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import MutableSequence, Sequence
 from typing import TypeVar
 
 T = TypeVar("T")
+
+# Game seeds lie strictly between -SEED_BOUND and SEED_BOUND: a JavaScript number holds
+# every integer in that range exactly, so a record is the same in every client.
+SEED_BOUND = 2**53
+
+
+def new_seed() -> int:
+    """A random game seed for a new game, in ``[0, SEED_BOUND)``."""
+    return secrets.randbelow(SEED_BOUND)
+
+
+def check_seed(seed: object) -> int:
+    """Return a seed a person gave, or raise ``ValueError`` saying why it is refused.
+
+    >>> check_seed(2**53 - 1)
+    9007199254740991
+    >>> check_seed(-(2**53))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: seed -9007199254740992 is out of range: a seed must be a whole number between ...
+    """
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise ValueError(f"a seed must be a whole number, got {seed!r}")
+    if not -SEED_BOUND < seed < SEED_BOUND:
+        raise ValueError(
+            f"seed {seed} is out of range: a seed must be a whole number between "
+            f"{-(SEED_BOUND - 1)} and {SEED_BOUND - 1} (larger numbers are not exact in "
+            "a browser)")
+    return seed
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15

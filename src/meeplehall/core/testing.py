@@ -201,17 +201,54 @@ def check_golden(game: Game, record: GameRecord, data: dict[str, Any]) -> None:
     check_replay(game, record, final)
 
 
+def _differences(base: Any, other: Any, path: str = "") -> list[str]:
+    """``path: value`` for each place where ``other`` differs from ``base``."""
+    if isinstance(base, dict) and isinstance(other, dict) and base.keys() == other.keys():
+        return [line for key in base
+                for line in _differences(base[key], other[key], f"{path}.{key}" if path else key)]
+    if (isinstance(base, list) and isinstance(other, list) and len(base) == len(other)):
+        return [line for i, (a, b) in enumerate(zip(base, other, strict=True))
+                for line in _differences(a, b, f"{path}[{i}]")]
+    return [] if base == other else [f"{path}: {json.dumps(other)}"]
+
+
+def views_text(game: Any, state: Any, summarise: Callable[[dict[str, Any]], list[str]],
+               ) -> list[str]:
+    """Every seat's view and the spectator's: the spectator's summarised, a digest of
+    each whole view, and where each seat's view differs from the spectator's (its own
+    number aside), so that anything one seat is shown changes the text."""
+    spectator = game.player_view(state, None)
+    out = ["  view of the spectator:", *summarise(spectator)]
+    digests = [f"spectator {_digest(spectator)}"]
+    seats = []
+    for seat in range(game.num_players(state)):
+        view = game.player_view(state, seat)
+        digests.append(f"seat {seat} {_digest(view)}")
+        extra = _differences({**spectator, "seat": seat}, view)
+        seats.append(f"  view of seat {seat}: " + (
+            "the spectator's" if not extra else "the spectator's, but"))
+        seats += [f"    {line}" for line in extra]
+    return [*out, *seats, "  digests: " + ", ".join(digests)]
+
+
+def _digest(view: dict[str, Any]) -> str:
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
 def playthrough_text(game: Any, params: Params, seed: int, chooser_seed: int, decisions: int,
                      summarise: Callable[[dict[str, Any]], list[str]], title: str,
                      regen_command: str) -> str:
     """A readable playthrough: each step's decision, legal actions, choice, new log lines
-    and seat 0's view (``summarise`` turns a view into indented lines)."""
+    and every seat's view and the spectator's (``views_text``; ``summarise`` turns a view
+    into indented lines)."""
     state = game.initial_state(params, seed)
     rng = Rng.from_seed(chooser_seed)
     out = [f"# {title}: params {json.dumps(params)}, seed {seed}, "
            f"chooser seed {chooser_seed}.",
            f"# Regenerate with: {regen_command}", ""]
     out += ["setup:", *(f"    {line}" for line in state.log)]
+    out += views_text(game, state, summarise)
     seen = len(state.log)
     for step in range(1, decisions + 1):
         if game.current_player(state) is None:
@@ -225,6 +262,5 @@ def playthrough_text(game: Any, params: Params, seed: int, chooser_seed: int, de
         state = game.apply(state, action)
         out += [f"  log: {line}" for line in state.log[seen:]]
         seen = len(state.log)
-        out.append("  view of seat 0:")
-        out += summarise(game.player_view(state, 0))
+        out += views_text(game, state, summarise)
     return "\n".join(out) + "\n"

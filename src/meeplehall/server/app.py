@@ -27,7 +27,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
@@ -314,9 +314,15 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
 
     @app.get("/api/tables/{table_id}/record", responses=_ERRORS)
-    async def export_record(table_id: TableId) -> dict[str, Any]:
-        """The finished game as a GameRecord (JSON), ready for ``meeplehall replay``."""
-        return service.record(await service.get_live(table_id))
+    async def export_record(table_id: TableId) -> Response:
+        """The finished game as a GameRecord (JSON), ready for ``meeplehall replay``: a
+        file to save as it is (the browser downloads these bytes and never parses them,
+        so the seed stays exact)."""
+        live = await service.get_live(table_id)
+        text = json.dumps(service.record(live), indent=1, sort_keys=True) + "\n"
+        name = f"{live.game.name}-table-{table_id}.json"
+        return Response(text.encode(), media_type="application/json",
+                        headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     # -- moves --------------------------------------------------------------------------------
 

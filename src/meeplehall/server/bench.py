@@ -32,7 +32,7 @@ from typing import Any
 import httpx
 import websockets
 
-from meeplehall.core.rng import Rng
+from meeplehall.core.rng import SEED_BOUND, Rng
 from meeplehall.server import jsontext
 from meeplehall.server.cli import tune_gc
 from meeplehall.server.services import (
@@ -278,7 +278,7 @@ Seated = tuple[int, list[str], list[tuple[Any, dict[str, Any]]]]
 async def _open_table(http: HttpConnection, ws_base: str, game: str, rng: Rng) -> Seated:
     """A new table with both seats joined and their WebSockets open and synced."""
     status, made = await http.request("POST", "/api/tables", {
-        "game": game, "options": {"players": 2}, "seed": rng.randbelow(2**62),
+        "game": game, "options": {"players": 2}, "seed": rng.randbelow(SEED_BOUND),
         "seats": ["human", "human"]})
     if status != 201:
         raise ConnectionError(f"cannot open a table: {status} {made}")

@@ -64,7 +64,7 @@ class TableRow(Base):
     rules_version: Mapped[int] = mapped_column(Integer)
     params: Mapped[str] = mapped_column(Text)  # JSON object
     seed: Mapped[int] = mapped_column(BigInteger)
-    source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "import"
+    source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "chosen" | "import"
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 

@@ -32,12 +32,13 @@ class Row:
 
 @dataclass(frozen=True, slots=True)
 class Entry:
-    """An active (not undone) move. ``random``: it changed the PRNG state, an undo barrier."""
+    """An active (not undone) move. ``reveal``: it showed some seat something hidden
+    (``Game.reveals``), an undo barrier."""
 
     seq: int
     seat: int
     action: str
-    random: bool
+    reveal: bool
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,13 +69,9 @@ class CorruptLog(RuntimeError):
     """A stored move does not replay: the database was changed behind the server's back."""
 
 
-def rng_state(state: Any) -> Any:
-    """The PRNG state of a game state (None for games without one)."""
-    return getattr(getattr(state, "rng", None), "state", None)
-
-
 def step(game: Game, state: Any, seat: int | None, text: str) -> tuple[Any, str, bool]:
-    """Apply one logged action; returns (new state, canonical text, changed the PRNG).
+    """Apply one logged action; returns (new state, canonical text, revealed something
+    hidden: ``Game.reveals``).
 
     Raises:
         IllegalActionError, ValueError: the action does not apply here.
@@ -83,9 +80,8 @@ def step(game: Game, state: Any, seat: int | None, text: str) -> tuple[Any, str,
     if seat is not None and current != seat:
         raise IllegalActionError(f"seat {seat} is not to move (seat {current} is)")
     action = game.parse_action(text)
-    before = rng_state(state)
     new_state = game.apply(state, action)
-    return new_state, str(action), rng_state(new_state) != before
+    return new_state, str(action), game.reveals(state, action, new_state)
 
 
 def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple[Any, str, bool]:
@@ -103,10 +99,9 @@ def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple
     action = game.parse_action(text)
     if action not in legal:
         raise IllegalActionError(explain(state, action, tuple(legal)))
-    before = rng_state(state)
     new_state = state.clone()
     apply_unchecked(new_state, action)
-    return new_state, str(action), rng_state(new_state) != before
+    return new_state, str(action), game.reveals(state, action, new_state)
 
 
 def views_builder(game: Game) -> Any:
@@ -152,11 +147,14 @@ def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Ro
             continue
         if row.undone:
             continue
+        # An imported move is stored without its seat: it is the seat that was to move
+        # (the exported record names it, so that the record replays).
+        mover = row.seat if row.seat is not None else game.current_player(state)
         try:
-            state, text, random = step(game, state, row.seat, row.action)
+            state, text, reveal = step(game, state, row.seat, row.action)
         except (IllegalActionError, ValueError) as exc:
             raise CorruptLog(f"stored move {row.seq} does not replay: {exc}") from None
-        entries.append(Entry(row.seq, row.seat if row.seat is not None else -1, text, random))
+        entries.append(Entry(row.seq, mover if mover is not None else -1, text, reveal))
     return Built(state, entries, seq, undo_seqs, notes)
 
 
@@ -269,10 +267,11 @@ class Live:
 
     def undoable(self, seat: int) -> int:
         """How many of ``seat``'s latest moves can be taken back: back to the last move
-        that revealed randomness or was made by another seat (both are barriers)."""
+        that revealed something hidden (``Game.reveals``) or was made by another seat (it
+        handed the table over): both are barriers."""
         count = 0
         for entry in reversed(self.entries):
-            if entry.seat != seat or entry.random:
+            if entry.seat != seat or entry.reveal:
                 break
             count += 1
         return count

@@ -7,7 +7,6 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
 
 MAX_SEQ = 2**31 - 1
-SEED_MIN, SEED_MAX = -(2**63), 2**63 - 1
 SeatKind = StrictStr
 
 
@@ -21,8 +20,12 @@ class CreateTable(_Strict):
     game: StrictStr = Field(min_length=1, max_length=64, examples=["red-cathedral"])
     options: dict[str, Any] = Field(default_factory=dict, max_length=64,
                                     examples=[{"players": 2}])
-    seed: StrictInt | None = Field(default=None, ge=SEED_MIN, le=SEED_MAX,
-                                   description="game seed; omitted: a random one")
+    seed: StrictInt | None = Field(
+        default=None,
+        description="game seed, a whole number between -(2**53 - 1) and 2**53 - 1 (larger "
+                    "ones are refused: a browser reads no larger number exactly); omitted: a "
+                    "random one. Every seat and the lobby are told that the creator chose it "
+                    "(never the value)")
     seats: list[SeatKind] | None = Field(
         default=None, max_length=16,
         description="one entry per seat: 'human' or a bot kind; omitted: all human")
@@ -64,7 +67,11 @@ class TableOut(BaseModel):
     moves: int | None = None
     to_move: int | None = None
     finished: bool
-    source: str
+    source: str = Field(description="'new' (random seed), 'chosen' (the creator gave the "
+                                    "seed) or 'import' (from a record)")
+    seed_chosen: bool = Field(description="the creator knows the seed (a chosen seed or an "
+                                          "imported record), so the game holds no secret "
+                                          "from them")
     created_at: str
 
 

@@ -15,7 +15,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import secrets
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
@@ -31,6 +30,7 @@ from sqlalchemy.engine import Connection, Engine
 from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
+from meeplehall.core.rng import check_seed, new_seed
 from meeplehall.server.db import MoveRow, SeatRow, TableRow, now
 from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from meeplehall.server.live_table import (
@@ -53,6 +53,8 @@ log = logging.getLogger("meeplehall.server")
 
 HUMAN = "human"
 MAX_SEED = 2**63 - 1
+# Table sources whose creator knows the seed: a chosen seed, an imported record.
+SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
 T = TypeVar("T")
 Listener = Callable[[int, int, bool], None]
@@ -298,7 +300,8 @@ class TableService:
                     heads[h[0]] = int(h[1])
         return [{"id": t.id, "game": t.game, "params": json.loads(t.params),
                  "seats": seats[t.id], "seq": heads.get(t.id, 0), "finished": bool(t.finished),
-                 "source": t.source, "created_at": t.created_at.isoformat()}
+                 "source": t.source, "seed_chosen": t.source in SEED_KNOWN,
+                 "created_at": t.created_at.isoformat()}
                 for t in tables]
 
     async def list_tables(self, game: str | None, finished: bool | None, limit: int,
@@ -310,6 +313,7 @@ class TableService:
                 "seats": [_seat_json(s.seat, s.kind, s.taken) for s in live.seats],
                 "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
                 "finished": live.finished, "source": live.source,
+                "seed_chosen": live.source in SEED_KNOWN,
                 "created_at": live.created_at.isoformat()}
 
     def _unfinished_bot_tables_sync(self) -> list[int]:
@@ -375,14 +379,18 @@ class TableService:
             params = validate_params(game.options, options)
         except ValueError as exc:
             raise Invalid(str(exc)) from None
-        if seed is None:
-            seed = secrets.randbits(63)
+        source = "new" if seed is None else "chosen"
+        try:
+            seed = new_seed() if seed is None else check_seed(seed)
+        except ValueError as exc:
+            raise Invalid(str(exc)) from None
         try:
             state = game.initial_state(params, seed)
         except (ValueError, TypeError) as exc:
             raise Invalid(f"cannot set up {game.name} with these options: {exc}") from None
         kinds = self._check_seats(game, state, seats)
-        return await self._start(game, params, seed, "new", kinds, Built(state, [], 0, [], []))
+        return await self._start(game, params, seed, source, kinds,
+                                 Built(state, [], 0, [], []))
 
     async def import_record(self, data: Any, seats: Sequence[str] | None) -> Live:
         """Open a table from an exported ``GameRecord``; it replays or is refused."""
@@ -480,7 +488,7 @@ class TableService:
             if current != seat:
                 raise Forbidden(f"it is seat {current}'s turn, not seat {seat}'s")
             try:
-                state, canonical, random = step_legal(live.game, live.state, text,
+                state, canonical, reveal = step_legal(live.game, live.state, text,
                                                       live.legal_actions())
             except (IllegalActionError, ValueError) as exc:
                 raise Invalid(f"{exc}") from None
@@ -492,7 +500,7 @@ class TableService:
             finished = live.game.current_player(state) is None
             await asyncio.shield(self._commit(
                 live, seq, MOVE, seat, canonical, note, (), finished, token_hash,
-                Built(state, [*live.entries, Entry(seq, seat, canonical, random)], seq,
+                Built(state, [*live.entries, Entry(seq, seat, canonical, reveal)], seq,
                       live.undo_seqs, live.notes + ([(seq, note)] if note else []))))
             return live
 
@@ -522,12 +530,13 @@ class TableService:
                 raise Conflict("the game is over", seq=live.seq)
             can = live.undoable(seat)
             if can == 0:
-                raise Conflict("nothing to undo: your last move revealed something random, "
-                               "or another seat moved since", seq=live.seq)
+                raise Conflict("nothing to undo: your last move showed something that was "
+                               "hidden, or another seat moved since", seq=live.seq)
             take = can if count is None else count
             if take > can:
                 raise Conflict(f"only {can} move(s) can be taken back (back to the last "
-                               "random event or move by another seat)", seq=live.seq)
+                               "move that showed something hidden or by another seat)",
+                               seq=live.seq)
             keep = live.entries[:-take]
             undone = [e.seq for e in live.entries[-take:]]
             state = await self._thread(replay_entries, live.game, live.params, live.seed, keep)

@@ -42,7 +42,7 @@ GOLDEN_GAMES: tuple[tuple[str, dict[str, Any], int, int], ...] = (
 PERFT_SEEDS = (1, 7)
 PERFT_PLAYERS = (2, 3, 4)
 PERFT_DEPTHS = (1, 2, 3)
-PLAYTHROUGH = ({"players": 2}, 3, 33, 30)  # params, seed, chooser seed, decisions
+PLAYTHROUGH = ({"players": 2}, 5, 55, 60)  # params, seed, chooser seed, decisions
 
 
 def golden_game(params: dict[str, Any], seed: int, chooser_seed: int) -> dict[str, Any]:

@@ -256,14 +256,14 @@ def initial_state(params: Params, seed: int) -> PragaState:
     s.final = None
     s.bots = None
     if opts.solo_opponent == "none":
-        s.log.append(f"setup: {n} players, seed {seed}")
+        s.log.append(f"setup: {n} players")  # never the seed: it would reveal every stack
     else:
         from meeplehall.games.praga.solo import setup_bots
 
         rival = ("the dummy" if opts.solo_opponent == "dummy" else
                  f"{opts.parler_bots} Parler bot{'s' if opts.parler_bots > 1 else ''}")
         s.log.append(f"setup: {n} player{'s' if n > 1 else ''} against {rival} (as for "
-                     f"{table} players), seed {seed}")
+                     f"{table} players)")
         setup_bots(s)
     return s
 

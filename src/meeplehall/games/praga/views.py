@@ -32,6 +32,7 @@ from meeplehall.games.praga.effects import side_name as colour_name
 from meeplehall.games.praga.final import CATEGORIES
 from meeplehall.games.praga.state import (
     BRIDGE_TILE,
+    CAT_TILE,
     DECISION_NAMES,
     ORIENT,
     PARLER_ORIENT,
@@ -125,6 +126,29 @@ def _stack_for(s: PragaState, player: int | None) -> list[Any]:
             d = (*d[:2], (-1,) * len(d[2]), *d[3:])
         out.append(d)
     return out
+
+
+def _hidden_key(s: PragaState) -> tuple[Any, ...]:
+    """Everything some seat cannot see, and what the decision on top shows its seat of
+    it: the face-down stacks and piles (their order too), the market tiles in the box,
+    the drawn technologies and bridge tiles a seat is choosing among, the Cathedral tiles
+    a seat is offered (P-GRID-7: its legal actions list the pile) and the PRNG state
+    (Parler's cards and production tokens, P.3)."""
+    top = s.stack[-1] if s.stack else None
+    offered = s.cat_pile if top is not None and top[0] == CAT_TILE else None
+    return (s.rng.state, tuple(s.stacks), tuple(s.tech_stacks), s.iv_stack, s.v_pile,
+            s.cat_pile, s.unused, offered,
+            tuple(d for d in s.stack if d[0] in (TECH_DRAW, BRIDGE_TILE)))
+
+
+def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
+    """Whether the move showed any seat something it could not see before: a tile drawn
+    to refill a row or to replace one taken (P-ROW-2/5), technologies drawn (P-TECH-2),
+    bridge tiles drawn or offered (P-BRIDGE-2/3), the Cathedral tiles offered (P-GRID-7),
+    Parler's card or token draws and the dummy's moves that refill a row (P-SOLO, P.3),
+    or the choice among privately drawn tiles (the others learn which was kept). It is
+    the undo barrier of the server and of the terminal client."""
+    return _hidden_key(before) != _hidden_key(after)
 
 
 def _tile_text(row: int, tile: int) -> str:

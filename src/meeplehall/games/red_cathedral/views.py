@@ -379,6 +379,14 @@ def player_views(s: RCState, seats: Iterable[int | None],
     return out
 
 
+def reveals(before: RCState, action: Any, after: RCState) -> bool:
+    """Whether the move showed any seat something it could not see before. The only
+    hidden things that ever come to light are drawn from the PRNG: dice rolled
+    (RC-MARKET), Ivan's tile reshuffles (RC-IVAN-0). The components left out at setup
+    are never shown. It is the undo barrier of the server and of the terminal client."""
+    return bool(before.rng.state != after.rng.state)
+
+
 def sample_hidden(view: dict[str, Any], rng: Rng) -> RCState:
     """A full state consistent with ``view``: the public fields plus a fresh PRNG state
     from the bot's own generator and the unseen components, dealt at random."""

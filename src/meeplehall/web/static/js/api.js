@@ -23,6 +23,17 @@ export async function api(method, path, { token = null, body = undefined } = {})
   return data;
 }
 
+// The body of a GET as bytes, never parsed (a record to save as the server wrote it).
+export async function apiBytes(path) {
+  const reply = await fetch(`/api${path}`);
+  if (!reply.ok) {
+    let data = null;
+    try { data = await reply.json(); } catch (_) { data = null; }
+    throw new ApiError(reply.status, (data && data.detail) || `HTTP ${reply.status}`, data);
+  }
+  return reply.blob();
+}
+
 // -- seat tokens: localStorage["meeplehall.tables"] = {id: {game, tokens: {seat: token}}}
 
 const KEY = "meeplehall.tables";

@@ -2,7 +2,7 @@
 // signal), end screen (scores, chart, record, replay) and the language switch. The
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
-import { api, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { api, apiBytes, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
@@ -138,8 +138,9 @@ async function lobby() {
     h("details", {}, h("summary", {}, t("More rule options")),
       rest.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
       h("div", { class: "form-row" }, h("label", { for: "seed" }, t("Seed")),
-        h("input", { type: "number", id: "seed", placeholder: t("random"), value: lobbyChoice.seed ?? "",
-          onchange: (e) => { lobbyChoice.seed = e.target.value === "" ? null : Number(e.target.value); } }))),
+        h("input", { type: "text", inputmode: "numeric", id: "seed", placeholder: t("random"), value: lobbyChoice.seed ?? "",
+          onchange: (e) => { lobbyChoice.seed = e.target.value.trim() === "" ? null : e.target.value.trim(); } }),
+        h("span", { class: "muted" }, t("Everyone at the table is told that you chose the seed.")))),
     h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
       t("Create the table"))), error);
 
@@ -184,6 +185,7 @@ async function fillOpenTables(list) {
       const open = tb.seats.filter((x) => x.open);
       list.append(h("li", {}, h("a", { href: `#/table/${tb.id}` }, `${gameTitle(tb.game)} #${tb.id}`), " ",
         h("span", { class: "muted" }, t("{n} players, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
+        tb.seed_chosen ? [" ", h("span", { class: "muted seed-chosen" }, t("seed chosen by the table's creator"))] : null,
         open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
     }
   } catch (err) {
@@ -204,7 +206,15 @@ async function createTable(game, error) {
       if (o.name !== "players" && value !== undefined && value !== o.default) options[o.name] = value;
     }
     const body = { game: game.name, options, seats };
-    if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) body.seed = lobbyChoice.seed;
+    if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) {
+      // Only seeds a JavaScript number holds exactly (the server refuses larger ones too).
+      const seed = Number(lobbyChoice.seed);
+      if (!/^-?[0-9]+$/.test(lobbyChoice.seed) || !Number.isSafeInteger(seed)) {
+        throw new Error(t("The seed must be a whole number between {min} and {max}.",
+          { min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }));
+      }
+      body.seed = seed;
+    }
     const table = await api("POST", "/tables", { body });
     for (const [i, kind] of lobbyChoice.seats.entries()) {
       if (kind !== SEAT_HERE) continue;
@@ -459,7 +469,7 @@ class TableView {
     const undoable = this.acting ? this.acting.undoable : msg.undoable;
     if (undoSeat !== null && undoable > 0) {
       e.toolbar.append(h("button", { id: "undo", disabled: this.busy,
-        title: t("Take back your last move (back to the last dice roll or another seat's move)"),
+        title: t("Take back your last move (not past anything drawn or rolled, nor another seat's move)"),
         onclick: () => this.undo(undoSeat) }, t("Undo")));
     }
   }
@@ -479,7 +489,9 @@ class TableView {
     const e = this.els.seats;
     if (!this.msg) return;
     const names = this.names();
-    e.replaceChildren(h("h2", {}, t("Players")), h("ul", { class: "plain" }, this.summary.seats.map((seat) => {
+    const chosen = this.summary.seed_chosen
+      ? h("p", { class: "muted", id: "seed-chosen" }, t("seed chosen by the table's creator")) : null;
+    e.replaceChildren(h("h2", {}, t("Players")), chosen, h("ul", { class: "plain" }, this.summary.seats.map((seat) => {
       const name = names[seat.seat];
       const kind = seat.kind === "human" ? (seat.open ? t("open seat") : t("human")) : seatKindLabel(seat.kind);
       const invite = seat.kind === "human" && seat.open
@@ -525,12 +537,15 @@ class TableView {
   }
 
   async exportRecord() {
-    const record = await api("GET", `/tables/${this.id}/record`);
-    const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
-    const a = h("a", { href: URL.createObjectURL(blob), download: `${this.game}-table-${this.id}.json` });
+    // The server's bytes, saved as they are: parsing and writing the record again would
+    // round a seed above 2**53 and the file would no longer replay.
+    const blob = await apiBytes(`/tables/${this.id}/record`);
+    const url = URL.createObjectURL(blob);
+    const a = h("a", { href: url, download: `${this.game}-table-${this.id}.json` });
     document.body.append(a);
     a.click();
     a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
   }
 
   async choose(text) {
