@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -53,7 +52,7 @@ from meeplehall.server.schemas import (
     UndoIn,
     ViewOut,
 )
-from meeplehall.server.security import BodySizeLimit, RateLimiter
+from meeplehall.server.security import BodySizeLimit, RateLimiter, hash_token
 from meeplehall.server.service import HUMAN, TableService, games
 
 log = logging.getLogger("meeplehall.server")
@@ -153,6 +152,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     hub = Hub(service, redis_url)
     bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time)
     service.listeners += [hub.on_change, bots.on_change]
+    service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
 
     @contextlib.asynccontextmanager
@@ -227,12 +227,16 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
     async def create_table(body: CreateTable) -> dict[str, Any]:
+        strict_options(body.game, body.options, "options")
         live = await service.create(body.game, body.options, body.seed, body.seats)
         return service.summary(live)
 
     @app.post("/api/tables/import", status_code=201, response_model=TableOut,
               responses=_ERRORS)
     async def import_table(body: ImportTable) -> dict[str, Any]:
+        game, params = body.record.get("game"), body.record.get("params")
+        if isinstance(game, str) and isinstance(params, dict):
+            strict_options(game, params, "record.params")
         live = await service.import_record(body.record, body.seats)
         return service.summary(live)
 
@@ -399,7 +403,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         ``sync`` message (the full view) and an ``update`` (a patch) after each change."""
         await websocket.accept()
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), 10.0))
+            hello = jsontext.loads(await asyncio.wait_for(_receive_text(websocket), 10.0))
             token, since = _hello(hello, websocket)
             if not 1 <= table_id <= MAX_TABLE_ID:
                 raise Invalid("the table id is out of range")
@@ -408,8 +412,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 live, seat = await service.authenticate(table_id, token)
             else:
                 live = await service.get_live(table_id)
-        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, ApiError,
-                UnicodeDecodeError) as exc:
+        except (TimeoutError, WebSocketDisconnect, ValueError, RecursionError,
+                ApiError) as exc:
             status = exc.status if isinstance(exc, ApiError) else 400
             detail = exc.detail if isinstance(exc, ApiError) else (
                 "send a JSON hello first: {\"token\": TOKEN or null, \"since\": SEQ or null}")
@@ -417,7 +421,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 await websocket.send_json({"type": "error", "status": status, "detail": detail})
                 await websocket.close(4000 + status)
             return
-        conn = Connection(websocket, table_id, seat)
+        conn = Connection(websocket, table_id, seat,
+                          token_hash=None if token is None else hash_token(token))
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:
@@ -426,9 +431,12 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             pump = asyncio.get_running_loop().create_task(hub.pump(conn))
             conn.wake.set()  # catch up with anything committed while we were syncing
             while True:
-                text = await websocket.receive_text()
+                text = await _receive_text(websocket)
                 if text.strip() == '{"type": "ping"}' or text.strip() == '{"type":"ping"}':
                     await websocket.send_json({"type": "pong", "seq": conn.last_seq})
+        except _NotText:
+            with contextlib.suppress(Exception):
+                await websocket.close(1003)  # unsupported data: text frames only
         except (WebSocketDisconnect, RuntimeError):
             pass
         finally:
@@ -442,6 +450,54 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     mount(app)
     return app
+
+
+def strict_options(game_name: str, options: dict[str, Any], where: str) -> None:
+    """Refuse option values of the wrong JSON type (``"players": "2"``, ``1`` for
+    ``true``): the games' own check also reads the text forms a command line gives.
+    Unknown games and options are left to that check, which names them."""
+    game = games().get(game_name)
+    if game is None:
+        return
+    kinds = {o.name: o for o in game.options}
+    for name, value in options.items():
+        option = kinds.get(name)
+        if option is None:
+            continue
+        if option.kind == "int":
+            ok = type(value) is int
+            wanted = "an integer"
+        elif option.kind == "bool":
+            ok = type(value) is bool
+            wanted = "true or false"
+        else:
+            ok = any(type(value) is type(c) and value == c for c in option.choices)
+            wanted = "one of " + ", ".join(json_text(c) for c in option.choices)
+        if not ok:
+            raise Invalid(f"{where}.{name} must be {wanted}, not {json_text(value)}")
+
+
+def json_text(value: Any) -> str:
+    try:
+        return jsontext.dumps_text(value)[:80]
+    except Exception:
+        return repr(value)[:80]
+
+
+class _NotText(ValueError):
+    """A binary frame where a text frame was expected."""
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    """The next text frame. Raises ``WebSocketDisconnect`` when the client left and
+    ``_NotText`` for a binary frame (Starlette's ``receive_text`` raises ``KeyError``)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _NotText("send JSON in text frames")
+    return str(text)
 
 
 def _hello(data: Any, websocket: WebSocket) -> tuple[str | None, int | None]:

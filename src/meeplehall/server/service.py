@@ -56,6 +56,7 @@ MAX_SEED = 2**63 - 1
 MAX_RECORD_ACTIONS = 20_000
 T = TypeVar("T")
 Listener = Callable[[int, int, bool], None]
+SeatListener = Callable[[int, int, str | None], None]  # table, seat, its token hash now
 
 
 def games() -> dict[str, Game]:
@@ -88,6 +89,7 @@ class TableService:
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
+        self.seat_listeners: list[SeatListener] = []
         sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time; writers queueing on its busy handler sleep for
         # up to 100 ms, so this process's writers queue on a lock instead.
@@ -151,6 +153,13 @@ class TableService:
                 listener(table_id, seq, undo)
             except Exception:  # a listener must never break a committed move
                 log.exception("change listener failed for table %d", table_id)
+
+    def _seat_changed(self, table_id: int, seat: int, token_hash: str | None) -> None:
+        for listener in self.seat_listeners:
+            try:
+                listener(table_id, seat, token_hash)
+            except Exception:
+                log.exception("seat listener failed for table %d", table_id)
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -435,6 +444,7 @@ class TableService:
         if live is not None:
             live.seats = [SeatInfo(s.seat, s.kind, digest if s.seat == seat else s.token_hash)
                           for s in live.seats]
+        self._seat_changed(table_id, seat, digest)
         return token
 
     def _leave_sync(self, table_id: int, seat: int) -> None:
@@ -450,6 +460,7 @@ class TableService:
         if live is not None:
             live.seats = [SeatInfo(s.seat, s.kind, None if s.seat == seat else s.token_hash)
                           for s in live.seats]
+        self._seat_changed(table_id, seat, None)
 
     # -- moves ----------------------------------------------------------------------------
 
