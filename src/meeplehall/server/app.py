@@ -34,7 +34,7 @@ from meeplehall.ai.base import BOTS, analyse
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
-from meeplehall.server.errors import ApiError, Conflict, Invalid
+from meeplehall.server.errors import RETRY_AFTER, ApiError, Conflict, Invalid, outage
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -58,6 +58,7 @@ from meeplehall.server.service import HUMAN, TableService, games
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
+HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
@@ -193,6 +194,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        down = outage(exc)
+        if down is not None:
+            log.warning("%s %s: %s (%s)", request.method, request.url.path, down.detail,
+                        type(exc).__name__)
+            return await _api_error(request, down)
         # Type and frames only: a message could quote a game state.
         log.error("internal error on %s %s: %s\n%s", request.method, request.url.path,
                   type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))
@@ -203,9 +209,20 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- catalogue and tables -------------------------------------------------------------
 
-    @app.get("/api/health")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "connections": hub.connections()}
+    @app.get("/api/health", responses={503: {"description": "the database or Redis "
+                                              "is down; Retry-After says when to ask again"}})
+    async def health() -> JSONResponse:
+        """``ok`` when the database and (where configured) Redis answer within a second;
+        otherwise ``503`` naming what is down. A load balancer may poll it."""
+        database, redis = await asyncio.gather(service.ping(HEALTH_TIMEOUT),
+                                               hub.ping(HEALTH_TIMEOUT))
+        ok = database is None and (redis is None or redis == "not configured")
+        body = {"ok": ok, "database": database or "ok", "redis": redis or "ok",
+                "connections": hub.connections()}
+        if ok:
+            return JSONResponse(body)
+        return JSONResponse(body, status_code=503,
+                            headers={"Retry-After": str(round(RETRY_AFTER))})
 
     @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> dict[str, Any]:
@@ -377,6 +394,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             await (await _api_error(None, exc))(scope, receive, send)  # type: ignore[arg-type]
             return
         except Exception as exc:
+            down = outage(exc)
+            if down is not None:
+                await (await _api_error(None, down))(scope, receive, send)  # type: ignore[arg-type]
+                return
             log.error("internal error on %s %s: %s\n%s", scope["method"], scope["path"],
                       type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))
             await JSONResponse({"detail": "internal server error"}, status_code=500)(
@@ -412,8 +433,13 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 live, seat = await service.authenticate(table_id, token)
             else:
                 live = await service.get_live(table_id)
-        except (TimeoutError, WebSocketDisconnect, ValueError, RecursionError,
-                ApiError) as exc:
+        except Exception as exc:
+            down = outage(exc)
+            if down is not None:
+                exc = down
+            elif not isinstance(exc, TimeoutError | WebSocketDisconnect | ValueError
+                                | RecursionError | ApiError):
+                raise
             status = exc.status if isinstance(exc, ApiError) else 400
             detail = exc.detail if isinstance(exc, ApiError) else (
                 "send a JSON hello first: {\"token\": TOKEN or null, \"since\": SEQ or null}")
@@ -439,6 +465,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 await websocket.close(1003)  # unsupported data: text frames only
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as exc:
+            if outage(exc) is None:
+                raise
+            with contextlib.suppress(Exception):
+                await websocket.close(1013)  # try again later: the client reconnects
         finally:
             hub.unregister(conn)
             if pump is not None:

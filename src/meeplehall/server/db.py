@@ -157,11 +157,12 @@ def make_engine(url: str) -> Engine:
         if parsed.get_driver_name() not in ("psycopg", ""):
             raise StorageError("PostgreSQL URLs must use the psycopg driver: "
                                "postgresql+psycopg://user:password@host:port/database")
-        # No pre-ping (a round trip on every checkout): after the database restarts, the
-        # first statement on a dead connection fails, and SQLAlchemy then drops the whole
-        # pool, so one request gets an error instead of every request paying a ping.
+        # Pre-ping (a round trip on each checkout): after the database restarts, the
+        # first request gets a fresh connection instead of an error. Moves do not pay
+        # it: the move writer keeps its connection (meeplehall.server.writer).
         return create_engine(parsed.set(drivername="postgresql+psycopg"),
-                             pool_size=10, max_overflow=20)
+                             pool_size=10, max_overflow=20, pool_pre_ping=True,
+                             pool_timeout=10)
     raise StorageError(f"unsupported database {backend!r}: use sqlite:///PATH or "
                        "postgresql+psycopg://user:password@host:port/database")
 

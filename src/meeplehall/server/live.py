@@ -22,6 +22,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from meeplehall.server import jsontext
+from meeplehall.server.errors import outage
 from meeplehall.server.live_table import Live
 from meeplehall.server.patch import diff
 from meeplehall.server.service import TableService
@@ -116,6 +117,19 @@ class Hub:
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._redis is not None:
             await self._redis.aclose()
+
+    async def ping(self, timeout: float) -> str | None:
+        """None when Redis answers within ``timeout`` seconds; "not configured" without
+        Redis; else what went wrong (for ``/api/health``)."""
+        if self._redis is None:
+            return "not configured"
+        try:
+            await asyncio.wait_for(self._redis.ping(), timeout)
+        except TimeoutError:
+            return f"no answer within {timeout:g} s"
+        except Exception as exc:
+            return f"unavailable ({type(exc).__name__})"
+        return None
 
     # -- events -------------------------------------------------------------------------
 
@@ -290,8 +304,12 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("live update to a client of table %d failed (%s)", conn.table_id,
-                          type(exc).__name__, exc_info=True)
+                if outage(exc) is None:
+                    log.error("live update to a client of table %d failed (%s)",
+                              conn.table_id, type(exc).__name__, exc_info=True)
+                # 1013, "try again later": the client reconnects and syncs.
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(1013 if outage(exc) is not None else 1011)
                 return
 
     async def _push(self, conn: Connection) -> bool:

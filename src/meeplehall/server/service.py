@@ -175,8 +175,8 @@ class TableService:
         return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0))
 
     async def probe(self, table_id: int) -> Probe:
-        # A read on an indexed key: cheaper inline than a hop to a thread and back.
-        found = self._probe_sync(table_id)
+        # In a thread like every read: a slow or locked database must not stop the loop.
+        found = await self._thread(self._probe_sync, table_id)
         if found is None:
             raise NotFound(f"no table {table_id}")
         return found
@@ -193,6 +193,22 @@ class TableService:
             rows = [Row(r.seq, r.kind, r.seat, r.action, bool(r.undone), r.note)
                     for r in conn.execute(query.order_by(MoveRow.seq))]
         return header, rows
+
+    def _ping_sync(self) -> None:
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
+    async def ping(self, timeout: float) -> str | None:
+        """None when the database answers a trivial query within ``timeout`` seconds,
+        else what went wrong (for ``/api/health``)."""
+        try:
+            # asyncio's own pool, not anyio's: a timed-out ping is abandoned, not awaited.
+            await asyncio.wait_for(asyncio.to_thread(self._ping_sync), timeout)
+        except TimeoutError:
+            return f"no answer within {timeout:g} s"
+        except Exception as exc:
+            return f"unavailable ({type(exc).__name__})"
+        return None
 
     def cached(self, table_id: int) -> Live | None:
         """The cached table, if any (possibly behind the database)."""
