@@ -34,7 +34,14 @@ from meeplehall.ai.base import BOTS, analyse
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
-from meeplehall.server.errors import RETRY_AFTER, ApiError, Conflict, Invalid, outage
+from meeplehall.server.errors import (
+    RETRY_AFTER,
+    ApiError,
+    Conflict,
+    Invalid,
+    database_errors,
+    outage,
+)
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -192,13 +199,21 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return JSONResponse({"detail": f"invalid request: {text}", "errors": errors},
                             status_code=422)
 
+    async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+        down = outage(exc)
+        if down is None:
+            return await _internal(request, exc)
+        log.warning("%s %s: %s (%s)", request.method, request.url.path, down.detail,
+                    type(exc).__name__)
+        return await _api_error(request, down)
+
+    # Handlers for these classes (not for ``Exception``, whose handler answers and then
+    # re-raises, which drops the client's keep-alive connection): an outage is a 503.
+    for error_class in database_errors():
+        app.add_exception_handler(error_class, _database_error)  # type: ignore[arg-type]
+
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
-        down = outage(exc)
-        if down is not None:
-            log.warning("%s %s: %s (%s)", request.method, request.url.path, down.detail,
-                        type(exc).__name__)
-            return await _api_error(request, down)
         # Type and frames only: a message could quote a game state.
         log.error("internal error on %s %s: %s\n%s", request.method, request.url.path,
                   type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))

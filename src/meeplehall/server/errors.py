@@ -59,6 +59,22 @@ class Unavailable(ApiError):
 RETRY_AFTER = 2.0  # seconds a client is told to wait during an outage
 
 
+def database_errors() -> tuple[type[Exception], ...]:
+    """The exception classes that may mean the database is down (see :func:`outage`)."""
+    import sqlite3
+
+    import sqlalchemy.exc as sa
+
+    classes: list[type[Exception]] = [sa.DBAPIError, sa.TimeoutError, sqlite3.OperationalError]
+    try:
+        import psycopg
+    except ImportError:  # SQLite only
+        pass
+    else:
+        classes += [psycopg.OperationalError, psycopg.InterfaceError]
+    return tuple(classes)
+
+
 def outage(exc: BaseException) -> Unavailable | None:
     """``Unavailable`` when ``exc`` says the database cannot be reached (a refused or
     lost connection, a pool that has none to give), else None."""
