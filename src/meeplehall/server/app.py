@@ -141,7 +141,7 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
-               bot_workers: int = 2) -> FastAPI:
+               bot_workers: int = 2, bot_lease: float = 15.0) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -150,6 +150,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         move_rate, move_burst: moves (and undos) per second per seat token, and bursts.
         max_body: largest request body in bytes.
         bot_think_time: seconds a bot may think before the random bot moves for it.
+        bot_lease: seconds a process holds a table's bots before another may take them
+            over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -158,7 +160,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     ensure_schema(engine)
     service = TableService(engine)
     hub = Hub(service, redis_url)
-    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time)
+    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time,
+                     lease_time=bot_lease)
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
@@ -166,6 +169,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        bots.start()
         for table_id in await service.unfinished_bot_tables():
             bots.kick(table_id)
         try:

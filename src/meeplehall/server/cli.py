@@ -37,6 +37,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                         help="moves per second allowed per seat token (default 20; 0: no limit)")
     parser.add_argument("--bot-think-time", type=float, default=5.0,
                         help="seconds a bot may think before the random bot moves for it")
+    parser.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
+                        help="seconds a process holds a table's bots; another process takes "
+                             "over a lapsed lease (default 15; at least twice the think time)")
     parser.add_argument("--quiet", action="store_true",
                         help="no access log and no per-connection lines: warnings only")
 
@@ -128,7 +131,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"meeplehall server: database {describe_url(url)}", flush=True)
     try:
         app = create_app(url, args.redis, move_rate=args.move_rate,
-                         bot_think_time=args.bot_think_time)
+                         bot_think_time=args.bot_think_time, bot_lease=args.bot_lease)
     except StorageError as exc:
         print(f"meeplehall server: {exc}", file=sys.stderr)
         return 2

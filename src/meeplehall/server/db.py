@@ -2,9 +2,10 @@
 
 Three tables hold everything: ``game_tables`` (a ``GameRecord`` header per table),
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
-history. ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides
-which of two concurrent submissions wins. An undo is a history entry of its own (kind
-``undo``) and marks the moves it takes back as undone; nothing is ever deleted.
+history; a fourth, ``bot_leases``, says which server process drives a table's bots.
+``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
+two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
+and marks the moves it takes back as undone; nothing is ever deleted.
 
 The schema is managed by the Alembic migrations under ``migrations/``; the server applies
 them at start and refuses a database whose schema revision it does not know.
@@ -98,6 +99,18 @@ class MoveRow(Base):
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class LeaseRow(Base):
+    """The server process driving a table's bots (``holder``), until ``expires_at``: it
+    renews the lease while its bots move; another process takes over a lapsed one."""
+
+    __tablename__ = "bot_leases"
+
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
 
 
 def now() -> datetime:

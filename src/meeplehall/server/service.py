@@ -21,17 +21,19 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio.to_thread
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
-from meeplehall.server.db import MoveRow, SeatRow, TableRow, now
+from meeplehall.server.db import LeaseRow, MoveRow, SeatRow, TableRow, now
 from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from meeplehall.server.live_table import (
     MOVE,
@@ -346,6 +348,48 @@ class TableService:
 
     async def unfinished_bot_tables(self) -> list[int]:
         return await self._thread(self._unfinished_bot_tables_sync)
+
+    # -- bot leases -------------------------------------------------------------------------
+
+    def _take_lease_sync(self, table_id: int, holder: str, seconds: float) -> bool:
+        stamp = now()
+        until = stamp + timedelta(seconds=seconds)
+        with self._write() as conn:
+            renewed = conn.execute(update(LeaseRow).where(
+                LeaseRow.table_id == table_id,
+                (LeaseRow.holder == holder) | (LeaseRow.expires_at < stamp))
+                .values(holder=holder, expires_at=until))
+            if renewed.rowcount == 1:
+                return True
+        try:
+            with self._write() as conn:
+                conn.execute(insert(LeaseRow).values(table_id=table_id, holder=holder,
+                                                     expires_at=until))
+        except IntegrityError:  # held by another process (or the table is gone)
+            return False
+        return True
+
+    async def take_lease(self, table_id: int, holder: str, seconds: float) -> bool:
+        """Make ``holder`` the driver of the table's bots for ``seconds`` (renewing its
+        own lease); False while another holder's lease runs."""
+        return await self._write_thread(self._take_lease_sync, table_id, holder, seconds)
+
+    def _drop_lease_sync(self, table_id: int, holder: str) -> None:
+        with self._write() as conn:
+            conn.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id,
+                                                LeaseRow.holder == holder))
+
+    async def drop_lease(self, table_id: int, holder: str) -> None:
+        await self._write_thread(self._drop_lease_sync, table_id, holder)
+
+    def _lapsed_leases_sync(self) -> list[int]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(LeaseRow.table_id).where(LeaseRow.expires_at < now()))]
+
+    async def lapsed_leases(self) -> list[int]:
+        """Tables whose bots' driver let its lease lapse (its process died, say)."""
+        return await self._thread(self._lapsed_leases_sync)
 
     # -- creating tables ------------------------------------------------------------------
 
