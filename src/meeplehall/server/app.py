@@ -42,6 +42,7 @@ from meeplehall.server.errors import (
     database_errors,
     outage,
 )
+from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -141,7 +142,8 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
-               bot_workers: int = 2, bot_lease: float = 15.0) -> FastAPI:
+               bot_workers: int = 2, bot_lease: float = 15.0,
+               limits: LimitConfig | None = None) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -152,6 +154,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         bot_think_time: seconds a bot may think before the random bot moves for it.
         bot_lease: seconds a process holds a table's bots before another may take them
             over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
+        limits: rate limits of costly requests and spectator sockets (default:
+            :func:`meeplehall.server.limits.default_limits`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -165,10 +169,13 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
+    costly = Limits(limits or default_limits())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        costly.redis = hub.redis
+        costly.start()
         bots.start()
         for table_id in await service.unfinished_bot_tables():
             bots.kick(table_id)
@@ -176,6 +183,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             yield
         finally:
             await bots.close()
+            await costly.close()
             await hub.close()
             service.close()
             engine.dispose()
@@ -186,6 +194,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.limits = costly
     app.add_middleware(BodySizeLimit, limit=max_body)
 
     @app.exception_handler(ApiError)
@@ -262,17 +271,19 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return {"tables": await service.list_tables(game, finished, limit, offset)}
 
     @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         strict_options(body.game, body.options, "options")
+        await costly.take("create", client_address(request.scope))
         live = await service.create(body.game, body.options, body.seed, body.seats)
         return service.summary(live)
 
     @app.post("/api/tables/import", status_code=201, response_model=TableOut,
               responses=_ERRORS)
-    async def import_table(body: ImportTable) -> dict[str, Any]:
+    async def import_table(body: ImportTable, request: Request) -> dict[str, Any]:
         game, params = body.record.get("game"), body.record.get("params")
         if isinstance(game, str) and isinstance(params, dict):
             strict_options(game, params, "record.params")
+        await costly.take("import", client_address(request.scope))
         live = await service.import_record(body.record, body.seats)
         return service.summary(live)
 
@@ -318,7 +329,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.get("/api/tables/{table_id}/analysis", response_model=AnalysisOut,
              responses=_ERRORS)
-    async def analysis(table_id: TableId, credentials: Bearer,
+    async def analysis(table_id: TableId, credentials: Bearer, request: Request,
                        bot: Annotated[str, Query(max_length=32)] = "greedy") -> dict[str, Any]:
         """The legal actions of the current decision ranked by a bot (``analyse``), best
         first: the hint of the seat to move. The bot reads only that seat's view."""
@@ -328,6 +339,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         if live.to_move != seat:
             raise Conflict(f"seat {seat} is not to move, so there is nothing to analyse",
                            seq=live.seq)
+        await costly.take("analysis", client_address(request.scope))
         game, state, seq = live.game, live.state, live.seq
         labels = {a["text"]: a["label"] for a in live.legal()}
         legal_actions = game.legal_actions(state)
@@ -342,7 +354,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.get("/api/tables/{table_id}/replay/{k}",
              responses={200: {"model": ViewOut}, **_ERRORS})
     async def replay_view(table_id: TableId, k: Annotated[int, Path(ge=0, le=1_000_000)],
-                          credentials: Bearer) -> JSONResponse:
+                          credentials: Bearer, request: Request) -> JSONResponse:
         """The view after the first ``k`` moves: the spectator's, or with a token, the
         seat's own."""
         seat: int | None = None
@@ -350,6 +362,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             live, seat = await service.authenticate(table_id, _token(credentials))
         else:
             live = await service.get_live(table_id)
+        if k < len(live.entries):  # the current view is cached; an older one is replayed
+            await costly.take("replay", client_address(request.scope))
         view = await service.view_at(live, k, seat)
         return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
 
@@ -442,6 +456,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         """Send ``{"token": TOKEN|null, "since": SEQ|null}`` first; then receive a
         ``sync`` message (the full view) and an ``update`` (a patch) after each change."""
         await websocket.accept()
+        spectator: str | None = None
         try:
             hello = jsontext.loads(await asyncio.wait_for(_receive_text(websocket), 10.0))
             token, since = _hello(hello, websocket)
@@ -452,6 +467,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 live, seat = await service.authenticate(table_id, token)
             else:
                 live = await service.get_live(table_id)
+                spectator = await costly.open_spectator(client_address(websocket.scope))
         except Exception as exc:
             down = outage(exc)
             if down is not None:
@@ -465,6 +481,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             with contextlib.suppress(Exception):
                 await websocket.send_json({"type": "error", "status": status, "detail": detail})
                 await websocket.close(4000 + status)
+            if spectator is not None:
+                await costly.close_spectator(spectator)
             return
         conn = Connection(websocket, table_id, seat,
                           token_hash=None if token is None else hash_token(token))
@@ -491,6 +509,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 await websocket.close(1013)  # try again later: the client reconnects
         finally:
             hub.unregister(conn)
+            if spectator is not None:
+                await costly.close_spectator(spectator)
             if pump is not None:
                 pump.cancel()
                 with contextlib.suppress(BaseException):

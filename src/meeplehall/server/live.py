@@ -118,6 +118,11 @@ class Hub:
         if self._redis is not None:
             await self._redis.aclose()
 
+    @property
+    def redis(self) -> Any:
+        """The Redis client (None without Redis), for others to share."""
+        return self._redis
+
     async def ping(self, timeout: float) -> str | None:
         """None when Redis answers within ``timeout`` seconds; "not configured" without
         Redis; else what went wrong (for ``/api/health``)."""
