@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -31,14 +32,16 @@ def default_db_url() -> tuple[str, Path]:
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, metavar="URL",
+    parser.add_argument("--db", default=os.environ.get("MEEPLEHALL_DB"), metavar="URL",
                         help="database: sqlite:///PATH or postgresql+psycopg://USER:PW@HOST:"
-                             "PORT/DB (default: SQLite in the user data directory)")
+                             "PORT/DB (default: $MEEPLEHALL_DB, else SQLite in the user "
+                             "data directory)")
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
-    parser.add_argument("--redis", default=None, metavar="URL",
-                        help="redis://HOST:PORT/0: share live updates with other server "
-                             "processes on the same database")
+    parser.add_argument("--redis", default=os.environ.get("MEEPLEHALL_REDIS"), metavar="URL",
+                        help="redis://HOST:PORT/0 (rediss:// for TLS): share live updates "
+                             "and limits with other server processes on the same database "
+                             "(default: $MEEPLEHALL_REDIS)")
     parser.add_argument("--move-rate", type=float, default=20.0,
                         help="moves per second allowed per seat token (default 20; 0: no limit)")
     parser.add_argument("--bot-think-time", type=float, default=5.0,
