@@ -223,7 +223,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     # Handlers for these classes (not for ``Exception``, whose handler answers and then
     # re-raises, which drops the client's keep-alive connection): an outage is a 503.
     for error_class in database_errors():
-        app.add_exception_handler(error_class, _database_error)  # type: ignore[arg-type]
+        app.add_exception_handler(error_class, _database_error)
 
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:

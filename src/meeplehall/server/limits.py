@@ -19,6 +19,7 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -269,7 +270,7 @@ class Limits:
                 self._redis_failed(exc)
 
 
-def client_address(scope: dict[str, Any]) -> str:
+def client_address(scope: Mapping[str, Any]) -> str:
     """The client's address as the server sees it (behind a trusted proxy, the one the
     proxy names: ``serve --forwarded-allow-ips``)."""
     client = scope.get("client")

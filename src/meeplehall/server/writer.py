@@ -173,9 +173,7 @@ class MoveWriter:
             conn = self.engine.raw_connection()
             if self.one_trip:
                 try:
-                    with conn.cursor() as cursor:
-                        cursor.execute(f"SET lock_timeout = '{LOCK_WAIT}'")
-                    conn.commit()
+                    _execute(conn, f"SET lock_timeout = '{LOCK_WAIT}'")
                 except BaseException:
                     conn.invalidate()
                     raise
@@ -187,9 +185,7 @@ class MoveWriter:
         if conn is not None:
             try:
                 if self.one_trip:  # the pool's next user gets the default back
-                    with conn.cursor() as cursor:
-                        cursor.execute("RESET lock_timeout")
-                    conn.commit()
+                    _execute(conn, "RESET lock_timeout")
                 conn.close()  # back to the pool
             except Exception:
                 with contextlib.suppress(Exception):
@@ -375,6 +371,16 @@ def _refused_token(item: Append, tokens: dict[tuple[int, int], str | None]
     if held is None or not hmac.compare_digest(held, item.token_hash):
         return Unauthorized(f"the token is not the token of a seat at table {item.table_id}")
     return None
+
+
+def _execute(conn: Any, sql: str) -> None:
+    """Run one statement on a pooled DBAPI connection and commit."""
+    cursor = conn.cursor()
+    try:
+        cursor.execute(sql)
+    finally:
+        cursor.close()
+    conn.commit()
 
 
 def _lock_refused(exc: Exception | None) -> bool:
