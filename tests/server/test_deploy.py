@@ -6,6 +6,7 @@ proxy the way the browser client does (a new socket, a hello with the last seq s
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -15,6 +16,8 @@ import ssl
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,7 +29,16 @@ from websockets.sync.client import connect
 from meeplehall.core.record import GameRecord
 from meeplehall.core.rng import Rng
 from meeplehall.server.services import TempPostgres, free_port
-from tests.server.helpers import QUICK, bearer, join, new_table, wait_finished
+from tests.server.helpers import (
+    QUICK,
+    bearer,
+    hotseat,
+    join,
+    new_table,
+    play_random,
+    random_move,
+    wait_finished,
+)
 from tests.server.procs import running_server
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -144,62 +156,91 @@ class Client(threading.Thread):
             raise ConnectionError(f"move refused with {reply.status_code}")
 
 
-def test_two_processes_behind_nginx_survive_a_kill(pg: TempPostgres, redis_url: str,
-                                                   tmp_path: Path) -> None:
+@dataclass
+class Topology:
+    """The kit's topology on this machine: ``base`` is the proxy's HTTPS address."""
+
+    base: str
+    direct: list[str]  # the server processes' own addresses
+    procs: list[subprocess.Popen[bytes]]  # procs[0] is the process at direct[0]
+    context: ssl.SSLContext
+    cert: Path
+
+
+def _connections(top: Topology) -> list[int]:
+    """Live WebSockets per server process, as each says (asked directly)."""
+    return [int(httpx.get(f"{base}/api/health", timeout=10).json()["connections"])
+            for base in top.direct]
+
+
+@contextlib.contextmanager
+def topology(pg: TempPostgres, redis_url: str, where: Path) -> Iterator[Topology]:
+    """PostgreSQL, Redis, two server processes and nginx with the kit's site in front."""
     nginx = _nginx()
     if nginx is None:
         pytest.skip("nginx is not installed (Debian: apt-get install nginx-light); .ci/run "
                     "installs it")
     if shutil.which("openssl") is None:
         pytest.skip("openssl is not installed")
-    cert, key = _certificate(tmp_path)
+    cert, key = _certificate(where)
     context = ssl.create_default_context(cafile=str(cert))
     db = pg.create_database()
     procs: list[subprocess.Popen[bytes]] = []
     extra = ("--redis", redis_url, "--bot-lease", "3", "--bot-think-time", "1")
     with running_server(db, *extra, procs=procs) as one, running_server(db, *extra) as two:
         port = free_port()
-        config = _nginx_config(tmp_path, port, [one[len("http://"):], two[len("http://"):]],
+        config = _nginx_config(where, port, [one[len("http://"):], two[len("http://"):]],
                                cert, key)
-        proxy = subprocess.Popen([nginx, "-c", str(config), "-p", str(tmp_path)],
-                                 stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        proxy = subprocess.Popen([nginx, "-c", str(config), "-p", str(where)],
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         try:
             _wait_port(port, proxy)
-            base = f"https://127.0.0.1:{port}"
-            with httpx.Client(base_url=base, verify=context, timeout=30) as client:
-                assert client.get("/api/health").json()["ok"]
-                options = dict(QUICK, round_limit=30)
-                table = new_table(client, ["human", "human"], options=options, seed=23)["id"]
-                tokens = [join(client, table, 0), join(client, table, 1)]
-                with httpx.Client(base_url=one, timeout=30) as direct:
-                    # Opened on the process that dies, which therefore drives its bots.
-                    bots = new_table(direct, ["random", "random"], options=options,
-                                     seed=29)["id"]
-                clients = [Client(base, table, tokens[0], context, 1),
-                           Client(base, table, tokens[1], context, 2),
-                           *(Client(base, table, None, context, 3) for _ in range(4))]
-                for c in clients:
-                    c.start()
-                deadline = time.monotonic() + 60
-                while min(client.get(f"/api/tables/{t}/view").json()["seq"]
-                          for t in (table, bots)) < 30:
-                    assert time.monotonic() < deadline, "the games did not get going"
-                    time.sleep(0.05)
-                procs[0].send_signal(signal.SIGKILL)
-                procs[0].wait()
-                killed = {t: client.get(f"/api/tables/{t}/view").json() for t in (table, bots)}
-                assert not any(state["finished"] for state in killed.values())
-                for c in clients:
-                    c.join(200)
-                for c in clients:
-                    assert c.error is None, repr(c.error)
-                    assert not c.is_alive()
-                final = client.get(f"/api/tables/{table}/view").json()
-                record = GameRecord.from_dict(client.get(f"/api/tables/{table}/record").json())
-                bots_final = wait_finished(client, bots, timeout=120)
+            yield Topology(f"https://127.0.0.1:{port}", [one, two], procs, context, cert)
         finally:
             proxy.terminate()
             proxy.wait(10)
+
+
+def test_two_processes_behind_nginx_survive_a_kill(pg: TempPostgres, redis_url: str,
+                                                   tmp_path: Path) -> None:
+    with topology(pg, redis_url, tmp_path) as top, \
+            httpx.Client(base_url=top.base, verify=top.context, timeout=30) as client:
+        base, context = top.base, top.context
+        assert client.get("/api/health").json()["ok"]
+        options = dict(QUICK, round_limit=30)
+        table = new_table(client, ["human", "human"], options=options, seed=23)["id"]
+        tokens = [join(client, table, 0), join(client, table, 1)]
+        with httpx.Client(base_url=top.direct[0], timeout=30) as direct:
+            # Opened on the process that dies, which therefore drives its bots.
+            bots = new_table(direct, ["random", "random"], options=options, seed=29)["id"]
+        clients = [Client(base, table, tokens[0], context, 1),
+                   Client(base, table, tokens[1], context, 2),
+                   *(Client(base, table, None, context, 3) for _ in range(4))]
+        for c in clients:
+            c.start()
+        deadline = time.monotonic() + 30
+        while min(_connections(top)) == 0:  # a socket on each process (nginx alternates)
+            assert time.monotonic() < deadline, "nginx sent every socket to one process"
+            more = Client(base, table, None, context, 3)
+            more.start()
+            clients.append(more)
+            time.sleep(0.5)
+        deadline = time.monotonic() + 60
+        while min(client.get(f"/api/tables/{t}/view").json()["seq"] for t in (table, bots)) < 30:
+            assert time.monotonic() < deadline, "the games did not get going"
+            time.sleep(0.05)
+        top.procs[0].send_signal(signal.SIGKILL)
+        top.procs[0].wait()
+        killed = {t: client.get(f"/api/tables/{t}/view").json() for t in (table, bots)}
+        assert not any(state["finished"] for state in killed.values())
+        for c in clients:
+            c.join(200)
+        for c in clients:
+            assert c.error is None, repr(c.error)
+            assert not c.is_alive()
+        final = client.get(f"/api/tables/{table}/view").json()
+        record = GameRecord.from_dict(client.get(f"/api/tables/{table}/record").json())
+        bots_final = wait_finished(client, bots, timeout=120)
     assert final["finished"] and final["seq"] > killed[table]["seq"]
     assert bots_final["seq"] > killed[bots]["seq"]
     acked = [move for c in clients for move in c.acked]
@@ -208,3 +249,57 @@ def test_two_processes_behind_nginx_survive_a_kill(pg: TempPostgres, redis_url: 
         assert record.actions[seq - 1][1] == text
     assert all(c.last["seq"] == final["seq"] and c.last["finished"] for c in clients)
     assert sum(c.reconnects for c in clients) >= 1  # the killed process's sockets
+
+
+def test_the_browser_client_reconnects_through_the_proxy(pg: TempPostgres, redis_url: str,
+                                                          tmp_path: Path) -> None:
+    """Browser pages watch a game through the proxy, at least one on each process; one
+    process is killed; every page reconnects and follows the game to its end."""
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        pytest.skip("playwright for Python is not installed")
+    from tests.web.conftest import CHROMIUM_ARGS, chromium_path
+
+    chromium = chromium_path()
+    if chromium is None:
+        pytest.skip("Chromium is not installed (.ci/run installs Debian's 'chromium')")
+    rng = Rng.from_seed(4)
+    with topology(pg, redis_url, tmp_path) as top, \
+            httpx.Client(base_url=top.base, verify=top.context, timeout=30) as client, \
+            sync_playwright() as pw:
+        table, tokens = hotseat(client, seed=19, options=dict(QUICK, round_limit=15))
+        browser = pw.chromium.launch(executable_path=chromium, headless=True,
+                                     args=CHROMIUM_ARGS)
+        try:
+            pages, sockets = [], []
+            while len(pages) < 2 or min(_connections(top)) == 0:  # a page on each process
+                assert len(pages) < 8, "nginx sent every socket to one process"
+                # nginx takes the processes in turn, and a page makes a fixed number of
+                # requests before its socket: one more request moves the next socket on.
+                client.get("/api/health")
+                context = browser.new_context(base_url=top.base, ignore_https_errors=True)
+                context.set_default_timeout(30_000)
+                page = context.new_page()
+                opened: list[str] = []
+                page.on("websocket", lambda ws, opened=opened: opened.append(ws.url))
+                page.goto(f"/#/table/{table}")
+                page.wait_for_function("() => document.getElementById('main').dataset.seq "
+                                       "=== '0'")
+                pages.append(page)
+                sockets.append(opened)
+            for _ in range(10):
+                random_move(client, table, tokens, rng)
+            top.procs[0].send_signal(signal.SIGKILL)
+            top.procs[0].wait()
+            play_random(client, table, tokens, rng)
+            final = client.get(f"/api/tables/{table}/view").json()
+            for page in pages:
+                page.wait_for_function(
+                    "(s) => document.getElementById('main').dataset.seq === s && "
+                    "document.getElementById('main').dataset.finished === 'true'",
+                    arg=str(final["seq"]))
+            assert all(url.startswith("wss://127.0.0.1:") for s in sockets for url in s)
+            assert max(len(s) for s in sockets) >= 2  # one page's socket died and came back
+        finally:
+            browser.close()
