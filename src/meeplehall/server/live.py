@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -98,6 +99,7 @@ class Hub:
         self._outbox: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
         self._seat_tasks: set[asyncio.Task[None]] = set()
+        self._publish_warned = 0.0
 
     async def start(self) -> None:
         if not self.redis_url:
@@ -188,7 +190,10 @@ class Hub:
             try:
                 await self._redis.publish(CHANNEL, message)
             except Exception as exc:
-                log.warning("cannot publish to Redis (%s)", type(exc).__name__)
+                stamp = time.monotonic()
+                if stamp - self._publish_warned > 10:  # one line per outage, not per move
+                    self._publish_warned = stamp
+                    log.warning("cannot publish to Redis (%s)", type(exc).__name__)
 
     async def _listener(self) -> None:
         while True:
