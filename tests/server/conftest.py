@@ -16,6 +16,7 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 from fastapi.testclient import TestClient  # noqa: E402
 
 from meeplehall.server.app import create_app  # noqa: E402
+from meeplehall.server.limits import LimitConfig  # noqa: E402
 from meeplehall.server.services import (  # noqa: E402
     TempPostgres,
     find_postgres,
@@ -68,6 +69,7 @@ def sqlite_url(tmp_path: Path) -> str:
 
 def make_client(url: str, **kwargs: Any) -> TestClient:
     kwargs.setdefault("move_rate", 0)
+    kwargs.setdefault("limits", LimitConfig(client={}, total={}))  # tests make many tables
     return TestClient(create_app(url, **kwargs))
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -35,7 +34,15 @@ from meeplehall.ai.base import BOTS, analyse
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
-from meeplehall.server.errors import ApiError, Conflict, Invalid
+from meeplehall.server.errors import (
+    RETRY_AFTER,
+    ApiError,
+    Conflict,
+    Invalid,
+    database_errors,
+    outage,
+)
+from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -53,12 +60,13 @@ from meeplehall.server.schemas import (
     UndoIn,
     ViewOut,
 )
-from meeplehall.server.security import BodySizeLimit, RateLimiter
+from meeplehall.server.security import BodySizeLimit, RateLimiter, hash_token
 from meeplehall.server.service import HUMAN, TableService, games
 
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
+HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
@@ -134,7 +142,8 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
-               bot_workers: int = 2) -> FastAPI:
+               bot_workers: int = 2, bot_lease: float = 15.0,
+               limits: LimitConfig | None = None) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -143,6 +152,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         move_rate, move_burst: moves (and undos) per second per seat token, and bursts.
         max_body: largest request body in bytes.
         bot_think_time: seconds a bot may think before the random bot moves for it.
+        bot_lease: seconds a process holds a table's bots before another may take them
+            over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
+        limits: rate limits of costly requests and spectator sockets (default:
+            :func:`meeplehall.server.limits.default_limits`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -151,19 +164,26 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     ensure_schema(engine)
     service = TableService(engine)
     hub = Hub(service, redis_url)
-    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time)
+    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time,
+                     lease_time=bot_lease)
     service.listeners += [hub.on_change, bots.on_change]
+    service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
+    costly = Limits(limits or default_limits())
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        costly.redis = hub.redis
+        costly.start()
+        bots.start()
         for table_id in await service.unfinished_bot_tables():
             bots.kick(table_id)
         try:
             yield
         finally:
             await bots.close()
+            await costly.close()
             await hub.close()
             service.close()
             engine.dispose()
@@ -174,6 +194,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.limits = costly
     app.add_middleware(BodySizeLimit, limit=max_body)
 
     @app.exception_handler(ApiError)
@@ -191,6 +212,19 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return JSONResponse({"detail": f"invalid request: {text}", "errors": errors},
                             status_code=422)
 
+    async def _database_error(request: Request, exc: Exception) -> JSONResponse:
+        down = outage(exc)
+        if down is None:
+            return await _internal(request, exc)
+        log.warning("%s %s: %s (%s)", request.method, request.url.path, down.detail,
+                    type(exc).__name__)
+        return await _api_error(request, down)
+
+    # Handlers for these classes (not for ``Exception``, whose handler answers and then
+    # re-raises, which drops the client's keep-alive connection): an outage is a 503.
+    for error_class in database_errors():
+        app.add_exception_handler(error_class, _database_error)
+
     @app.exception_handler(Exception)
     async def _internal(request: Request, exc: Exception) -> JSONResponse:
         # Type and frames only: a message could quote a game state.
@@ -203,9 +237,20 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- catalogue and tables -------------------------------------------------------------
 
-    @app.get("/api/health")
-    async def health() -> dict[str, Any]:
-        return {"ok": True, "connections": hub.connections()}
+    @app.get("/api/health", responses={503: {"description": "the database or Redis "
+                                              "is down; Retry-After says when to ask again"}})
+    async def health() -> JSONResponse:
+        """``ok`` when the database and (where configured) Redis answer within a second;
+        otherwise ``503`` naming what is down. A load balancer may poll it."""
+        database, redis = await asyncio.gather(service.ping(HEALTH_TIMEOUT),
+                                               hub.ping(HEALTH_TIMEOUT))
+        ok = database is None and (redis is None or redis == "not configured")
+        body = {"ok": ok, "database": database or "ok", "redis": redis or "ok",
+                "connections": hub.connections()}
+        if ok:
+            return JSONResponse(body)
+        return JSONResponse(body, status_code=503,
+                            headers={"Retry-After": str(round(RETRY_AFTER))})
 
     @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> dict[str, Any]:
@@ -226,13 +271,19 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return {"tables": await service.list_tables(game, finished, limit, offset)}
 
     @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
-    async def create_table(body: CreateTable) -> dict[str, Any]:
+    async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        strict_options(body.game, body.options, "options")
+        await costly.take("create", client_address(request.scope))
         live = await service.create(body.game, body.options, body.seed, body.seats)
         return service.summary(live)
 
     @app.post("/api/tables/import", status_code=201, response_model=TableOut,
               responses=_ERRORS)
-    async def import_table(body: ImportTable) -> dict[str, Any]:
+    async def import_table(body: ImportTable, request: Request) -> dict[str, Any]:
+        game, params = body.record.get("game"), body.record.get("params")
+        if isinstance(game, str) and isinstance(params, dict):
+            strict_options(game, params, "record.params")
+        await costly.take("import", client_address(request.scope))
         live = await service.import_record(body.record, body.seats)
         return service.summary(live)
 
@@ -278,7 +329,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.get("/api/tables/{table_id}/analysis", response_model=AnalysisOut,
              responses=_ERRORS)
-    async def analysis(table_id: TableId, credentials: Bearer,
+    async def analysis(table_id: TableId, credentials: Bearer, request: Request,
                        bot: Annotated[str, Query(max_length=32)] = "greedy") -> dict[str, Any]:
         """The legal actions of the current decision ranked by a bot (``analyse``), best
         first: the hint of the seat to move. The bot reads only that seat's view."""
@@ -288,6 +339,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         if live.to_move != seat:
             raise Conflict(f"seat {seat} is not to move, so there is nothing to analyse",
                            seq=live.seq)
+        await costly.take("analysis", client_address(request.scope))
         game, state, seq = live.game, live.state, live.seq
         labels = {a["text"]: a["label"] for a in live.legal()}
         legal_actions = game.legal_actions(state)
@@ -302,7 +354,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.get("/api/tables/{table_id}/replay/{k}",
              responses={200: {"model": ViewOut}, **_ERRORS})
     async def replay_view(table_id: TableId, k: Annotated[int, Path(ge=0, le=1_000_000)],
-                          credentials: Bearer) -> JSONResponse:
+                          credentials: Bearer, request: Request) -> JSONResponse:
         """The view after the first ``k`` moves: the spectator's, or with a token, the
         seat's own."""
         seat: int | None = None
@@ -310,6 +362,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             live, seat = await service.authenticate(table_id, _token(credentials))
         else:
             live = await service.get_live(table_id)
+        if k < len(live.entries):  # the current view is cached; an older one is replayed
+            await costly.take("replay", client_address(request.scope))
         view = await service.view_at(live, k, seat)
         return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
 
@@ -379,6 +433,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             await (await _api_error(None, exc))(scope, receive, send)  # type: ignore[arg-type]
             return
         except Exception as exc:
+            down = outage(exc)
+            if down is not None:
+                await (await _api_error(None, down))(scope, receive, send)  # type: ignore[arg-type]
+                return
             log.error("internal error on %s %s: %s\n%s", scope["method"], scope["path"],
                       type(exc).__name__, "".join(traceback.format_tb(exc.__traceback__)))
             await JSONResponse({"detail": "internal server error"}, status_code=500)(
@@ -404,8 +462,9 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         """Send ``{"token": TOKEN|null, "since": SEQ|null}`` first; then receive a
         ``sync`` message (the full view) and an ``update`` (a patch) after each change."""
         await websocket.accept()
+        spectator: str | None = None
         try:
-            hello = json.loads(await asyncio.wait_for(websocket.receive_text(), 10.0))
+            hello = jsontext.loads(await asyncio.wait_for(_receive_text(websocket), 10.0))
             token, since = _hello(hello, websocket)
             if not 1 <= table_id <= MAX_TABLE_ID:
                 raise Invalid("the table id is out of range")
@@ -414,16 +473,25 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 live, seat = await service.authenticate(table_id, token)
             else:
                 live = await service.get_live(table_id)
-        except (TimeoutError, WebSocketDisconnect, json.JSONDecodeError, ApiError,
-                UnicodeDecodeError) as exc:
+                spectator = await costly.open_spectator(client_address(websocket.scope))
+        except Exception as exc:
+            down = outage(exc)
+            if down is not None:
+                exc = down
+            elif not isinstance(exc, TimeoutError | WebSocketDisconnect | ValueError
+                                | RecursionError | ApiError):
+                raise
             status = exc.status if isinstance(exc, ApiError) else 400
             detail = exc.detail if isinstance(exc, ApiError) else (
                 "send a JSON hello first: {\"token\": TOKEN or null, \"since\": SEQ or null}")
             with contextlib.suppress(Exception):
                 await websocket.send_json({"type": "error", "status": status, "detail": detail})
                 await websocket.close(4000 + status)
+            if spectator is not None:
+                await costly.close_spectator(spectator)
             return
-        conn = Connection(websocket, table_id, seat)
+        conn = Connection(websocket, table_id, seat,
+                          token_hash=None if token is None else hash_token(token))
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:
@@ -432,13 +500,23 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             pump = asyncio.get_running_loop().create_task(hub.pump(conn))
             conn.wake.set()  # catch up with anything committed while we were syncing
             while True:
-                text = await websocket.receive_text()
+                text = await _receive_text(websocket)
                 if text.strip() == '{"type": "ping"}' or text.strip() == '{"type":"ping"}':
                     await websocket.send_json({"type": "pong", "seq": conn.last_seq})
+        except _NotText:
+            with contextlib.suppress(Exception):
+                await websocket.close(1003)  # unsupported data: text frames only
         except (WebSocketDisconnect, RuntimeError):
             pass
+        except Exception as exc:
+            if outage(exc) is None:
+                raise
+            with contextlib.suppress(Exception):
+                await websocket.close(1013)  # try again later: the client reconnects
         finally:
             hub.unregister(conn)
+            if spectator is not None:
+                await costly.close_spectator(spectator)
             if pump is not None:
                 pump.cancel()
                 with contextlib.suppress(BaseException):
@@ -448,6 +526,54 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     mount(app)
     return app
+
+
+def strict_options(game_name: str, options: dict[str, Any], where: str) -> None:
+    """Refuse option values of the wrong JSON type (``"players": "2"``, ``1`` for
+    ``true``): the games' own check also reads the text forms a command line gives.
+    Unknown games and options are left to that check, which names them."""
+    game = games().get(game_name)
+    if game is None:
+        return
+    kinds = {o.name: o for o in game.options}
+    for name, value in options.items():
+        option = kinds.get(name)
+        if option is None:
+            continue
+        if option.kind == "int":
+            ok = type(value) is int
+            wanted = "an integer"
+        elif option.kind == "bool":
+            ok = type(value) is bool
+            wanted = "true or false"
+        else:
+            ok = any(type(value) is type(c) and value == c for c in option.choices)
+            wanted = "one of " + ", ".join(json_text(c) for c in option.choices)
+        if not ok:
+            raise Invalid(f"{where}.{name} must be {wanted}, not {json_text(value)}")
+
+
+def json_text(value: Any) -> str:
+    try:
+        return jsontext.dumps_text(value)[:80]
+    except Exception:
+        return repr(value)[:80]
+
+
+class _NotText(ValueError):
+    """A binary frame where a text frame was expected."""
+
+
+async def _receive_text(websocket: WebSocket) -> str:
+    """The next text frame. Raises ``WebSocketDisconnect`` when the client left and
+    ``_NotText`` for a binary frame (Starlette's ``receive_text`` raises ``KeyError``)."""
+    message = await websocket.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        raise _NotText("send JSON in text frames")
+    return str(text)
 
 
 def _hello(data: Any, websocket: WebSocket) -> tuple[str | None, int | None]:

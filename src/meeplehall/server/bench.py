@@ -65,6 +65,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+# Benchmarks and tests drive many tables from one address on loopback.
+_NO_LIMITS = [arg for kind in ("create", "import", "replay", "analysis")
+              for arg in ("--limit", f"{kind}=0")]
+
+
 @contextlib.contextmanager
 def server_process(db_url: str, port: int, *extra: str,
                    procs: list[subprocess.Popen[bytes]] | None = None) -> Iterator[str]:
@@ -73,7 +78,7 @@ def server_process(db_url: str, port: int, *extra: str,
     errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
     proc = subprocess.Popen(
         [sys.executable, "-m", "meeplehall.server", "serve", "--db", db_url, "--port",
-         str(port), "--move-rate", "0", "--quiet", *extra],
+         str(port), "--move-rate", "0", "--quiet", *_NO_LIMITS, *extra],
         stdout=subprocess.DEVNULL, stderr=errors)
     if procs is not None:
         procs.append(proc)

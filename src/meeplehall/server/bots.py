@@ -5,13 +5,22 @@ move, it asks the bot (through ``player_view`` only) in a worker thread and subm
 choice like any seat would. A bot that raises, overruns its think time or answers with an
 action that is not legal is logged, and the random bot moves for it that once, with a
 note in the table's history that every client sees. So a table never hangs on a bot.
+
+One process drives a table's bots at a time: the holder of its lease in the database
+(``bot_leases``), taken when a bot is to move and renewed while bots keep moving, dropped
+when a human is to move or the game ends. Every process looks for lapsed leases every
+third of the lease time and takes those tables over: when the driving process dies, its
+tables' bots go on from another one within about a lease time.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import logging
+import secrets
+import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -33,13 +42,47 @@ class BotDriver:
     """Plays the bot seats of every table this process changes."""
 
     def __init__(self, service: TableService, *, workers: int = 2,
-                 think_time: float = 5.0) -> None:
+                 think_time: float = 5.0, lease_time: float = 15.0) -> None:
         self.service = service
         self.think_time = think_time
+        # A lease outlasts a bot's longest think, so a live driver never loses it.
+        self.lease_time = max(lease_time, 2 * think_time + 1)
+        self.holder = secrets.token_hex(8)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._pending: set[int] = set()
+        self._held: dict[int, float] = {}  # table -> when our lease runs out (monotonic)
+        self._sweeper: asyncio.Task[None] | None = None
         self._closed = False
+
+    def start(self) -> None:
+        """Start looking for tables whose driver's lease lapsed."""
+        self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        while not self._closed:
+            await asyncio.sleep(self.lease_time / 3)
+            try:
+                for table_id in await self.service.lapsed_leases():
+                    self.kick(table_id)
+            except Exception as exc:  # the database is down, say: look again later
+                log.warning("cannot look for lapsed bot leases (%s)", type(exc).__name__)
+
+    async def _lease(self, table_id: int) -> bool:
+        """Hold (or renew) the table's lease; False when another process holds it."""
+        until = self._held.get(table_id)
+        stamp = time.monotonic()
+        if until is not None and until - stamp > self.lease_time * 2 / 3:
+            return True
+        if await self.service.take_lease(table_id, self.holder, self.lease_time):
+            self._held[table_id] = stamp + self.lease_time
+            return True
+        self._held.pop(table_id, None)
+        return False
+
+    async def _release(self, table_id: int) -> None:
+        if self._held.pop(table_id, None) is not None:
+            await self.service.drop_lease(table_id, self.holder)
 
     def on_change(self, table_id: int, _seq: int, _undo: bool) -> None:
         live = self.service.cached(table_id)
@@ -66,7 +109,10 @@ class BotDriver:
                     return
                 seat = live.to_move
                 if seat is None or live.seats[seat].kind == HUMAN:
+                    await self._release(table_id)
                     continue
+                if not await self._lease(table_id):
+                    return  # another process drives this table's bots
                 await self._move(live, seat)
         except asyncio.CancelledError:
             raise
@@ -110,10 +156,15 @@ class BotDriver:
     async def close(self) -> None:
         self._closed = True
         tasks = list(self._tasks.values())
+        if self._sweeper is not None:
+            tasks.append(self._sweeper)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
+        for table_id in list(self._held):  # another process may take them at once
+            with contextlib.suppress(Exception):
+                await self._release(table_id)
 
 
 class _IllegalChoice(Exception):

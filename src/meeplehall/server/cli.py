@@ -8,12 +8,19 @@ the same commands on its own.
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from meeplehall.server.limits import LimitConfig
 
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8000
+WS_MAX_SIZE = 1 << 16  # bytes in one WebSocket message from a client (hellos and pings)
 
 
 def default_db_url() -> tuple[str, Path]:
@@ -25,18 +32,37 @@ def default_db_url() -> tuple[str, Path]:
 
 
 def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--db", default=None, metavar="URL",
+    parser.add_argument("--db", default=os.environ.get("MEEPLEHALL_DB"), metavar="URL",
                         help="database: sqlite:///PATH or postgresql+psycopg://USER:PW@HOST:"
-                             "PORT/DB (default: SQLite in the user data directory)")
+                             "PORT/DB (default: $MEEPLEHALL_DB, else SQLite in the user "
+                             "data directory)")
     parser.add_argument("--host", default=DEFAULT_HOST, help=f"default {DEFAULT_HOST}")
     parser.add_argument("--port", type=int, default=DEFAULT_PORT, help=f"default {DEFAULT_PORT}")
-    parser.add_argument("--redis", default=None, metavar="URL",
-                        help="redis://HOST:PORT/0: share live updates with other server "
-                             "processes on the same database")
+    parser.add_argument("--redis", default=os.environ.get("MEEPLEHALL_REDIS"), metavar="URL",
+                        help="redis://HOST:PORT/0 (rediss:// for TLS): share live updates "
+                             "and limits with other server processes on the same database "
+                             "(default: $MEEPLEHALL_REDIS)")
     parser.add_argument("--move-rate", type=float, default=20.0,
                         help="moves per second allowed per seat token (default 20; 0: no limit)")
     parser.add_argument("--bot-think-time", type=float, default=5.0,
                         help="seconds a bot may think before the random bot moves for it")
+    parser.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
+                        help="seconds a process holds a table's bots; another process takes "
+                             "over a lapsed lease (default 15; at least twice the think time)")
+    parser.add_argument("--limit", action="append", default=[], metavar="KIND=RATE,BURST",
+                        help="requests per second and bursts from one client address, for "
+                             "KIND create, import, replay or analysis (repeatable; RATE 0: no "
+                             "limit); defaults in docs/server.md")
+    parser.add_argument("--total-limit", action="append", default=[],
+                        metavar="KIND=RATE,BURST",
+                        help="the same for all clients together (shared through --redis)")
+    parser.add_argument("--spectators", type=int, default=None, metavar="N",
+                        help="spectator WebSockets in all (default 2000)")
+    parser.add_argument("--spectators-per-client", type=int, default=None, metavar="N",
+                        help="spectator WebSockets from one client address (default 20)")
+    parser.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
+                        help="proxies trusted to name the client in X-Forwarded-For (comma "
+                             "separated; default 127.0.0.1): limits count per client address")
     parser.add_argument("--quiet", action="store_true",
                         help="no access log and no per-connection lines: warnings only")
 
@@ -114,6 +140,30 @@ def tune_gc() -> None:
     gc.set_threshold(20_000, 50, 1000)
 
 
+def limit_config(args: argparse.Namespace) -> LimitConfig:
+    """The limits the ``serve`` arguments ask for (the defaults, changed)."""
+    from meeplehall.server.limits import Rate, default_limits
+
+    config = default_limits()
+    for option, table in (("limit", config.client), ("total_limit", config.total)):
+        for item in getattr(args, option):
+            kind, _, value = item.partition("=")
+            rate, _, burst = value.partition(",")
+            if kind not in table:
+                raise SystemExit(f"--{option.replace('_', '-')}: unknown kind {kind!r}; "
+                                 f"kinds are {', '.join(table)}")
+            try:
+                table[kind] = Rate(float(rate), int(burst) if burst else table[kind].burst)
+            except ValueError:
+                raise SystemExit(f"--{option.replace('_', '-')} {item!r}: write "
+                                 "KIND=RATE,BURST (for example replay=2,20)") from None
+    return dataclasses.replace(
+        config,
+        spectators=config.spectators if args.spectators is None else args.spectators,
+        spectators_per_client=config.spectators_per_client
+        if args.spectators_per_client is None else args.spectators_per_client)
+
+
 def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
@@ -128,7 +178,8 @@ def cmd_serve(args: argparse.Namespace) -> int:
         print(f"meeplehall server: database {describe_url(url)}", flush=True)
     try:
         app = create_app(url, args.redis, move_rate=args.move_rate,
-                         bot_think_time=args.bot_think_time)
+                         bot_think_time=args.bot_think_time, bot_lease=args.bot_lease,
+                         limits=limit_config(args))
     except StorageError as exc:
         print(f"meeplehall server: {exc}", file=sys.stderr)
         return 2
@@ -142,7 +193,9 @@ def cmd_serve(args: argparse.Namespace) -> int:
     print(f"meeplehall server: event loop {loop}, HTTP parser {http}", flush=True)
     uvicorn.run(app, host=args.host, port=args.port, loop=loop, http=http,
                 log_level="warning" if args.quiet else "info", access_log=not args.quiet,
-                ws="websockets-sansio", ws_per_message_deflate=False)
+                ws="websockets-sansio", ws_per_message_deflate=False,
+                ws_max_size=WS_MAX_SIZE, proxy_headers=True,
+                forwarded_allow_ips=args.forwarded_allow_ips)
     return 0
 
 

@@ -2,9 +2,10 @@
 
 Three tables hold everything: ``game_tables`` (a ``GameRecord`` header per table),
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
-history. ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides
-which of two concurrent submissions wins. An undo is a history entry of its own (kind
-``undo``) and marks the moves it takes back as undone; nothing is ever deleted.
+history; a fourth, ``bot_leases``, says which server process drives a table's bots.
+``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
+two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
+and marks the moves it takes back as undone; nothing is ever deleted.
 
 The schema is managed by the Alembic migrations under ``migrations/``; the server applies
 them at start and refuses a database whose schema revision it does not know.
@@ -100,6 +101,18 @@ class MoveRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class LeaseRow(Base):
+    """The server process driving a table's bots (``holder``), until ``expires_at``: it
+    renews the lease while its bots move; another process takes over a lapsed one."""
+
+    __tablename__ = "bot_leases"
+
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(32))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
 def now() -> datetime:
     return datetime.now(UTC)
 
@@ -157,11 +170,12 @@ def make_engine(url: str) -> Engine:
         if parsed.get_driver_name() not in ("psycopg", ""):
             raise StorageError("PostgreSQL URLs must use the psycopg driver: "
                                "postgresql+psycopg://user:password@host:port/database")
-        # No pre-ping (a round trip on every checkout): after the database restarts, the
-        # first statement on a dead connection fails, and SQLAlchemy then drops the whole
-        # pool, so one request gets an error instead of every request paying a ping.
+        # Pre-ping (a round trip on each checkout): after the database restarts, the
+        # first request gets a fresh connection instead of an error. Moves do not pay
+        # it: the move writer keeps its connection (meeplehall.server.writer).
         return create_engine(parsed.set(drivername="postgresql+psycopg"),
-                             pool_size=10, max_overflow=20)
+                             pool_size=10, max_overflow=20, pool_pre_ping=True,
+                             pool_timeout=10)
     raise StorageError(f"unsupported database {backend!r}: use sqlite:///PATH or "
                        "postgresql+psycopg://user:password@host:port/database")
 

@@ -47,3 +47,51 @@ class Invalid(ApiError):
 
 class TooManyRequests(ApiError):
     status = 429
+
+
+class Unavailable(ApiError):
+    """503: the database (or another service the server needs) cannot be reached;
+    ``retry_after`` says when to try again."""
+
+    status = 503
+
+
+RETRY_AFTER = 2.0  # seconds a client is told to wait during an outage
+
+
+def database_errors() -> tuple[type[Exception], ...]:
+    """The exception classes that may mean the database is down (see :func:`outage`)."""
+    import sqlite3
+
+    import sqlalchemy.exc as sa
+
+    classes: list[type[Exception]] = [sa.DBAPIError, sa.TimeoutError, sqlite3.OperationalError]
+    try:
+        import psycopg
+    except ImportError:  # SQLite only
+        pass
+    else:
+        classes += [psycopg.OperationalError, psycopg.InterfaceError]
+    return tuple(classes)
+
+
+def outage(exc: BaseException) -> Unavailable | None:
+    """``Unavailable`` when ``exc`` says the database cannot be reached (a refused or
+    lost connection, a pool that has none to give), else None."""
+    import sqlite3
+
+    import sqlalchemy.exc as sa
+
+    lost = isinstance(exc, sa.OperationalError | sa.InterfaceError | sa.TimeoutError
+                      | sqlite3.OperationalError) or (
+        isinstance(exc, sa.DBAPIError) and exc.connection_invalidated)
+    if not lost:
+        try:
+            import psycopg
+        except ImportError:  # SQLite only
+            return None
+        lost = isinstance(exc, psycopg.OperationalError | psycopg.InterfaceError)
+    if not lost:
+        return None
+    return Unavailable("the database is unavailable: try again shortly",
+                       retry_after=RETRY_AFTER)

@@ -16,12 +16,14 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
 from starlette.websockets import WebSocket
 
 from meeplehall.server import jsontext
+from meeplehall.server.errors import outage
 from meeplehall.server.live_table import Live
 from meeplehall.server.patch import diff
 from meeplehall.server.service import TableService
@@ -45,6 +47,8 @@ class Connection:
     last_view: dict[str, Any] | None = None
     last_memo: dict[Any, bytes] | None = None  # the diff memo of last_view
     log_len: int = 0
+    token_hash: str | None = None  # the seat's token: the socket ends when it changes
+    ended: str | None = None  # set: close the socket now, saying this
 
 
 def table_message(live: Live, seat: int | None) -> dict[str, Any]:
@@ -94,6 +98,8 @@ class Hub:
         self._redis: Any = None
         self._outbox: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
+        self._seat_tasks: set[asyncio.Task[None]] = set()
+        self._publish_warned = 0.0
 
     async def start(self) -> None:
         if not self.redis_url:
@@ -107,11 +113,30 @@ class Hub:
         self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._listener())]
 
     async def close(self) -> None:
-        for task in self._tasks:
+        tasks = [*self._tasks, *self._seat_tasks]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         if self._redis is not None:
             await self._redis.aclose()
+
+    @property
+    def redis(self) -> Any:
+        """The Redis client (None without Redis), for others to share."""
+        return self._redis
+
+    async def ping(self, timeout: float) -> str | None:
+        """None when Redis answers within ``timeout`` seconds; "not configured" without
+        Redis; else what went wrong (for ``/api/health``)."""
+        if self._redis is None:
+            return "not configured"
+        try:
+            await asyncio.wait_for(self._redis.ping(), timeout)
+        except TimeoutError:
+            return f"no answer within {timeout:g} s"
+        except Exception as exc:
+            return f"unavailable ({type(exc).__name__})"
+        return None
 
     # -- events -------------------------------------------------------------------------
 
@@ -120,6 +145,35 @@ class Hub:
         self._wake(table_id, seq)
         if self._outbox is not None:
             self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id, "s": seq}))
+
+    def on_seat(self, table_id: int, seat: int, token_hash: str | None) -> None:
+        """A seat of this process was given up or taken (``token_hash``: its token now):
+        the sockets of any other token on that seat end at once, here and, through
+        Redis, in the other processes."""
+        self._end_seat(table_id, seat, token_hash)
+        if self._outbox is not None:
+            self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id,
+                                                "seat": seat}))
+
+    def _end_seat(self, table_id: int, seat: int, token_hash: str | None) -> None:
+        for conn in self._conns.get(table_id, ()):
+            if conn.seat == seat and conn.token_hash != token_hash and conn.ended is None:
+                conn.ended = "this seat was given up"
+                conn.wake.set()
+
+    async def _remote_seat(self, table_id: int, seat: int) -> None:
+        """Another process changed a seat: read whose it is now, end the other sockets."""
+        if not any(c.seat == seat for c in self._conns.get(table_id, ())):
+            return
+        try:
+            probe = await self.service.probe(table_id)
+        except Exception as exc:
+            log.warning("cannot read the seats of table %d (%s)", table_id,
+                        type(exc).__name__)
+            return
+        for number, _kind, digest in probe.seats:
+            if number == seat:
+                self._end_seat(table_id, seat, digest)
 
     def _wake(self, table_id: int, seq: int | None) -> None:
         for conn in self._conns.get(table_id, ()):
@@ -136,7 +190,10 @@ class Hub:
             try:
                 await self._redis.publish(CHANNEL, message)
             except Exception as exc:
-                log.warning("cannot publish to Redis (%s)", type(exc).__name__)
+                stamp = time.monotonic()
+                if stamp - self._publish_warned > 10:  # one line per outage, not per move
+                    self._publish_warned = stamp
+                    log.warning("cannot publish to Redis (%s)", type(exc).__name__)
 
     async def _listener(self) -> None:
         while True:
@@ -150,7 +207,15 @@ class Hub:
                         continue
                     try:
                         data = json.loads(message["data"])
-                        if data["o"] != self.origin:
+                        if data["o"] == self.origin:
+                            continue
+                        if "seat" in data:
+                            loop = asyncio.get_running_loop()
+                            task = loop.create_task(
+                                self._remote_seat(int(data["t"]), int(data["seat"])))
+                            self._seat_tasks.add(task)
+                            task.add_done_callback(self._seat_tasks.discard)
+                        else:
                             self._wake(int(data["t"]), int(data["s"]))
                     except (ValueError, KeyError, TypeError):
                         log.warning("ignored a malformed message on %s", CHANNEL)
@@ -249,19 +314,27 @@ class Hub:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.error("live update to a client of table %d failed (%s)", conn.table_id,
-                          type(exc).__name__, exc_info=True)
+                if outage(exc) is None:
+                    log.error("live update to a client of table %d failed (%s)",
+                              conn.table_id, type(exc).__name__, exc_info=True)
+                # 1013, "try again later": the client reconnects and syncs.
+                with contextlib.suppress(Exception):
+                    await conn.ws.close(1013 if outage(exc) is not None else 1011)
                 return
 
     async def _push(self, conn: Connection) -> bool:
         """Send what changed; False when the connection should end."""
         if True:
-            min_seq, conn.min_seq = conn.min_seq, 0
-            live = await self.service.get_live(conn.table_id, min_seq=min_seq)
-            if conn.seat is not None and not live.seats[conn.seat].taken:
+            if conn.ended is None:
+                min_seq, conn.min_seq = conn.min_seq, 0
+                live = await self.service.get_live(conn.table_id, min_seq=min_seq)
+                if conn.seat is not None and \
+                        live.seats[conn.seat].token_hash != conn.token_hash:
+                    conn.ended = "this seat was given up"
+            if conn.ended is not None:
                 with contextlib.suppress(Exception):
                     await conn.ws.send_json({"type": "error", "status": 401,
-                                             "detail": "this seat was given up"})
+                                             "detail": conn.ended})
                     await conn.ws.close(4401)
                 return False
             if live.seq == conn.last_seq:

@@ -20,18 +20,20 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from datetime import timedelta
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio.to_thread
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine
+from sqlalchemy.exc import IntegrityError
 
 from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
 from meeplehall.core.rng import check_seed, new_seed
-from meeplehall.server.db import MoveRow, SeatRow, TableRow, now
+from meeplehall.server.db import LeaseRow, MoveRow, SeatRow, TableRow, now
 from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from meeplehall.server.live_table import (
     MOVE,
@@ -58,6 +60,7 @@ SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
 T = TypeVar("T")
 Listener = Callable[[int, int, bool], None]
+SeatListener = Callable[[int, int, str | None], None]  # table, seat, its token hash now
 
 
 def games() -> dict[str, Game]:
@@ -90,6 +93,7 @@ class TableService:
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
+        self.seat_listeners: list[SeatListener] = []
         sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time; writers queueing on its busy handler sleep for
         # up to 100 ms, so this process's writers queue on a lock instead.
@@ -154,6 +158,13 @@ class TableService:
             except Exception:  # a listener must never break a committed move
                 log.exception("change listener failed for table %d", table_id)
 
+    def _seat_changed(self, table_id: int, seat: int, token_hash: str | None) -> None:
+        for listener in self.seat_listeners:
+            try:
+                listener(table_id, seat, token_hash)
+            except Exception:
+                log.exception("seat listener failed for table %d", table_id)
+
     # -- reads ----------------------------------------------------------------------------
 
     def _probe_sync(self, table_id: int) -> Probe | None:
@@ -168,8 +179,8 @@ class TableService:
         return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0))
 
     async def probe(self, table_id: int) -> Probe:
-        # A read on an indexed key: cheaper inline than a hop to a thread and back.
-        found = self._probe_sync(table_id)
+        # In a thread like every read: a slow or locked database must not stop the loop.
+        found = await self._thread(self._probe_sync, table_id)
         if found is None:
             raise NotFound(f"no table {table_id}")
         return found
@@ -186,6 +197,22 @@ class TableService:
             rows = [Row(r.seq, r.kind, r.seat, r.action, bool(r.undone), r.note)
                     for r in conn.execute(query.order_by(MoveRow.seq))]
         return header, rows
+
+    def _ping_sync(self) -> None:
+        with self.engine.connect() as conn:
+            conn.execute(select(1))
+
+    async def ping(self, timeout: float) -> str | None:
+        """None when the database answers a trivial query within ``timeout`` seconds,
+        else what went wrong (for ``/api/health``)."""
+        try:
+            # asyncio's own pool, not anyio's: a timed-out ping is abandoned, not awaited.
+            await asyncio.wait_for(asyncio.to_thread(self._ping_sync), timeout)
+        except TimeoutError:
+            return f"no answer within {timeout:g} s"
+        except Exception as exc:
+            return f"unavailable ({type(exc).__name__})"
+        return None
 
     def cached(self, table_id: int) -> Live | None:
         """The cached table, if any (possibly behind the database)."""
@@ -326,6 +353,48 @@ class TableService:
     async def unfinished_bot_tables(self) -> list[int]:
         return await self._thread(self._unfinished_bot_tables_sync)
 
+    # -- bot leases -------------------------------------------------------------------------
+
+    def _take_lease_sync(self, table_id: int, holder: str, seconds: float) -> bool:
+        stamp = now()
+        until = stamp + timedelta(seconds=seconds)
+        with self._write() as conn:
+            renewed = conn.execute(update(LeaseRow).where(
+                LeaseRow.table_id == table_id,
+                (LeaseRow.holder == holder) | (LeaseRow.expires_at < stamp))
+                .values(holder=holder, expires_at=until))
+            if renewed.rowcount == 1:
+                return True
+        try:
+            with self._write() as conn:
+                conn.execute(insert(LeaseRow).values(table_id=table_id, holder=holder,
+                                                     expires_at=until))
+        except IntegrityError:  # held by another process (or the table is gone)
+            return False
+        return True
+
+    async def take_lease(self, table_id: int, holder: str, seconds: float) -> bool:
+        """Make ``holder`` the driver of the table's bots for ``seconds`` (renewing its
+        own lease); False while another holder's lease runs."""
+        return await self._write_thread(self._take_lease_sync, table_id, holder, seconds)
+
+    def _drop_lease_sync(self, table_id: int, holder: str) -> None:
+        with self._write() as conn:
+            conn.execute(delete(LeaseRow).where(LeaseRow.table_id == table_id,
+                                                LeaseRow.holder == holder))
+
+    async def drop_lease(self, table_id: int, holder: str) -> None:
+        await self._write_thread(self._drop_lease_sync, table_id, holder)
+
+    def _lapsed_leases_sync(self) -> list[int]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(
+                select(LeaseRow.table_id).where(LeaseRow.expires_at < now()))]
+
+    async def lapsed_leases(self) -> list[int]:
+        """Tables whose bots' driver let its lease lapse (its process died, say)."""
+        return await self._thread(self._lapsed_leases_sync)
+
     # -- creating tables ------------------------------------------------------------------
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
@@ -443,6 +512,7 @@ class TableService:
         if live is not None:
             live.seats = [SeatInfo(s.seat, s.kind, digest if s.seat == seat else s.token_hash)
                           for s in live.seats]
+        self._seat_changed(table_id, seat, digest)
         return token
 
     def _leave_sync(self, table_id: int, seat: int) -> None:
@@ -458,6 +528,7 @@ class TableService:
         if live is not None:
             live.seats = [SeatInfo(s.seat, s.kind, None if s.seat == seat else s.token_hash)
                           for s in live.seats]
+        self._seat_changed(table_id, seat, None)
 
     # -- moves ----------------------------------------------------------------------------
 

@@ -55,11 +55,25 @@ def _as_postgres(args: list[str]) -> list[str]:
 class TempPostgres:
     """A PostgreSQL cluster in a temporary directory, listening on 127.0.0.1 only."""
 
-    def __init__(self, bindir: Path, root: Path, port: int) -> None:
+    def __init__(self, bindir: Path, root: Path, port: int, options: str = "") -> None:
         self.bindir = bindir
         self.root = root
         self.port = port
+        self.options = options
         self._counter = 0
+
+    def stop(self) -> None:
+        """Stop the server at once (``immediate``: like a crash; tests of outages)."""
+        subprocess.run(_as_postgres([str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"),
+                                     "-m", "immediate", "-w", "stop"]),
+                       check=True, capture_output=True, timeout=60)
+
+    def start(self) -> None:
+        """Start it again on the same port (after :meth:`stop`)."""
+        subprocess.run(_as_postgres([str(self.bindir / "pg_ctl"), "-D", str(self.root / "data"),
+                                     "-l", str(self.root / "server.log"), "-o", self.options,
+                                     "-w", "-t", "60", "start"]),
+                       check=True, capture_output=True, timeout=90)
 
     def url(self, database: str = "postgres") -> str:
         return f"postgresql+psycopg://postgres@127.0.0.1:{self.port}/{database}"
@@ -102,7 +116,7 @@ def temp_postgres(bindir: Path | None = None, durable: bool = False) -> Iterator
         subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-l", str(log),
                                      "-o", options, "-w", "-t", "60", "start"]),
                        check=True, capture_output=True, timeout=90)
-        yield TempPostgres(bindir, root, port)
+        yield TempPostgres(bindir, root, port, options)
     finally:
         if (data / "postmaster.pid").exists():
             subprocess.run(_as_postgres([str(bindir / "pg_ctl"), "-D", str(data), "-m",
@@ -111,28 +125,58 @@ def temp_postgres(bindir: Path | None = None, durable: bool = False) -> Iterator
         shutil.rmtree(root, ignore_errors=True)
 
 
-@contextlib.contextmanager
-def temp_redis() -> Iterator[str]:
-    """Start ``redis-server`` on a free loopback port without persistence; yields its URL."""
-    binary = find_redis()
-    if binary is None:
-        raise RuntimeError("redis-server is not installed")
-    port = free_port()
-    proc = subprocess.Popen([binary, "--port", str(port), "--bind", "127.0.0.1", "--save", "",
-                             "--appendonly", "no", "--daemonize", "no"],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
+class TempRedis:
+    """``redis-server`` on a loopback port without persistence; it can be stopped and
+    started again on the same port (tests of outages)."""
+
+    def __init__(self, binary: str, port: int) -> None:
+        self.binary = binary
+        self.port = port
+        self.url = f"redis://127.0.0.1:{port}/0"
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        proc = self.proc = subprocess.Popen(
+            [self.binary, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--daemonize", "no"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.monotonic() + 20
         while True:
-            with contextlib.suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
-                break
+            with contextlib.suppress(OSError), \
+                    socket.create_connection(("127.0.0.1", self.port), 0.5):
+                return
             if proc.poll() is not None or time.monotonic() > deadline:
                 raise RuntimeError("redis-server did not start")
             time.sleep(0.05)
-        yield f"redis://127.0.0.1:{port}/0"
-    finally:
+
+    def stop(self) -> None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return
         proc.terminate()
         try:
             proc.wait(10)
         except subprocess.TimeoutExpired:
             proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def temp_redis_server() -> Iterator[TempRedis]:
+    """Start a :class:`TempRedis` on a free loopback port; stop it afterwards."""
+    binary = find_redis()
+    if binary is None:
+        raise RuntimeError("redis-server is not installed")
+    server = TempRedis(binary, free_port())
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@contextlib.contextmanager
+def temp_redis() -> Iterator[str]:
+    """Start ``redis-server`` on a free loopback port without persistence; yields its URL."""
+    with temp_redis_server() as server:
+        yield server.url

@@ -36,6 +36,7 @@ import logging
 import queue
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -47,6 +48,10 @@ from meeplehall.server.errors import Conflict, Unauthorized
 log = logging.getLogger("meeplehall.server")
 
 MAX_BATCH = 512  # moves per transaction at most
+# PostgreSQL: how long the writer waits for a row lock before it hands the move that
+# needs it to a thread of its own, so that one locked table never holds up the others.
+LOCK_WAIT = "20ms"
+SLOW_LANE_THREADS = 4  # threads writing the moves that wait for a lock
 
 # {} stands for the placeholders of a batch (see MoveWriter._round).
 _SELECT_TOKENS = "SELECT table_id, seat, token_hash FROM seats WHERE table_id IN ({})"
@@ -107,6 +112,7 @@ class MoveWriter:
         self._queue: queue.SimpleQueue[Append | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._conn: Any = None
+        self._slow: ThreadPoolExecutor | None = None
         self.batches = 0  # transactions written (for tests and the benchmark)
         self.moves = 0
 
@@ -133,6 +139,9 @@ class MoveWriter:
         if thread is not None:
             self._queue.put(None)
             thread.join()
+        slow, self._slow = self._slow, None
+        if slow is not None:
+            slow.shutdown(wait=True)
 
     # -- the writer thread ------------------------------------------------------------------
 
@@ -161,37 +170,79 @@ class MoveWriter:
 
     def _connection(self) -> Any:
         if self._conn is None:
-            self._conn = self.engine.raw_connection()
+            conn = self.engine.raw_connection()
+            if self.one_trip:
+                try:
+                    _execute(conn, f"SET lock_timeout = '{LOCK_WAIT}'")
+                except BaseException:
+                    conn.invalidate()
+                    raise
+            self._conn = conn
         return self._conn
 
     def _release(self) -> None:
         conn, self._conn = self._conn, None
         if conn is not None:
-            with contextlib.suppress(Exception):
+            try:
+                if self.one_trip:  # the pool's next user gets the default back
+                    _execute(conn, "RESET lock_timeout")
                 conn.close()  # back to the pool
+            except Exception:
+                with contextlib.suppress(Exception):
+                    conn.invalidate()
 
     def _write_batch(self, batch: list[Append]) -> None:
         try:
-            results = self._transaction(batch)
+            results = self._transaction(batch, self._connection())
         except Exception as exc:
             # Not a refusal of one move (those are per move): the connection or the
-            # database failed. Try each move alone, so one cannot sink the others.
+            # database failed, or a row lock was not granted in time. Try each move
+            # alone (on a new connection, unless only a lock was refused), so one cannot
+            # sink the others and the first move after a database restart goes through.
             self._discard(exc)
-            if len(batch) == 1:
-                results = [exc]
-            else:
-                results = []
-                for item in batch:
-                    try:
-                        results.extend(self._transaction([item]))
-                    except Exception as alone:
-                        self._discard(alone)
-                        results.append(alone)
+            results = []
+            for item in batch:
+                try:
+                    results.extend(self._transaction([item], self._connection()))
+                except Exception as alone:
+                    self._discard(alone)
+                    results.append(alone)
+        waiting = [i for i, result in enumerate(results) if _lock_refused(result)]
+        if waiting:  # locked by another session: written by a slow-lane thread
+            if self._slow is None:
+                self._slow = ThreadPoolExecutor(max_workers=SLOW_LANE_THREADS,
+                                                thread_name_prefix="db-lock-wait")
+            for i in waiting:
+                self._slow.submit(self._write_waiting, batch[i])
+            batch = [item for i, item in enumerate(batch) if i not in waiting]
+            results = [r for i, r in enumerate(results) if i not in waiting]
         self.batches += 1
         self.moves += len(batch)
         _resolve_all(batch, results)
 
+    def _write_waiting(self, item: Append) -> None:
+        """Write one move whose table is locked by another session, waiting for the
+        lock on a connection of its own (the pool's, with the default lock timeout)."""
+        result: Exception | None
+        try:
+            conn = self.engine.raw_connection()
+        except Exception as exc:
+            _resolve_all([item], [exc])
+            return
+        try:
+            result = self._transaction([item], conn)[0]
+        except Exception as exc:
+            result = exc
+            with contextlib.suppress(Exception):
+                conn.invalidate()
+        finally:
+            with contextlib.suppress(Exception):
+                conn.close()
+        _resolve_all([item], [result])
+
     def _discard(self, exc: Exception) -> None:
+        if _lock_refused(exc):
+            return  # the transaction was rolled back; the connection is fine
         log.warning("move write failed (%s); retrying on a new connection",
                     type(exc).__name__)
         conn, self._conn = self._conn, None
@@ -199,7 +250,7 @@ class MoveWriter:
             with contextlib.suppress(Exception):
                 conn.invalidate()
 
-    def _transaction(self, batch: list[Append]) -> list[Exception | None]:
+    def _transaction(self, batch: list[Append], conn: Any) -> list[Exception | None]:
         """Write ``batch`` in one transaction; per move, None or the refusal.
 
         A handful of statements for the whole batch, whatever its size (one round trip
@@ -207,7 +258,6 @@ class MoveWriter:
         returns the rows it inserted, and updates only where a move undoes or ends a
         game. Moves of the batch with the same (table, seq) go in successive rounds, so
         the first of them in queue order is the one that can win."""
-        conn = self._connection()
         if self.one_trip and _plain(batch):
             with self.lock:
                 return self._one_trip(conn.driver_connection, batch)
@@ -321,6 +371,21 @@ def _refused_token(item: Append, tokens: dict[tuple[int, int], str | None]
     if held is None or not hmac.compare_digest(held, item.token_hash):
         return Unauthorized(f"the token is not the token of a seat at table {item.table_id}")
     return None
+
+
+def _execute(conn: Any, sql: str) -> None:
+    """Run one statement on a pooled DBAPI connection and commit."""
+    cursor = conn.cursor()
+    try:
+        cursor.execute(sql)
+    finally:
+        cursor.close()
+    conn.commit()
+
+
+def _lock_refused(exc: Exception | None) -> bool:
+    """PostgreSQL refused a lock within ``lock_timeout`` (SQLSTATE 55P03)."""
+    return getattr(exc, "sqlstate", None) == "55P03"
 
 
 def _plain(batch: list[Append]) -> bool:
