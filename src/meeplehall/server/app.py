@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
