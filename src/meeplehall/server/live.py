@@ -324,24 +324,23 @@ class Hub:
 
     async def _push(self, conn: Connection) -> bool:
         """Send what changed; False when the connection should end."""
-        if True:
-            if conn.ended is None:
-                min_seq, conn.min_seq = conn.min_seq, 0
-                live = await self.service.get_live(conn.table_id, min_seq=min_seq)
-                if conn.seat is not None and \
-                        live.seats[conn.seat].token_hash != conn.token_hash:
-                    conn.ended = "this seat was given up"
-            if conn.ended is not None:
-                with contextlib.suppress(Exception):
-                    await conn.ws.send_json({"type": "error", "status": 401,
-                                             "detail": conn.ended})
-                    await conn.ws.close(4401)
-                return False
-            if live.seq == conn.last_seq:
-                return True
-            if conn.last_view is None or live.undone_since(conn.last_seq):
-                text = jsontext.dumps_text(await self.sync_message(conn, live, None))
-            else:
-                text = self.update_text(conn, live)
-            await conn.ws.send_text(text)
+        if conn.ended is None:
+            min_seq, conn.min_seq = conn.min_seq, 0
+            live = await self.service.get_live(conn.table_id, min_seq=min_seq)
+            if conn.seat is not None and \
+                    live.seats[conn.seat].token_hash != conn.token_hash:
+                conn.ended = "this seat was given up"
+        if conn.ended is not None:
+            with contextlib.suppress(Exception):
+                await conn.ws.send_json({"type": "error", "status": 401,
+                                         "detail": conn.ended})
+                await conn.ws.close(4401)
+            return False
+        if live.seq == conn.last_seq:
+            return True
+        if conn.last_view is None or live.undone_since(conn.last_seq):
+            text = jsontext.dumps_text(await self.sync_message(conn, live, None))
+        else:
+            text = self.update_text(conn, live)
+        await conn.ws.send_text(text)
         return True
