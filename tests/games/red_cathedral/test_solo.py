@@ -241,7 +241,8 @@ def test_claim_human_choice_and_recognition_tile():
                         score=[2, 2]))
     assert s.stack[-1] == (IVAN_CLAIM, 0, (0, 3))
     s = play(s, "ivan-claim 0")
-    assert s.owner[0] == IVAN and s.score[IVAN] == 2 + C.tiles[C.tile_index("W21")].amount and s.ws_tile[0] == -1
+    w21 = C.tiles[C.tile_index("W21")].amount
+    assert s.owner[0] == IVAN and s.score[IVAN] == 2 + w21 and s.ws_tile[0] == -1
     s = play(ivan_plays(solo("claim", towers=towers, options={"ivan_choice": "human"})),
               "ivan-claim 3")
     assert s.ws_tile[3] == -1 and s.score[IVAN] == 2
