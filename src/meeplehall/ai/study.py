@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import itertools
+import json
 import statistics
 import sys
 from collections import Counter, defaultdict
@@ -137,6 +138,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--profiles", help="comma-separated profiles (default: all)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--json", metavar="FILE", help="also write every game's result as JSON")
     args = parser.parse_args(argv)
     known = PROFILES[args.game]
     profiles = args.profiles.split(",") if args.profiles else list(known)
@@ -145,16 +147,23 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"unknown profile {p!r}; profiles are: {', '.join(known)}")
     if args.players == 1 and args.game != "red-cathedral":
         parser.error("--players 1 is offered for red-cathedral only")
-    jobs = [(args.game, lineup, args.seed + k)
-            for k, lineup in enumerate(seatings(profiles, args.players, args.games))]
+    lineups = seatings(profiles, args.players, args.games)
+    # alone against the automaton every profile plays the same seeds (a paired comparison)
+    jobs = [(args.game, lineup, args.seed + (k % args.games if args.players == 1 else k))
+            for k, lineup in enumerate(lineups)]
     if args.jobs > 1:
         with ProcessPoolExecutor(args.jobs) as pool:
             results = list(pool.map(play_one, jobs))
     else:
         results = [play_one(job) for job in jobs]
     table = summarise(results)
+    last = max(job[2] for job in jobs)
+    each = " each profile" if args.players == 1 else ""
     print(f"{args.game}, {args.players} players, {len(results)} games (seeds {args.seed}.."
-          f"{args.seed + len(results) - 1})")
+          f"{last}{each})")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as out:
+            json.dump({"seeds": [job[2] for job in jobs], "results": results}, out, indent=1)
     for p in profiles:
         row = table[p]
         print(f"{p:10s} mean {row['mean']:6.1f} sd {row['sd']:5.1f} range {row['min']}-"
