@@ -12,7 +12,7 @@ from meeplehall.ai.planner import (
     praga_evaluator,
     rc_evaluator,
 )
-from meeplehall.ai.study import seatings, summarise
+from meeplehall.ai.study import by_cards, seatings, summarise
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 
@@ -120,6 +120,7 @@ def test_red_cathedral_study_summary_counts_cards_turns_and_free_sales() -> None
     assert row["completed"] == 1 and row["turns"] == 32 and row["max_turns"] == 34
     assert row["sales"] == 2 and row["free_share"] == 0.75
     assert row["won_no_card"] == 1 and row["ivan"] == 30
+    assert by_cards(games) == {0: (1, 1, 30), 2: (1, 0, 20)}
 
 
 def test_planner_averaging_determinizations_ignores_the_games_own_chance() -> None:

@@ -174,7 +174,22 @@ def main(argv: Sequence[str] | None = None) -> int:
                   f" (max {row['max_turns']:.1f}) prestige sales {row['sales']:.1f}"
                   f" ({100 * row['free_share']:.0f} % free) won with no card "
                   f"{row['won_no_card']}{ivan}")
+    if results and "completed" in results[0]:
+        print("by cards completed (all profiles): " + "; ".join(
+            f"{n} cards: {g} games, {w} won, mean {m:.1f}"
+            for n, (g, w, m) in by_cards(results).items()))
     return 0
+
+
+def by_cards(results: list[dict[str, Any]]) -> dict[int, tuple[int, int, float]]:
+    """The Red Cathedral: per number of cards a player completed, the players' games,
+    wins and mean score (is building the road to victory?)."""
+    rows: dict[int, list[tuple[bool, int]]] = defaultdict(list)
+    for r in results:
+        for seat in range(len(r["lineup"])):
+            rows[r["completed"][seat]].append((seat in r["winners"], r["scores"][seat]))
+    return {n: (len(v), sum(w for w, _ in v), statistics.mean(x for _, x in v))
+            for n, v in sorted(rows.items())}
 
 
 if __name__ == "__main__":
