@@ -70,7 +70,7 @@ def _solo_turn_end(seed: int) -> object:
 
     state = GAME.initial_state({"players": 1}, seed)
     bot = make_bot("random", seed)
-    for _ in range(3000):
+    for _ in range(30000):
         legal = GAME.legal_actions(state)
         if (A.END_TURN in legal and A.SELL_PRESTIGE in legal
                 and track().on_prestige(state.score[0]) and state.score[0] > 0):

@@ -4,8 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from meeplehall.ai.planner import PRAGA_PROFILES, PlannerBot, praga_evaluator
-from meeplehall.ai.study import seatings, summarise
+from meeplehall.ai.heuristics.red_cathedral import evaluate_play
+from meeplehall.ai.planner import (
+    PRAGA_PROFILES,
+    RC_PROFILES,
+    PlannerBot,
+    praga_evaluator,
+    rc_evaluator,
+)
+from meeplehall.ai.study import by_cards, seatings, summarise
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 
@@ -63,13 +70,32 @@ def test_planner_values_a_turn_beyond_its_first_step() -> None:
     assert [v for v, _ in ranked] == sorted((v for v, _ in ranked), reverse=True)
 
 
-def test_unknown_profile_and_profiles_outside_praga_are_refused() -> None:
+def test_unknown_profiles_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown profile 'turtle'"):
         praga_evaluator("turtle")
+    with pytest.raises(ValueError, match="unknown profile 'turtle'"):
+        rc_evaluator("turtle")
     rc = GAMES["red-cathedral"]
     state = rc.initial_state({"players": 2}, 1)
-    with pytest.raises(ValueError, match="no planner profiles"):
+    with pytest.raises(ValueError, match="unknown profile 'walls'"):
         PlannerBot(1, "walls").choose(rc, rc.player_view(state, 0), rc.legal_actions(state))
+    assert set(RC_PROFILES) == {"balanced", "builder", "farmer", "workshop", "decorator"}
+
+
+def test_red_cathedral_profiles_add_their_weights_to_the_heuristic() -> None:
+    """The balanced profile is the heuristic itself; the builder adds its weight per
+    completed card, the farmer takes its weight off per claimed, unfinished card and adds
+    one per Recognition space; a finished game is rated by its result alone."""
+    from tests.games.red_cathedral.fixtures import build, card
+
+    s = build({"players": 2, "score": [20, 2],
+               "towers": [[card("B01", 0, done=True), card("M01", 0), "D01"]]})
+    base = evaluate_play(s, 0)
+    assert rc_evaluator("balanced")(s, 0) == base
+    assert rc_evaluator("builder")(s, 0) == pytest.approx(base + RC_PROFILES["builder"]["done"])
+    farmer = RC_PROFILES["farmer"]
+    assert rc_evaluator("farmer")(s, 0) == pytest.approx(
+        base + farmer["claim"] + 20 * farmer["track"] + s.rubles[0] * farmer["rubles"])
 
 
 def test_study_seatings_cover_every_pair_in_both_orders() -> None:
@@ -81,6 +107,23 @@ def test_study_seatings_cover_every_pair_in_both_orders() -> None:
     table = summarise([{"lineup": ("a", "b"), "scores": [10, 20], "winners": [1],
                         "breakdown": [{"play": 10}, {"play": 20}]}])
     assert table["b"]["wins"] == 1 and table["a"]["mean"] == 10
+    assert seatings(["a", "b"], 1, 2) == [("a",), ("a",), ("b",), ("b",)]
+
+
+def test_red_cathedral_study_summary_counts_cards_turns_and_free_sales() -> None:
+    """The Red Cathedral rows: cards completed, turns per player, Prestige sales and the
+    share of them that cost no Prestige (RC-AMB-4), Ivan's score, wins without a card."""
+    games = [{"lineup": ("farmer",), "scores": [30], "winners": [0], "completed": [0],
+              "turns": 30.0, "sales": [4], "free_sales": [3], "ivan": 25,
+              "breakdown": [{"track": 30}]},
+             {"lineup": ("farmer",), "scores": [20], "winners": [], "completed": [2],
+              "turns": 34.0, "sales": [0], "free_sales": [0], "ivan": 35,
+              "breakdown": [{"track": 20}]}]
+    row = summarise(games)["farmer"]
+    assert row["completed"] == 1 and row["turns"] == 32 and row["max_turns"] == 34
+    assert row["sales"] == 2 and row["free_share"] == 0.75
+    assert row["won_no_card"] == 1 and row["ivan"] == 30
+    assert by_cards(games) == {0: (1, 1, 30), 2: (1, 0, 20)}
 
 
 def test_planner_averaging_determinizations_ignores_the_games_own_chance() -> None:

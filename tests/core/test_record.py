@@ -85,8 +85,9 @@ def test_wrong_game(played):
 def test_wrong_rules_version(played):
     data = played[1].to_dict()
     data["rules_version"] = GAME.rules_version + 1
-    with pytest.raises(RecordError, match="made with rules version 2 of red-cathedral; this "
-                                          "program plays version 1"):
+    with pytest.raises(RecordError, match=f"made with rules version {GAME.rules_version + 1} of "
+                                          f"red-cathedral; this program plays version "
+                                          f"{GAME.rules_version}"):
         replay(GameRecord.from_dict(data))
 
 

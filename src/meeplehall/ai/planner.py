@@ -12,9 +12,11 @@ the bot's own sample, never from the game.
 
 The evaluation is the game's heuristic (``ai/heuristics``); for Praga Caput Regni a
 strategy profile (``PRAGA_PROFILES``) can add weights for what only pays later (mines,
-quarries, tracks, grid rows, walls, corner tokens). The profiles exist for balance
-studies (``python -m meeplehall.ai.study``, see docs/praga-balance.md): each one is a
-different plan a player could follow.
+quarries, tracks, grid rows, walls, corner tokens); for The Red Cathedral a profile
+(``RC_PROFILES``) adds weights for cards, Workshop tiles, Ornamentations or the track.
+The profiles exist for balance studies (``python -m meeplehall.ai.study``, see
+docs/praga-balance.md and docs/red-cathedral-balance.md): each one is a different plan a
+player could follow.
 """
 
 from __future__ import annotations
@@ -62,6 +64,59 @@ def praga_evaluator(profile: str = "balanced") -> Evaluator:
     return evaluate
 
 
+# Weights of The Red Cathedral's profiles, in Prestige per unit, added to the game's
+# heuristic (``ai/heuristics/red_cathedral.py``, the "balanced" profile) before the game
+# ends: ``done`` per completed card, ``deliver`` per claimed card's share of its cost
+# delivered, ``claim`` per card claimed and unfinished, ``ws`` per face-up Workshop tile,
+# ``orn`` per Ornamentation placed, ``track`` per Recognition space on the track,
+# ``rubles`` per Ruble held.
+RC_PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "builder": {"done": 4.0, "deliver": 3.0},
+    "farmer": {"claim": -6.0, "track": 0.25, "rubles": 0.1},
+    "workshop": {"ws": 2.5},
+    "decorator": {"orn": 3.0, "done": 1.0},
+}
+
+
+def rc_evaluator(profile: str = "balanced") -> Evaluator:
+    """The Red Cathedral evaluation of a profile: the heuristic's rating (on the bots'
+    scale, ``evaluate_play``) plus the profile's weights while the game is unfinished."""
+    from meeplehall.ai.heuristics.red_cathedral import evaluate_play
+    from meeplehall.games.red_cathedral.state import RCState
+
+    if profile not in RC_PROFILES:
+        raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                         f"{', '.join(RC_PROFILES)}")
+    w = RC_PROFILES[profile]
+
+    def evaluate(s: RCState, seat: int) -> float:
+        value = evaluate_play(s, seat)
+        if not w or s.final is not None:
+            return value
+        claimed = delivered = 0.0
+        for slot, owner in enumerate(s.owner):
+            if owner == seat and not s.done[slot]:
+                claimed += 1
+                delivered += sum(s.delivered[slot]) / _rc_card_size(s.card_of[slot])
+        value += w.get("done", 0.0) * s.completed[seat]
+        value += w.get("deliver", 0.0) * delivered
+        value += w.get("claim", 0.0) * claimed
+        value += w.get("ws", 0.0) * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
+        value += w.get("orn", 0.0) * s.orn_placed[seat]
+        value += w.get("track", 0.0) * s.score[seat]
+        value += w.get("rubles", 0.0) * s.rubles[seat]
+        return value
+
+    return evaluate
+
+
+def _rc_card_size(card: int) -> int:
+    from meeplehall.games.red_cathedral.components import load
+
+    return load().cards[card].size
+
+
 class PlannerBot(GreedyBot):
     """Pilot-method planner over the bot's own turn (see the module docstring); picks
     among equally rated actions like the greedy bot, with its own generator."""
@@ -78,6 +133,8 @@ class PlannerBot(GreedyBot):
     def _evaluator(self, game: Game) -> Evaluator:
         if game.name == "praga" and self.profile is not None:
             return praga_evaluator(self.profile)
+        if game.name == "red-cathedral" and self.profile is not None:
+            return rc_evaluator(self.profile)
         if self.profile is not None:
             raise ValueError(f"{game.name} has no planner profiles")
         return evaluator_for(game)

@@ -5,7 +5,7 @@ overrides only what the scenario cares about, from a small dict::
 
     build({
         "players": 4,
-        "towers": [["B01", card("M02", owner=0, delivered={"wood": 1}), "D01"]],
+        "towers": [["B01", card("M02", owner=0, delivered={"brick": 1}), "D01"]],
         "tiles": ["wood", "brick", "stone", "gold", "green", "purple", "rubles", "rp"],
         "dice": {"yellow": (0, 3), "blue": (3, 5)},
         "inv": {0: {"gold": 1}},

@@ -77,11 +77,12 @@ def test_completing_a_card():
     """RC-COMPLETE-1: Materials back to the supply, Recognition and Rubles to the owner,
     finished side up, Banner stays, then the Tsar's penalty and the end check."""
     s = builder({"gold": 1}, [card("B01", 1), card("M02", 0, delivered={
-        "wood": 1, "brick": 1, "stone": 1}), "D01"], score={0: 10, 1: 10})
+        "brick": 1, "stone": 1}), "D01"], score={0: 10, 1: 10})
     supply = list(s.supply)
     s = play(s, "build", "deliver gold 1")
     assert s.done[1] and s.owner[1] == 0 and s.delivered[1] == mats()
-    assert s.supply == [supply[0] + 1, supply[1] + 1, supply[2] + 1, supply[3] + 1,
+    assert C.cards[C.card_index("M02")].cost == (0, 1, 1, 1, 0, 0)
+    assert s.supply == [supply[0], supply[1] + 1, supply[2] + 1, supply[3] + 1,
                         supply[4], supply[5]]
     assert s.score[0] == 10 + 4 and s.rubles[0] == 3 + 2
     assert s.score[1] == 10 - 1  # Tsar's penalty on seat 1's unfinished Base

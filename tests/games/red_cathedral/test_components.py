@@ -263,6 +263,18 @@ def test_building_plan_shapes():
     assert all(e["source"] == "reconstructed" for e in entries("building_plans.toml", "plan"))
 
 
+def test_every_building_plan_holds_six_cards_per_player():
+    """RC-COMP-6, RC-CLAIM-7: a plan holds one card per Banner, 6 per player: 12 / 18 / 24
+    for 2 / 3 / 4 players (public page, recorded as the plans' ``cards_url``); 3 plans per
+    player count."""
+    for plan in C.plans:
+        assert plan.cards == 6 * plan.players, plan.id
+    assert sorted(p.players for p in C.plans) == [2, 2, 2, 3, 3, 3, 4, 4, 4]
+    for e in entries("building_plans.toml", "plan"):
+        assert e["cards_source"] == "public-page"
+        assert e["cards_url"].startswith("https://")
+
+
 def test_workshop_tile_list():
     """RC-GAP-4: die tiles are rulebook; resource tiles are reconstructed; some grant
     Recognition."""

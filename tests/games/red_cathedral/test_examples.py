@@ -204,7 +204,7 @@ def test_RC_EX_4c_complete_then_decorate_in_one_build():
     s = build({
         "players": 4,
         "towers": [[card("B01", GREEN, delivered={"wood": 1}),
-                    card("M02", YELLOW, delivered={"wood": 1, "brick": 1, "stone": 1}),
+                    card("M02", YELLOW, delivered={"brick": 1, "stone": 1}),
                     "D01"]],
         "inv": {YELLOW: {"gold": 1, "stone": 1, "green": 1}},
         "rubles": {YELLOW: 0},
@@ -386,18 +386,19 @@ def test_RC_EX_9_two_player_tower_payouts():
 
 
 def test_RC_EX_9_two_player_final_scoring_of_built_site():
-    """RC-EX-9 through final scoring of a built 2-player site (seat 1 plays green):
-    green 8 + 2 + 2 + 5 = 17, yellow 6 + 8 + 1 = 15."""
+    """RC-EX-9 through final scoring of a built 2-player site (seat 1 plays green), laid
+    out as Building Plan P2-A (12 cards, Middles 1, 0, 2, 1): green 8 + 2 + 2 + 5 = 17,
+    yellow 6 + 8 + 1 = 15."""
     y, g = 0, 1
     s = build({
         "players": 2,
         "towers": [
             [card("B01", g, done=True, orn=g), card("M01", g, done=True, orn=g),
-             card("M02", g, done=True), "D01"],
-            [card("B02", y, done=True), card("M03", y, done=True), card("D02", g, done=True)],
+             card("D01", g, done=True)],
+            [card("B02", y, done=True, orn=y), card("D02", g, done=True, orn=y)],
             [card("B03", y, done=True), card("M04", y, done=True), card("M05", y, done=True),
-             card("M06", g, done=True), "D03"],
-            [card("B04", g, done=True), card("D04", y, done=True, orn=g)],
+             card("D03", g, done=True)],
+            [card("B04", g, done=True), card("M06", y, done=True, orn=g), card("D04", y)],
         ],
         "score": [0, 0], "rubles": [0, 0],
     })
@@ -405,6 +406,7 @@ def test_RC_EX_9_two_player_final_scoring_of_built_site():
     out = GAME.outcome(s)
     assert [t["payout"] for t in out.details["towers"]] == [
         {g: 8}, {y: 6, g: 2}, {y: 8, g: 2}, {g: 5, y: 1}]
+    assert [len(t) for t in s.towers] == [2 + m for m in C.plans[0].middles]
     assert out.scores == (15, 17)
 
 

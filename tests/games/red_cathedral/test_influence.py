@@ -6,11 +6,13 @@ space 0, so the card is the one to influence (RC-INF-1).
 
 from __future__ import annotations
 
+from meeplehall.games.red_cathedral.components import load
 from meeplehall.games.red_cathedral.scoring import track
 from meeplehall.games.red_cathedral.state import DELIVER, INFLUENCE
 from tests.games.red_cathedral.fixtures import build, card, legal, mats, play, pp
 
 T = track()
+C = load()
 TILES = ["rp", "green", "purple", "brick", "wood", "stone", "gold", "rubles"]
 DICE = {"yellow": (1, 3), "red": (2, 1), "blue": (3, 2), "green": (4, 4), "white": (7, 1)}
 
@@ -98,7 +100,7 @@ def test_merchants_guild():
     s = influence("MR1", 0, ws={0: {"green": ("W21", "up")}})
     assert uses(s) == {"activate green"}
     s = play(s, "activate green")
-    assert s.score[0] == 2 + 2
+    assert s.score[0] == 2 + C.tiles[C.tile_index("W21")].amount
 
 
 def test_clergy():
@@ -107,8 +109,9 @@ def test_clergy():
     Middle and Dome gain 2 (Prestige). The units are the data's best guesses."""
     s = play(influence("CL1", 0), "perform")
     assert s.score[0] == 3
-    s = play(influence("CL1", 1, rubles=7), "perform", "perform")
-    assert s.rubles[0] == 1 and pp(s, 0) == 2
+    s = play(influence("CL1", 1, rubles=7), "perform")
+    assert s.rubles[0] == 4 and pp(s, 0) == 1
+    assert "perform" not in legal(s)  # CL-2 is once per turn in the data
     s = influence("CL2", 1, {"wood": 1, "brick": 1, "stone": 1, "gold": 1})
     assert len(uses(s)) == 4  # 4 choose 3
     s = play(s, "discard wood+brick+gold")

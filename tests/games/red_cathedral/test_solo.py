@@ -154,12 +154,13 @@ def test_ivan_gains_only_recognition_from_a_move():
     Workshop activation."""
     assert option("ivan_rp_multiplied").default is True
     dice = DICE | {"yellow": (6, 2), "red": (0, 3)}  # yellow lands on the RP tile
+    rp_tile = next(t.amount for t in C.resource_tiles if t.resource == 7)
     s = ivan_plays(solo("transport", dice=dice, score=[2, 2]))
-    assert s.score[IVAN] == 2 + 2 * 2
+    assert s.score[IVAN] == 2 + rp_tile * 2
     assert s.inv[IVAN] == mats() and s.rubles[IVAN] == 0
     s = ivan_plays(solo("transport", dice=dice, score=[2, 2],
                         options={"ivan_rp_multiplied": False}))
-    assert s.score[IVAN] == 2 + 2
+    assert s.score[IVAN] == 2 + rp_tile
 
 
 def test_ivan_gains_recognition_from_a_free_influence_action():
@@ -240,7 +241,8 @@ def test_claim_human_choice_and_recognition_tile():
                         score=[2, 2]))
     assert s.stack[-1] == (IVAN_CLAIM, 0, (0, 3))
     s = play(s, "ivan-claim 0")
-    assert s.owner[0] == IVAN and s.score[IVAN] == 2 + 2 and s.ws_tile[0] == -1
+    w21 = C.tiles[C.tile_index("W21")].amount
+    assert s.owner[0] == IVAN and s.score[IVAN] == 2 + w21 and s.ws_tile[0] == -1
     s = play(ivan_plays(solo("claim", towers=towers, options={"ivan_choice": "human"})),
               "ivan-claim 3")
     assert s.ws_tile[3] == -1 and s.score[IVAN] == 2
@@ -269,12 +271,12 @@ def test_build_by_count_in_row_order_with_surplus():
 def test_ivan_ignores_rubles_and_pays_the_tsar():
     """RC-IVACT-BUILD / RC-AMB-10 / RC-TSAR-4: Ivan gains a completed card's Recognition
     but not its Rubles; the Tsar's penalty applies to and because of him."""
-    towers = [[card("B02", 0, delivered={"wood": 1}), card("M05", IVAN), "D01"],
+    towers = [[card("B02", 0, delivered={"wood": 1}), card("M02", IVAN), "D01"],
               ["B03", "M04", "D02"]]
     s = ivan_plays(solo("build", towers=towers, ivan={"build": {"stone": 3}}, score=[10, 2]))
-    m05 = C.cards[C.card_index("M05")]
-    assert m05.rubles and s.done[1]
-    assert s.rubles[IVAN] == 0 and s.score[IVAN] == 2 + m05.rp
+    m02 = C.cards[C.card_index("M02")]
+    assert m02.rubles and m02.size == 3 and s.done[1]
+    assert s.rubles[IVAN] == 0 and s.score[IVAN] == 2 + m02.rp
     assert s.score[0] == 10 - 1
     towers = [[card("B01", IVAN), card("M01", 0, delivered={"brick": 1, "stone": 1}), "D01"],
               TOWERS[1]]

@@ -37,7 +37,7 @@ def test_gaining_recognition_moves_n_spaces_and_wraps():
                "inv": {0: {"stone": 1}}, "turn": 0})
     s = play(s, "build", "deliver stone 1")
     assert s.score[0] == 78 + C.cards[C.card_index("M01")].rp
-    assert divmod(s.score[0], 80) == (1, 78 + 3 - 80)
+    assert divmod(s.score[0], 80) == (1, 78 + C.cards[C.card_index("M01")].rp - 80)
 
 
 def tsar_victim(score, **options):
@@ -121,14 +121,16 @@ def test_prestige_value_formula():
 def test_units_of_each_effect():
     """RC-SCORE-9: completing a card gives Recognition (plain spaces), jewels give
     Prestige (Prestige spaces), the free actions cost Prestige."""
-    s = build({"players": 2, "score": [7, 2],
+    s = build({"players": 2, "score": [6, 2],
                "towers": [[card("B01", 1, done=True), card("M01", 0,
                                                            delivered={"brick": 1}), "D01"]],
                "inv": {0: {"stone": 2, "green": 1}}, "turn": 0})
     s = play(s, "build", "deliver stone 1")
-    assert s.score[0] == 7  # not complete yet: still needs a stone
+    assert s.score[0] == 6  # not complete yet: still needs a stone
     s = play(s, "deliver stone 1")
-    assert s.score[0] == 7 + 3  # M01: 3 Recognition, plain spaces
+    m01 = C.cards[C.card_index("M01")].rp
+    assert not T.on_prestige(6 + m01)
+    assert s.score[0] == 6 + m01  # M01's Recognition, plain spaces
     s = build({"players": 2, "score": [7, 2],
                "towers": [[card("B01", 1, done=True), "M01", "D01"]],
                "inv": {0: {"wood": 1, "green": 1}}, "turn": 0})

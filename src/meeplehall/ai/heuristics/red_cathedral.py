@@ -285,9 +285,11 @@ def evaluate(s: RCState, seat: int) -> float:
 
 # The rollout check's rating in the solo game (``check_rating``, set for mcts-hard in
 # ``SOLO_SEARCH``; seventeenth session): the log-odds that the seat wins, a logistic
-# regression on the features of ``check_features`` fitted to 1,000 planner games against
-# Ivan (seeds 20000-20999; every position at the start of one of the human's turns,
-# 35,234 of them, labelled with that game's result; ``python3 -m meeplehall.ai.fit_check``
+# regression on the features of ``check_features`` fitted to 300 planner games against
+# Ivan on the component data of rules_version 2 (seeds 20000-20299, 104 won; every
+# position at the start of one of the human's turns, 9,704 of them, labelled with that
+# game's result; held-out log-loss 0.490, the margin alone 0.525;
+# ``python3 -m meeplehall.ai.fit_check --games 300 --seed 20000``
 # refits them). "margin" is the seat's ``evaluate`` less the best other side's (what the
 # check rated before), "final" the final margin if the game were scored now
 # (``final_margins``), "done"/"rival_done" the cards each has completed, "towers"/
@@ -296,10 +298,10 @@ def evaluate(s: RCState, seat: int) -> float:
 # at the final scoring and little for the step towards the end, and it marks Ivan's
 # completions down less: a game the human leads ends sooner (docs/ai.md).
 CHECK_WIN: dict[str, float] = {
-    "const": 1.3631923441665508, "phase": -5.422780475285018,
-    "margin": 0.0884742327816497, "final": 0.12331848160441279,
-    "done": -0.759630385146915, "rival_done": 1.1072846260237719,
-    "towers": -0.0031202894701110296, "rival_towers": 0.102308133623079,
+    "const": -1.2730803601321479, "phase": -1.887995901052452,
+    "margin": 0.12352634717825575, "final": 0.05742261958362616,
+    "done": -0.8875225798285313, "rival_done": 0.993026675194893,
+    "towers": -0.0778443152061631, "rival_towers": 0.11367239819079565,
 }
 
 

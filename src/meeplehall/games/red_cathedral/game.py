@@ -93,7 +93,7 @@ class RedCathedral(ModuleGame):
 
     name = "red-cathedral"
     title = "The Red Cathedral"
-    rules_version = 1
+    rules_version = 2  # 2: re-derived component data (plans of 6 cards per player, rewards)
     options = setup.OPTIONS
     min_players = 1
     max_players = 4
