@@ -72,7 +72,9 @@ def test_locks_held_elsewhere_stall_neither_other_tables_nor_health(pg: TempPost
     with running_server(db) as base, httpx.Client(base_url=base, timeout=30) as client, \
             httpx.Client(base_url=base, timeout=30) as waiting_client:
         locked, locked_tokens = hotseat(client, seed=3)
-        others = [hotseat(client, seed=s) for s in (4, 5)]
+        # whole games (no round limit), so that the moves made while the locks are held
+        # never reach a game's end, however fast the machine
+        others = [hotseat(client, seed=s, options={"players": 2}) for s in (4, 5)]
         for table, tokens in others:
             _move(client, table, tokens, rng, [])
         legal = client.get(f"/api/tables/{locked}/legal",
