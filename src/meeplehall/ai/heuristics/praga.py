@@ -9,10 +9,10 @@
   share of the seat's own turns still to play.
 - Minus a small cost per egg held (``egg``): the projection already counts the eggs'
   step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
-- Plus the technologies held (``TECH_VALUES``, tenth session): permanent ones by what
+- Plus the technologies held (``TECH_VALUES``): permanent ones by what
   their triggers pay in the seat's turns still to play, unused one-shots flat. Without
   them every choice of the tile to keep looked equal, and mcts-medium with them won 250
-  of 400 games against mcts-medium without (mcts-hard: 74 of 120; docs/ai.md).
+  of 400 games against mcts-medium without (mcts-hard: 74 of 120).
 - Plus the production tokens held (``PRODUCE_RATES``): their bonus at each expected
   production (mcts-medium with them won 435 of 800 games against mcts-medium without).
 
@@ -53,19 +53,9 @@ FINAL_BONUS = 1000.0
 # Share of a level's iterations spent per decision: the projection of final scoring in
 # ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
 BUDGET = 0.25
-# The ladder's iterations per decision in Praga (ai/mcts.py ``LEVEL_ITERATIONS``). In the
-# ninth session, beyond about 10 iterations the search gained nothing measurable here:
-# mcts-hard (300) won 37 of 79 games against 25 iterations and 47 of 97 against 100
-# (docs/ai.md, ninth session).
-# Below that each iteration counts (the root rates its k best moves by the one-step
-# look), so the lower levels sit where the strength is still climbing: 4 (mcts-medium)
-# beat the greedy bot in 151 of 200 games and lost 124 of 200 to mcts-hard;
-# 2 (mcts-easy) beat greedy in 126 of 200. With the technologies and production tokens
-# valued (tenth session), same seeds: mcts-hard (300) beat mcts-medium in 137 of 200 and
-# greedy in 176 of 200; against greedy, mcts-medium won 150 and mcts-easy 126. Then the
-# strength rose to about 50 iterations and fell beyond: 50 beat 25 in 71 of 100 games,
-# 100 in 59 of 100 and 300 in 72 of 100. At 50, mcts-hard beat mcts-medium in 172 of
-# 200 and greedy in 194 of 200.
+# The ladder's iterations per decision in Praga (ai/mcts.py): strength rises up to about
+# 50 iterations and falls beyond (docs/ai.md, "What the search does not do yet"), so the
+# levels sit where each step is measurably stronger than the one below.
 LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 50}
 
 # The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
@@ -103,7 +93,7 @@ WEIGHTS: dict[str, float] = {
 #   half of what using one gains (a guess: an action is worth 5-8 VP), fading to 0 over
 #   the seat's last turns so that none is kept to the end. Low on purpose: the search
 #   rates using one by the position it reaches; this only ranks the tiles to keep.
-#   Measured later, using one gained 4.0-12.7 VP (docs/ai.md, tenth session); half of
+#   Measured, using one gained 4.0-12.7 VP; half of
 #   those in place of the guesses played no measurably better (410 of 800 games).
 TECH_VALUES: dict[str, float] = {
     "GL-T1-1": 0.3, "GL-T1-2:tech": 0.72, "GL-T1-2:univ": 1.12, "GL-T1-3": 0.35,
@@ -124,7 +114,7 @@ TECH_VALUES: dict[str, float] = {
 # coordinate search of the planner's mean score over seeds 300-459 (each weight x 1.5 or
 # x 0.6 in turn, kept when the mean rose by more than 0.5). Out of that sample, seeds
 # 460-599: planner mean 130.0 before, 140.3 after (paired +10.2, standard error 2.7;
-# docs/ai.md, seventh session). The technologies held (``techs``, tenth session) count as
+# measured under rules_version 2). The technologies held (``techs``) count as
 # in the game with players: the planner's mean over seeds 460-599 rose from 140.3 to
 # 152.4 (paired +12.1, standard error 2.4; 150.7 at weight 0.6, 153.6 at 2.0), and to
 # 155.4 with the production tokens (``ptok``) too.

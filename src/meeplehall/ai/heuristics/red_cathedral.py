@@ -65,7 +65,7 @@ FINAL_RESULT = 1000.0
 
 # Weights of completed cards and towers: (games with players, the solo game). In the
 # solo game Ivan completes a card every few turns and ends the game at six, so
-# completions and tower majorities weigh more there (docs/ai.md has the measurements).
+# completions and tower majorities weigh more there.
 DONE = (3.5, 9.0)  # per completed card of the seat
 ORN = 1.5  # per Ornamentation of the seat
 TOWER = (0.0, 1.0)  # times the Prestige the towers would pay the seat if the game ended now
@@ -79,7 +79,7 @@ RUBLE = (0.25, 0.25)  # per Ruble: (games with players, the solo game)
 # with players, the solo game), and per other Material (jewels, which decorate, and the
 # rest). The solo values sit at a sharp optimum for the planner against Ivan (seeds
 # 3000-3099, wins of 100): 65 as they are; Rubles at 0.15 50, at 0.35 22; needed
-# Materials at 0.4 50, at 1.0 43, at 1.5 25 (docs/ai.md, seventh session).
+# Materials at 0.4 50, at 1.0 43, at 1.5 25 (measured on the data before rules_version 2).
 NEED = (0.55, 0.55)
 SPARE_JEWEL = 0.4
 SPARE = 0.2
@@ -97,7 +97,7 @@ SPARE = 0.2
 # Ivan by his Prestige now, so Ivan's gain does not move it; mcts-hard measures its
 # margin over Ivan's whole evaluation, and showed no clear change either way on seeds
 # 1000-1020 (wins of 21: 15 without the projection, 15 with Ivan's projected at 2 per
-# round too, 16 with the human's alone, which is kept; docs/ai.md, eighth session).
+# round too, 16 with the human's alone, which is kept).
 SOLO_GAIN = (1.5, 0.0)
 SOLO_ROUNDS = 30.0
 # Taken off per spare Material while the Inventory is full and a card still needs a
@@ -113,7 +113,7 @@ WORKSHOP = (1.0, 1.0)
 # next claim onto the card above (RC-IVACT-CLAIM), while an unfinished card scores nothing
 # (RC-TOWER-1); the planner completed about 3 of the 5-6 cards it claimed. Planner against
 # Ivan, seeds 3000-3099 (wins of 100, mean margin): 0.2 75 (+7.7); 0.3 77 (+6.0); 0.12
-# 86 (+12.9); 0.05 90 (+14.5); 0.0 89 (+15.1). docs/ai.md, twelfth session.
+# 86 (+12.9); 0.05 90 (+14.5); 0.0 89 (+15.1), on the data before rules_version 2.
 CLAIMED = (0.2, 0.05)
 MARKET_RP = 0.3  # per Recognition still obtainable in the Market action under way
 RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
@@ -129,43 +129,21 @@ RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
 # part of CLOSE: with CLOSE_PART 0.7 and Materials in hand at full weight, the Build that
 # completed a card rated only +1.2 over a move to the Market, and 9 of 200 games against
 # greedy still ran past 600 decisions (one 5,836); with 0.5 and 0.5 the nine ended in
-# 202-585 decisions (docs/ai.md, sixth session).
+# 202-585 decisions.
 CLOSE = 6.0
 CLOSE_LEAD = 10.0
 CLOSE_PART = 0.5
 CLOSE_HAND = 0.5
 
 
-# The search in the solo game (ai/mcts.py, ``search_settings``): each of the seat's
-# actions is followed by the rest of its turn played greedily and rated where the turn
-# ends, after Ivan's turn, on the same sampled futures for every action (common random
-# numbers), with UCB1 sharing the iterations among the actions (a tree of depth 1).
-# Deeper trees fared much worse against Ivan: with averages backed up through the many
-# free actions (selling Prestige, rerolls) on offer at every step, a node's mean mostly
-# measured how many poor continuations it had (8 seeds at 150 iterations: mean margin
-# -14 with the full tree, +0.5 with depth 1; docs/ai.md). Half of each level's
-# iterations, every one of them a turn played out: mcts-hard with 600 play-outs beat
-# Ivan in 17 of 20 seeds, with 300 in 14 (0.58 and 0.33 s per decision).
-# mcts-hard (``checks``, thirteenth session) plays the planner's choices instead and, at
-# the first decision of each turn, plays the planner's 4 best actions on with the
-# planner for 4 rounds (8 turns, Ivan's inside) on one sampled future shared by all four,
-# and keeps the one rated best there (``MCTSBot._check``): a rating where the turn ends
-# may not see that Ivan will claim the card above a claimed one, or when a claim will be
-# finished. Seeds 1000-1099: 92 won (82 with the search alone, the planner 78), about
-# 15 s of play a game; on fresh seeds no better than the planner (3200-3299: 88 against
-# 87; 2000-2099: 79 against 85), but 4-5 times faster than the search. The same check
-# of the search's own 4 most visited actions, the search making the turn's other
-# decisions, won 18 of the first 27 (21 without it). docs/ai.md, thirteenth session.
-# The check rates the position it reaches by the margin over Ivan (``check_rival`` 1:
-# the human's evaluation less Ivan's), not the human's evaluation alone, which counts
-# Ivan only by 0.3 x his Prestige (``RIVAL``) and so cannot see a candidate that speeds
-# up his cards or his towers: seeds 4000-4099 91 won against 85, 5000-5099 92 against
-# 85 (fifteenth session). Checking the first delivery of each Build too (``check_kinds``
-# (DELIVER,)) won 357 of 400 seeds against 352 without, the same mean margin, at 15 %
-# more time; not set (sixteenth session). Since the seventeenth session the check rates
-# the odds of winning fitted to planner games (``check_rating``, ``CHECK_WIN`` above)
-# instead of the margin: 92 of seeds 1000-1099 (87 before), 93 of 2000-2099 (84), 99 of
-# 4000-4099 (91), 92 of 6000-6099 (90), at about a third more time a game.
+# The search in the solo game (ai/mcts.py, ``search_settings``): each action followed by
+# the rest of the turn played greedily and rated where the turn ends (after Ivan's turn),
+# on the same sampled futures for every action, in a tree of depth 1 (a deeper tree
+# averages over the many free actions on offer and rates turns in their middle); half of
+# each level's iterations, every one a turn played out. mcts-hard instead plays the
+# planner's choices and checks each turn's first one: the planner's 4 best actions are
+# each played on by the planner for 8 turns on futures they share, and the one whose
+# position ``check_rating`` rates best is played (docs/ai.md, "The rollout check").
 SOLO_SEARCH: dict[str, object] = {
     "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
     "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
@@ -173,20 +151,10 @@ SOLO_SEARCH: dict[str, object] = {
 }
 
 
-# The search with players (eleventh session): the same search over turn play-outs as
-# the solo game's, with a count per ladder level. The full tree (UCT over every decision
-# of every seat) stopped gaining strength at about 8-64 iterations (64 beat 8 in 117 of
-# 200 games, 256 beat 64 in 15 of 40, 1,200 beat 8 in 11 of 27), so mcts-hard could not
-# beat mcts-medium. Over turn play-outs, 2 players, seeds 8000-8049 in both seatings:
-# 64 play-outs beat the tree's 8 iterations in 82 of 100 games; 16 beat greedy in 93 of
-# 100, 2 play-outs in 84 of 100; 16 beat 2 in 84 of 100 but only 4 in 44 of 80, and
-# 64 beat 16 in 22 of 59 (the search gains nothing beyond a handful of play-outs: its
-# horizon is the seat's turn). A second turn played greedily (the other seats' and the
-# seat's next, ``rollout_turns`` 2) lost 18 of 24 games against one. One play-out (the
-# action the one-step look rates best) lost to greedy (8 of 28; some games ran to 8,000
-# decisions), so mcts-easy keeps the full tree, with 4 iterations: even with greedy (50
-# of 100), below mcts-medium (21 of 100); with 8 it was as strong as mcts-medium (48 of
-# 100; 72 of 100 against greedy). docs/ai.md, eleventh session.
+# The search with players: the solo game's search over turn play-outs, with a count of
+# play-outs per level (it gains little beyond a handful: its horizon is the seat's turn).
+# mcts-easy keeps the full tree with 4 iterations, as strong as greedy; a single
+# play-out is weaker than greedy (docs/ai.md, "The ladder").
 TURN_SEARCH: dict[str, object] = {
     "turn_rollout": 24, "fixed_chance": True, "max_depth": 1,
     "levels": {"mcts-easy": {"iterations": 4}, "mcts-medium": 2, "mcts-hard": 16},
@@ -284,7 +252,7 @@ def evaluate(s: RCState, seat: int) -> float:
 
 
 # The rollout check's rating in the solo game (``check_rating``, set for mcts-hard in
-# ``SOLO_SEARCH``; seventeenth session): the log-odds that the seat wins, a logistic
+# ``SOLO_SEARCH``): the log-odds that the seat wins, a logistic
 # regression on the features of ``check_features`` fitted to 300 planner games against
 # Ivan on the component data of rules_version 2 (seeds 20000-20299, 104 won; every
 # position at the start of one of the human's turns, 9,704 of them, labelled with that
