@@ -348,6 +348,5 @@ class PlaySession:
         return "again"
 
 
-
 def _is_bot(kind: object) -> bool:
     return isinstance(kind, str) and kind in BOTS
