@@ -6,15 +6,17 @@ from __future__ import annotations
 import signal
 import subprocess
 import time
+from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
 
 from meeplehall.core.record import GameRecord, replay
+from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 from meeplehall.server.services import TempPostgres
 from tests.server.conftest import make_client
-from tests.server.helpers import GAME, QUICK, new_table, wait_finished
+from tests.server.helpers import GAME, QUICK, join, new_table, random_move, wait_finished
 from tests.server.procs import running_server
 
 LEASE = "3"  # seconds: the takeover comes within about this much after the kill
@@ -66,3 +68,39 @@ def test_one_process_drops_its_lease_when_a_human_is_to_move(sqlite_url: str) ->
         time.sleep(0.2)
         assert _leases(sqlite_url) == []  # the finished game and the human's turn hold none
         assert client.get(f"/api/tables/{mixed}/view").json()["to_move"] == 0
+
+
+def _wait_moved(client: Any, table: int, seq: int, timeout: float = 30.0) -> dict[str, Any]:
+    deadline = time.monotonic() + timeout
+    while True:
+        view: dict[str, Any] = client.get(f"/api/tables/{table}/view").json()
+        if view["seq"] > seq:
+            return view
+        assert time.monotonic() < deadline, "no other process took the bots over"
+        time.sleep(0.05)
+
+
+def test_no_moment_without_a_lease_when_a_bot_is_to_move(db_url: str) -> None:
+    """A process that dies right after committing the change that hands a table to a bot
+    (a person's move, or opening a table where a bot moves first), before its driver ran,
+    leaves a lease behind: it was taken in the same transaction, so it lapses and another
+    running process takes the table over. Here the dying process's driver never runs."""
+    with make_client(db_url, bot_lease=2.0, bot_think_time=0.5) as other:
+        with make_client(db_url, bot_lease=2.0, bot_think_time=0.5) as dying:
+            dying.app.state.bots.kick = lambda _table_id: None  # type: ignore[attr-defined]
+            first = new_table(dying, ["random", "human"])["id"]
+            assert dying.get(f"/api/tables/{first}/view").json()["to_move"] == 0
+            mixed = new_table(dying, ["human", "random"])["id"]
+            token = join(dying, mixed, 0)
+            rng = Rng.from_seed(5)
+            while dying.get(f"/api/tables/{mixed}/view").json()["to_move"] == 0:
+                random_move(dying, mixed, [token, ""], rng)
+            handed = dying.get(f"/api/tables/{mixed}/view").json()
+            assert handed["to_move"] == 1 and not handed["finished"]
+            leases = _leases(db_url)
+            assert [t for t, _ in leases] == [first, mixed]
+            assert len({holder for _, holder in leases}) == 1
+        # the dying process is gone; its leases lapse and the other one drives the bots
+        _wait_moved(other, first, 0)
+        _wait_moved(other, mixed, handed["seq"])
+        assert all(holder != leases[0][1] for _, holder in _leases(db_url))

@@ -12,6 +12,11 @@ Paced, the tables together offer ``rate`` moves per second, arriving open-loop (
 or evenly spaced per table) like players who think; the latency of a move counts from
 when it was due, not from when it could be sent, so queueing is not hidden (no
 coordinated omission).
+
+With ``spectators`` S, one more table is opened and S spectator WebSockets watch it (a
+crowded table): its own moves, paced at ``crowded_rate``, and the delivery of its
+updates to the spectators are reported on a line of their own, so the main line shows
+what the crowd costs the other tables.
 """
 
 from __future__ import annotations
@@ -20,6 +25,7 @@ import asyncio
 import contextlib
 import math
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -56,6 +62,11 @@ class Stats:
     client_cpu: float | None = None
     window: float | None = None  # the measuring window, seconds
     server_cpu: float | None = None
+    # The crowded table only: when each of its moves was sent, by the seq it made, and
+    # how long after that each spectator received the update that carried it.
+    sent_at: dict[int, float] = field(default_factory=dict)
+    delivery: list[float] = field(default_factory=list)
+    delivered: int = 0  # update messages the spectators received
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -223,8 +234,9 @@ class Pacer:
         self.due = max(self.due, now)
 
 
-async def _connect(ws_url: str, token: str) -> tuple[Any, dict[str, Any]]:
-    """A seat's WebSocket, after the hello, with the first (sync) message."""
+async def _connect(ws_url: str, token: str | None) -> tuple[Any, dict[str, Any]]:
+    """A seat's (or with no token a spectator's) WebSocket, after the hello, with the
+    first (sync) message."""
     ws = await websockets.connect(ws_url, max_size=None, compression=None,
                                   open_timeout=120)
     try:
@@ -253,6 +265,7 @@ async def _seat(http: HttpConnection, ws: Any, first: dict[str, Any], table_id: 
                 if wait > 0:
                     await asyncio.sleep(wait)
                 sent = time.monotonic()
+                stats.sent_at[msg["seq"] + 1] = sent  # the seq this move makes
                 status, _ = await http.request(
                     "POST", f"/api/tables/{table_id}/actions",
                     {"action": action, "seq": msg["seq"]}, token)
@@ -295,9 +308,30 @@ async def _open_table(http: HttpConnection, ws_base: str, game: str, rng: Rng) -
     return table_id, tokens, sockets
 
 
+_SEQ = re.compile(rb'"seq":(\d+)')
+
+
+async def _spectate(ws: Any, stats: Stats) -> None:
+    """Read a spectator socket until it ends: each update's delivery time counts from
+    when the move that made its seq was sent (a coalesced update counts for its newest
+    move). The client decodes no JSON: it must stay cheap beside the server."""
+    with contextlib.suppress(websockets.exceptions.WebSocketException, OSError):
+        async for raw in ws:
+            now = time.monotonic()
+            data = raw if isinstance(raw, bytes) else raw.encode()
+            found = _SEQ.search(data)
+            if found is None:
+                continue
+            stats.delivered += 1
+            sent = stats.sent_at.get(int(found.group(1)))
+            if sent is not None:
+                stats.delivery.append(now - sent)
+
+
 async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
                       first: Seated, stats: Stats, start: asyncio.Event,
-                      window: list[float], rate: float, poisson: bool) -> None:
+                      window: list[float], rate: float, poisson: bool,
+                      once: bool = False) -> None:
     table: Seated | None = first
     await start.wait()
     began, stop_at = window
@@ -313,6 +347,8 @@ async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
                                          stop_at, rng.spawn(), pacer)
                                    for s, (ws, hello) in enumerate(sockets)))
             stats.games += 1
+            if once:
+                return
         except (OSError, ValueError, KeyError, asyncio.IncompleteReadError,
                 websockets.exceptions.WebSocketException):
             stats.errors += 1
@@ -337,11 +373,14 @@ def _cpu_of(pids: list[int]) -> float | None:
 async def _measure(base: str | Sequence[str], tables: int, seconds: float, game: str,
                    server_pid: int | Sequence[int] | None = None, rate: float = 0.0,
                    poisson: bool = True, on_start: Callable[[], None] | None = None,
-                   ) -> tuple[Stats, float]:
+                   spectators: int = 0, crowded_rate: float = 2.0,
+                   crowd: Stats | None = None) -> tuple[Stats, float]:
     """Open ``tables`` tables first (not timed), then play them for ``seconds``, at
     ``rate`` moves/s in all (0: unpaced). With several servers (``base`` a list), table
     ``i`` is opened and played on server ``i % len(base)``; ``server_pid`` lists their
-    processes, whose CPU is added up."""
+    processes, whose CPU is added up. With ``spectators``, one more table on the first
+    server is watched by that many spectator sockets and played at ``crowded_rate``
+    moves/s; its figures go to ``crowd``."""
     stats = Stats()
     bases = [base] if isinstance(base, str) else list(base)
     pids = [] if server_pid is None else [server_pid] if isinstance(server_pid, int) \
@@ -352,7 +391,25 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         host, port = bases[i % len(bases)].removeprefix("http://").rsplit(":", 1)
         conns.append(HttpConnection(host, int(port)))
         ws_bases.append(bases[i % len(bases)].replace("http://", "ws://"))
+    crowd = Stats() if crowd is None else crowd
+    crowd_conn = HttpConnection(*_host_port(bases[0]))
+    watchers: list[Any] = []
+    readers: list[asyncio.Task[None]] = []
     try:
+        crowded: Seated | None = None
+        if spectators > 0:
+            crowded = await _open_table(crowd_conn, bases[0].replace("http://", "ws://"),
+                                        game, Rng.from_seed(-1))
+            url = f"{bases[0].replace('http://', 'ws://')}/api/tables/{crowded[0]}/ws"
+            gate_s = asyncio.Semaphore(32)
+
+            async def watch() -> None:
+                async with gate_s:
+                    ws, _sync = await _connect(url, None)
+                watchers.append(ws)
+                readers.append(asyncio.ensure_future(_spectate(ws, crowd)))
+
+            await asyncio.gather(*(watch() for _ in range(spectators)))
         rngs = [Rng.from_seed(i) for i in range(tables)]
         gate = asyncio.Semaphore(16)  # a few at a time: setup is not what is measured
 
@@ -367,6 +424,10 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         runners = [asyncio.ensure_future(_table_loop(c, w, game, r, t, stats, start,
                                                      window, per_table, poisson))
                    for c, w, r, t in zip(conns, ws_bases, rngs, opened, strict=True)]
+        if crowded is not None:
+            runners.append(asyncio.ensure_future(_table_loop(
+                crowd_conn, bases[0].replace("http://", "ws://"), game, Rng.from_seed(-2),
+                crowded, crowd, start, window, crowded_rate, poisson, once=True)))
         await asyncio.sleep(0)  # every runner now waits on start
         if on_start is not None:
             on_start()
@@ -382,28 +443,48 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         after = _cpu_of(pids)
         if server_cpu is not None and after is not None:
             stats.server_cpu = after - server_cpu
+        await asyncio.sleep(0.5)  # the last updates reach the spectators
         return stats, elapsed
     finally:
+        for task in readers:
+            task.cancel()
+        for ws in watchers:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(ws.close(), 1)
+        crowd_conn.close()
         for conn in conns:
             conn.close()
 
 
+def _host_port(base: str) -> tuple[str, int]:
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    return host, int(port)
+
+
 def bench_one(label: str, db_url: str, tables: int, seconds: float, game: str,
               rate: float = 0.0, poisson: bool = True, processes: int = 1,
-              redis_url: str | None = None) -> Stats:
+              redis_url: str | None = None, spectators: int = 0,
+              crowded_rate: float = 2.0) -> Stats:
     """Run the servers (``processes`` of them, sharing live updates through
-    ``redis_url``), measure, print one line."""
+    ``redis_url``), measure, print one line (two with spectators)."""
     procs: list[subprocess.Popen[bytes]] = []
-    extra = ("--redis", redis_url) if redis_url else ()
+    extra: tuple[str, ...] = ("--redis", redis_url) if redis_url else ()
+    if spectators:  # all from one address: the limits must let them in
+        extra += ("--spectators", str(spectators), "--spectators-per-client",
+                  str(spectators))
+    crowd = Stats()
     with contextlib.ExitStack() as stack:
         bases = [stack.enter_context(server_process(db_url, free_port(), *extra, procs=procs))
                  for _ in range(processes)]
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
-            stats, elapsed = runner.run(_measure(bases, tables, seconds, game,
-                                                 [p.pid for p in procs], rate, poisson))
+            stats, elapsed = runner.run(_measure(
+                bases, tables, seconds, game, [p.pid for p in procs], rate, poisson,
+                spectators=spectators, crowded_rate=crowded_rate, crowd=crowd))
     if processes > 1:
         label = f"{label} x{processes}"
     print(f"{label:<11} {report(stats, elapsed)}", flush=True)
+    if spectators:
+        print(f"{'':<11} {crowd_report(crowd, spectators)}", flush=True)
     return stats
 
 
@@ -442,11 +523,28 @@ def report(stats: Stats, elapsed: float) -> str:
             f"load average {load})")
 
 
+def crowd_report(crowd: Stats, spectators: int) -> str:
+    """The crowded table's line: its own moves, and the delivery to its spectators."""
+
+    def ms(values: list[float], q: float) -> str:
+        return f"{percentile(values, q) * 1000:.1f}"
+
+    return (f"crowded table, {spectators} spectators: {crowd.accepted} moves, latency "
+            f"p50 {ms(crowd.latencies, 0.5)} ms, p99 {ms(crowd.latencies, 0.99)} ms; "
+            f"{crowd.delivered} updates to spectators, from the move's sending to its "
+            f"arrival p50 {ms(crowd.delivery, 0.5)} ms, p99 {ms(crowd.delivery, 0.99)} ms, "
+            f"max {max(crowd.delivery, default=float('nan')) * 1000:.1f} ms; errors "
+            f"{crowd.errors}")
+
+
 def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
-        game: str, rate: float = 0.0, arrivals: str = "poisson", processes: int = 1) -> int:
-    if tables < 1 or seconds <= 0 or rate < 0 or processes < 1:
+        game: str, rate: float = 0.0, arrivals: str = "poisson", processes: int = 1,
+        spectators: int = 0, crowded_rate: float = 2.0) -> int:
+    if tables < 1 or seconds <= 0 or rate < 0 or processes < 1 or spectators < 0 \
+            or crowded_rate <= 0:
         print("bench server: --tables and --processes must be at least 1, --seconds "
-              "positive and --rate at least 0", file=sys.stderr)
+              "and --crowded-rate positive and --rate and --spectators at least 0",
+              file=sys.stderr)
         return 2
     tune_gc()  # the client's own collector pauses would count as server latency
     if processes > 1 and find_redis() is None:
@@ -461,6 +559,9 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
     print(f"bench server: {tables} concurrent tables of {game}, random players through HTTP "
           f"(moves) and WebSocket (updates), {seconds:g} s per database, {os.cpu_count()} "
           f"CPU(s); {pacing}", flush=True)
+    if spectators:
+        print(f"bench server: plus one crowded table watched by {spectators} spectator "
+              f"sockets, played at {crowded_rate:g} moves/s", flush=True)
     poisson = arrivals == "poisson"
     for db in dict.fromkeys(databases):
         if db == "sqlite":
@@ -468,7 +569,8 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
                 print("sqlite      one process only (--processes is for PostgreSQL)")
             with tempfile.TemporaryDirectory() as tmp:
                 bench_one("sqlite", f"sqlite:///{Path(tmp) / 'bench.db'}", tables, seconds,
-                          game, rate, poisson)
+                          game, rate, poisson, spectators=spectators,
+                          crowded_rate=crowded_rate)
             continue
         if pg_url is None and find_postgres() is None:
             print("postgresql  skipped: PostgreSQL is not installed (give --pg-url)")
@@ -479,5 +581,5 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
             if url is None:
                 url = stack.enter_context(temp_postgres(durable=True)).create_database("bench")
             bench_one("postgresql", url, tables, seconds, game, rate, poisson, processes,
-                      redis)
+                      redis, spectators=spectators, crowded_rate=crowded_rate)
     return 0

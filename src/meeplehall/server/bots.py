@@ -8,9 +8,12 @@ note in the table's history that every client sees. So a table never hangs on a 
 
 One process drives a table's bots at a time: the holder of its lease in the database
 (``bot_leases``), taken when a bot is to move and renewed while bots keep moving, dropped
-when a human is to move or the game ends. Every process looks for lapsed leases every
-third of the lease time and takes those tables over: when the driving process dies, its
-tables' bots go on from another one within about a lease time.
+when a human is to move or the game ends. The change that hands a table to a bot (a
+person's move, or opening a table where a bot moves first) takes the lease in its own
+transaction, so there is no moment at which a bot is to move and no lease exists. Every
+process looks for lapsed leases every third of the lease time and takes those tables
+over: when the driving process dies, its tables' bots go on from another one within
+about a lease time.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ class BotDriver:
         # A lease outlasts a bot's longest think, so a live driver never loses it.
         self.lease_time = max(lease_time, 2 * think_time + 1)
         self.holder = secrets.token_hex(8)
+        service.bot_lease = (self.holder, self.lease_time)
         self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._pending: set[int] = set()

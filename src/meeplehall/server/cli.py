@@ -88,6 +88,13 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
                         help="PostgreSQL: run this many server processes sharing live "
                              "updates through a throwaway Redis; each table is played on "
                              "one of them (default 1)")
+    parser.add_argument("--spectators", type=int, default=0, metavar="N",
+                        help="also open one crowded table watched by N spectator "
+                             "WebSockets, reported on a line of its own (default 0)")
+    parser.add_argument("--crowded-rate", type=float, default=2.0,
+                        metavar="MOVES_PER_SECOND",
+                        help="with --spectators: the crowded table's moves per second "
+                             "(default 2)")
 
 
 def add_server_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -205,7 +212,8 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
     return run(tables=args.tables, seconds=args.seconds,
                databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,
                game=args.game, rate=args.rate, arrivals=args.arrivals,
-               processes=args.processes)
+               processes=args.processes, spectators=args.spectators,
+               crowded_rate=args.crowded_rate)
 
 
 def bench_server_main(argv: Sequence[str]) -> int:

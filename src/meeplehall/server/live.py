@@ -7,6 +7,14 @@ whose turn it is and, to the seat to move, its legal actions. Moves made in rapi
 succession are coalesced into one message. With Redis, the change is also published on
 one channel; the other server processes wake their own connections and read the new
 moves from the shared database.
+
+Spectators of a crowded table are woken by a fan-out task of that table,
+``FANOUT_SLICE`` sockets per turn of the event loop, so that the other tables' requests
+are served between the slices instead of waiting for every spectator's send. Each
+socket still sends from its own task: a spectator whose client reads slowly holds up only
+itself (its send waits while the transport's buffer is full), and when it can send again
+it gets one message from the view it last saw to the newest one, never a queue of
+them, so what it holds is bounded by one transport buffer and one message.
 """
 
 from __future__ import annotations
@@ -30,6 +38,9 @@ from meeplehall.server.service import TableService
 
 log = logging.getLogger("meeplehall.server.live")
 CHANNEL = "meeplehall:changes"
+# Spectator sockets a table's fan-out wakes per turn of the event loop: each costs about
+# 50 us to send to, so a slice keeps other tables' requests waiting at most a few ms.
+FANOUT_SLICE = 32
 
 
 @dataclass(eq=False)
@@ -94,7 +105,12 @@ class Hub:
         self.service = service
         self.redis_url = redis_url
         self.origin = secrets.token_hex(8)
-        self._conns: dict[int, set[Connection]] = {}
+        self._conns: dict[int, set[Connection]] = {}  # seats' connections
+        self._watchers: dict[int, dict[Connection, None]] = {}  # spectators', in order
+        # Tables whose spectators have a fan-out in progress, and the seq to wake them
+        # with (None: ask the database) once the current pass is over.
+        self._fanouts: dict[int, asyncio.Task[None]] = {}
+        self._fan_pending: dict[int, int | None] = {}
         self._redis: Any = None
         self._outbox: asyncio.Queue[str] | None = None
         self._tasks: list[asyncio.Task[None]] = []
@@ -113,7 +129,7 @@ class Hub:
         self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._listener())]
 
     async def close(self) -> None:
-        tasks = [*self._tasks, *self._seat_tasks]
+        tasks = [*self._tasks, *self._seat_tasks, *self._fanouts.values()]
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
@@ -175,13 +191,48 @@ class Hub:
             if number == seat:
                 self._end_seat(table_id, seat, digest)
 
+    @staticmethod
+    def _wake_one(conn: Connection, seq: int | None) -> None:
+        if seq is None or conn.min_seq is None:
+            conn.min_seq = None
+        else:
+            conn.min_seq = max(conn.min_seq, seq)
+        conn.wake.set()
+
     def _wake(self, table_id: int, seq: int | None) -> None:
+        """Wake the table's connections: the seats' at once, the spectators' at once when
+        they are few, else through the table's fan-out (``_fanout``)."""
         for conn in self._conns.get(table_id, ()):
-            if seq is None or conn.min_seq is None:
-                conn.min_seq = None
-            else:
-                conn.min_seq = max(conn.min_seq, seq)
-            conn.wake.set()
+            self._wake_one(conn, seq)
+        watchers = self._watchers.get(table_id)
+        if not watchers:
+            return
+        if len(watchers) <= FANOUT_SLICE and table_id not in self._fanouts:
+            for conn in watchers:
+                self._wake_one(conn, seq)
+            return
+        if table_id in self._fan_pending:
+            old = self._fan_pending[table_id]
+            seq = None if old is None or seq is None else max(old, seq)
+        self._fan_pending[table_id] = seq
+        if table_id not in self._fanouts:
+            task = asyncio.get_running_loop().create_task(self._fanout(table_id))
+            self._fanouts[table_id] = task
+            task.add_done_callback(lambda _t: self._fanouts.pop(table_id, None))
+
+    async def _fanout(self, table_id: int) -> None:
+        """Wake the table's spectators ``FANOUT_SLICE`` at a time, yielding to the event
+        loop between slices: their sends (in their own tasks) run in the loop turn after
+        they are woken, beside whatever other requests came in meanwhile. A change that
+        arrives during a pass starts another pass once this one is over; a socket woken
+        twice sends once, the newest view."""
+        while table_id in self._fan_pending:
+            seq = self._fan_pending.pop(table_id)
+            watchers = list(self._watchers.get(table_id, ()))
+            for start in range(0, len(watchers), FANOUT_SLICE):
+                for conn in watchers[start:start + FANOUT_SLICE]:
+                    self._wake_one(conn, seq)
+                await asyncio.sleep(0)
 
     async def _publisher(self) -> None:
         assert self._outbox is not None
@@ -200,7 +251,7 @@ class Hub:
             try:
                 pubsub = self._redis.pubsub()
                 await pubsub.subscribe(CHANNEL)
-                for table_id in list(self._conns):  # we may have missed events
+                for table_id in self.watched():  # we may have missed events
                     self._wake(table_id, None)
                 async for message in pubsub.listen():
                     if message.get("type") != "message":
@@ -228,9 +279,19 @@ class Hub:
     # -- connections ------------------------------------------------------------------------
 
     def register(self, conn: Connection) -> None:
-        self._conns.setdefault(conn.table_id, set()).add(conn)
+        if conn.seat is None:
+            self._watchers.setdefault(conn.table_id, {})[conn] = None
+        else:
+            self._conns.setdefault(conn.table_id, set()).add(conn)
 
     def unregister(self, conn: Connection) -> None:
+        if conn.seat is None:
+            watchers = self._watchers.get(conn.table_id)
+            if watchers is not None:
+                watchers.pop(conn, None)
+                if not watchers:
+                    del self._watchers[conn.table_id]
+            return
         conns = self._conns.get(conn.table_id)
         if conns is not None:
             conns.discard(conn)
@@ -238,7 +299,12 @@ class Hub:
                 del self._conns[conn.table_id]
 
     def connections(self) -> int:
-        return sum(len(c) for c in self._conns.values())
+        return sum(len(c) for c in self._conns.values()) + \
+            sum(len(w) for w in self._watchers.values())
+
+    def watched(self) -> list[int]:
+        """Tables with live connections in this process (seats' or spectators')."""
+        return list(dict.fromkeys([*self._conns, *self._watchers]))
 
     async def sync_message(self, conn: Connection, live: Live,
                            since: int | None) -> dict[str, Any]:

@@ -20,7 +20,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -94,6 +94,10 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
         self.seat_listeners: list[SeatListener] = []
+        # This process's bot driver and its lease time (set by BotDriver): a change that
+        # hands a table to a bot takes the bots' lease in the same transaction, so a
+        # process that dies just after it leaves a lease that lapses and is taken over.
+        self.bot_lease: tuple[str, float] | None = None
         sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time; writers queueing on its busy handler sleep for
         # up to 100 ms, so this process's writers queue on a lock instead.
@@ -399,7 +403,8 @@ class TableService:
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
-                           finished: bool) -> tuple[int, Any]:
+                           finished: bool, lease: tuple[str, datetime] | None
+                           ) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
             table_id = conn.execute(insert(TableRow).values(
@@ -414,6 +419,9 @@ class TableService:
                     {"table_id": table_id, "seq": e.seq, "kind": MOVE, "seat": e.seat,
                      "action": e.action, "undone": False, "note": None, "created_at": stamp}
                     for e in moves])
+            if lease is not None:  # a bot moves first: its lease comes with the table
+                conn.execute(insert(LeaseRow).values(table_id=table_id, holder=lease[0],
+                                                     expires_at=lease[1]))
         return table_id, stamp
 
     def _check_seats(self, game: Game, state: Any, seats: Sequence[str] | None) -> list[str]:
@@ -430,9 +438,10 @@ class TableService:
 
     async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
                      kinds: list[str], built: Built) -> Live:
+        to_move = game.current_player(built.state)
         table_id, stamp = await self._write_thread(
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
-            game.current_player(built.state) is None)
+            to_move is None, self._lease_for(kinds, to_move))
         live = Live(table_id, game, params, seed, source, stamp,
                     [SeatInfo(i, k, None) for i, k in enumerate(kinds)])
         live.install(built)
@@ -542,6 +551,16 @@ class TableService:
                            "fetch the view and try again", seq=live.seq)
         return live
 
+    def _lease_for(self, kinds: Sequence[str], to_move: int | None
+                   ) -> tuple[str, datetime] | None:
+        """The bots' lease to take with a change after which ``to_move`` is to move:
+        (holder, until) when that seat is a bot's, else None."""
+        if self.bot_lease is None or to_move is None or not 0 <= to_move < len(kinds) \
+                or kinds[to_move] == HUMAN:
+            return None
+        holder, seconds = self.bot_lease
+        return holder, now() + timedelta(seconds=seconds)
+
     async def submit(self, table_id: int, seat: int, text: str, expected_seq: int,
                      note: str | None = None, token_hash: str | None = None) -> Live:
         """Play ``text`` for ``seat`` if the table is at ``expected_seq``.
@@ -568,20 +587,24 @@ class TableService:
                           type(exc).__name__)
                 raise Invalid(f"the action {text!r} cannot be played here") from None
             seq = live.seq + 1
-            finished = live.game.current_player(state) is None
+            after = live.game.current_player(state)
+            kinds = [info.kind for info in live.seats]
+            # A bot's own move needs no lease: its driver holds one already.
+            lease = self._lease_for(kinds, after) if kinds[seat] == HUMAN else None
             await asyncio.shield(self._commit(
-                live, seq, MOVE, seat, canonical, note, (), finished, token_hash,
+                live, seq, MOVE, seat, canonical, note, (), after is None, token_hash,
                 Built(state, [*live.entries, Entry(seq, seat, canonical, reveal)], seq,
-                      live.undo_seqs, live.notes + ([(seq, note)] if note else []))))
+                      live.undo_seqs, live.notes + ([(seq, note)] if note else [])), lease))
             return live
 
     async def _commit(self, live: Live, seq: int, kind: str, seat: int, action: str,
                       note: str | None, undone: Sequence[int], finished: bool,
-                      token_hash: str | None, built: Built) -> None:
+                      token_hash: str | None, built: Built,
+                      lease: tuple[str, datetime] | None = None) -> None:
         """Write the entry, then (only then) update the cache and tell listeners."""
         try:
             await self._moves.append(live.table_id, seq, kind, seat, action, note, undone,
-                                     finished, token_hash)
+                                     finished, token_hash, lease)
         except Unauthorized:
             await self._refresh_locked(live.table_id)
             raise

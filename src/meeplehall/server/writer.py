@@ -24,7 +24,8 @@ moves whose token still belongs to their seat, and the tokens read after it to t
 refused token from a lost race, in one message that PostgreSQL runs as one transaction.
 At 500 moves/s on 2 cores this took the move's p50 from 11-15 ms to 7-9 ms and its p99
 from 56-60 ms to 40-47 ms (``meeplehall bench server --db postgresql``, alternating
-runs). Other batches take the general path.
+runs). Other batches take the general path (among them a person's move that hands the
+table to a bot, which takes the bots' lease in the same transaction).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -71,6 +73,10 @@ _PG_INSERT_CHECKED = (
 _PG_ROW = "(%s::bigint, %s::integer, %s::varchar, %s::integer, %s::text, %s::text, " \
     "%s::timestamptz, %s::text)"
 _MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
+# A person's move that hands the table to a bot takes the bots' lease in its own
+# transaction, unless a lease is there already (see meeplehall.server.bots).
+_TAKE_LEASE = ("INSERT INTO bot_leases (table_id, holder, expires_at) VALUES (?, ?, ?) "
+               "ON CONFLICT (table_id) DO NOTHING")
 _MARK_FINISHED = "UPDATE game_tables SET finished = ? WHERE id = ?"
 
 
@@ -88,6 +94,7 @@ class Append:
     finished: bool
     token_hash: str | None
     future: asyncio.Future[None] = field(repr=False)
+    lease: tuple[str, datetime] | None = None  # (holder, until): take the bots' lease
 
 
 class MoveWriter:
@@ -104,7 +111,8 @@ class MoveWriter:
         mark = "?" if engine.dialect.paramstyle == "qmark" else "%s"
         self._mark = mark
         self._sql = {name: sql.replace("?", mark) for name, sql in (
-            ("undone", _MARK_UNDONE), ("finished", _MARK_FINISHED))}
+            ("undone", _MARK_UNDONE), ("finished", _MARK_FINISHED),
+            ("lease", _TAKE_LEASE))}
         stamp_type: Any = MoveRow.__table__.c.created_at.type
         convert = stamp_type._cached_bind_processor(engine.dialect)
         # SQLite stores timestamps as text in SQLAlchemy's format; psycopg takes datetimes.
@@ -118,8 +126,11 @@ class MoveWriter:
 
     async def append(self, table_id: int, seq: int, kind: str, seat: int, action: str,
                      note: str | None, undone: Sequence[int], finished: bool,
-                     token_hash: str | None) -> None:
-        """Append one entry; returns once it is committed.
+                     token_hash: str | None,
+                     lease: tuple[str, datetime] | None = None) -> None:
+        """Append one entry; returns once it is committed. With ``lease`` (holder,
+        until), the table's bots' lease is taken in the same transaction when no lease
+        row exists.
 
         Raises:
             Conflict: another entry with this ``seq`` was committed first.
@@ -130,7 +141,7 @@ class MoveWriter:
             self._thread = threading.Thread(target=self._run, name="db-writer", daemon=True)
             self._thread.start()
         self._queue.put(Append(table_id, seq, kind, seat, action, note, undone, finished,
-                               token_hash, future))
+                               token_hash, future, lease))
         await future
 
     def close(self) -> None:
@@ -346,7 +357,7 @@ class MoveWriter:
         row = f"({', '.join([mark] * 8)})"
         cursor.execute(_INSERT_MOVES.format(", ".join([row] * len(go))), params)
         inserted = {(r[0], r[1]) for r in cursor.fetchall()}
-        undone, finished = [], []
+        undone, finished, leases = [], [], []
         for i in go:
             item = batch[i]
             if (item.table_id, item.seq) not in inserted:
@@ -355,10 +366,14 @@ class MoveWriter:
             undone += [(True, item.table_id, s) for s in item.undone]
             if item.finished:
                 finished.append((True, item.table_id))
+            if item.lease is not None:
+                leases.append((item.table_id, item.lease[0], self._stamp(item.lease[1])))
         if undone:
             cursor.executemany(self._sql["undone"], undone)
         if finished:
             cursor.executemany(self._sql["finished"], finished)
+        if leases:
+            cursor.executemany(self._sql["lease"], leases)
 
 
 def _refused_token(item: Append, tokens: dict[tuple[int, int], str | None]
@@ -389,10 +404,11 @@ def _lock_refused(exc: Exception | None) -> bool:
 
 
 def _plain(batch: list[Append]) -> bool:
-    """Moves that undo nothing, end no game, and have distinct (table, seq)."""
+    """Moves that undo nothing, end no game, take no lease, and have distinct (table,
+    seq)."""
     keys = set()
     for item in batch:
-        if item.undone or item.finished:
+        if item.undone or item.finished or item.lease is not None:
             return False
         keys.add((item.table_id, item.seq))
     return len(keys) == len(batch)
