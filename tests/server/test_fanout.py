@@ -1,0 +1,168 @@
+"""Spectator fan-out: a crowded table's spectators are sent to a slice at a time, so the
+event loop serves other tables between the slices; a slow spectator holds up only itself
+and, once it can send again, gets one message up to the newest view."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import UTC, datetime
+from typing import Any
+
+from meeplehall.core.rng import Rng
+from meeplehall.games.red_cathedral import GAME
+from meeplehall.server import jsontext
+from meeplehall.server.live import FANOUT_SLICE, Connection, Hub
+from meeplehall.server.live_table import Built, Entry, Live, SeatInfo, step
+from meeplehall.server.patch import apply_patch
+
+SPECTATORS = 12 * FANOUT_SLICE
+PARAMS = {"players": 2}
+
+
+class FakeSocket:
+    """Records what the server sends; with ``gate``, each send waits for it (a client
+    that reads slowly: the transport's buffer is full)."""
+
+    def __init__(self, sent: list[FakeSocket], gate: asyncio.Event | None = None) -> None:
+        self.texts: list[str] = []
+        self.sent = sent
+        self.gate = gate
+
+    async def send_text(self, text: str) -> None:
+        if self.gate is not None:
+            await self.gate.wait()
+        self.texts.append(text)
+        self.sent.append(self)
+
+    async def send_json(self, data: Any) -> None:
+        await self.send_text(jsontext.dumps_text(data))
+
+    async def close(self, code: int = 1000) -> None:
+        pass
+
+
+class OneTable:
+    """The service as the hub sees it: one cached table."""
+
+    def __init__(self, live: Live) -> None:
+        self.live = live
+
+    async def get_live(self, table_id: int, *, min_seq: int | None = None) -> Live:
+        assert table_id == self.live.table_id
+        return self.live
+
+
+def new_live(table_id: int) -> Live:
+    live = Live(table_id, GAME, PARAMS, 3, "test", datetime(2026, 1, 1, tzinfo=UTC),
+                [SeatInfo(i, "human", f"hash{i}") for i in range(2)])
+    live.install(Built(GAME.initial_state(PARAMS, 3), [], 0, [], []))
+    return live
+
+
+def move(live: Live, rng: Rng) -> None:
+    seat = live.to_move
+    assert seat is not None
+    actions = live.legal_actions()
+    state, text, reveal = step(GAME, live.state, seat, str(actions[rng.randbelow(len(actions))]))
+    seq = live.seq + 1
+    live.install(Built(state, [*live.entries, Entry(seq, seat, text, reveal)], seq, [], []))
+
+
+async def connect(hub: Hub, live: Live, seat: int | None, sent: list[FakeSocket],
+                  gate: asyncio.Event | None = None) -> tuple[Connection, FakeSocket]:
+    ws = FakeSocket(sent, gate)
+    conn = Connection(ws, live.table_id, seat,  # type: ignore[arg-type]
+                      token_hash=None if seat is None else f"hash{seat}")
+    await hub.sync_message(conn, live, None)  # the sync the app sends first
+    conn.min_seq = live.seq
+    hub.register(conn)
+    return conn, ws
+
+
+def test_a_crowded_table_yields_to_the_event_loop_between_slices() -> None:
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        sent: list[FakeSocket] = []
+        seats = [await connect(hub, live, seat, sent) for seat in (0, 1)]
+        crowd = [await connect(hub, live, None, sent) for _ in range(SPECTATORS)]
+        pumps = [asyncio.create_task(hub.pump(conn)) for conn, _ in [*seats, *crowd]]
+        await asyncio.sleep(0)
+        move(live, Rng.from_seed(1))
+        hub.on_change(1, live.seq, False)
+        # Another table's request: a task that needs the event loop now and then. Between
+        # two of its turns at most one slice of spectators (and the seats) is sent to.
+        seen = [len(sent)]
+        while len(sent) < SPECTATORS + 2:
+            await asyncio.sleep(0)
+            seen.append(len(sent))
+        steps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+        assert max(steps) <= FANOUT_SLICE + 2, steps
+        assert len(seen) > SPECTATORS // FANOUT_SLICE
+        # the seats heard first; every spectator got the same text, the spectator's view
+        assert {id(ws) for ws in sent[:2]} == {id(ws) for _, ws in seats}
+        texts = {ws.texts[0] for _, ws in crowd}
+        assert len(texts) == 1
+        message = jsontext.loads(texts.pop())
+        assert message["seat"] is None and "legal" not in message and message["seq"] == 1
+        for task in pumps:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_few_spectators_are_sent_to_at_once() -> None:
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        sent: list[FakeSocket] = []
+        conns = [await connect(hub, live, None, sent) for _ in range(FANOUT_SLICE)]
+        pumps = [asyncio.create_task(hub.pump(conn)) for conn, _ in conns]
+        await asyncio.sleep(0)
+        move(live, Rng.from_seed(2))
+        hub.on_change(1, live.seq, False)
+        await asyncio.sleep(0)
+        assert len(sent) == FANOUT_SLICE
+        for task in pumps:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_a_slow_spectator_holds_up_only_itself_and_catches_up_in_one_message() -> None:
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        sent: list[FakeSocket] = []
+        gate = asyncio.Event()
+        slow_conn, slow = await connect(hub, live, None, sent, gate)
+        first_view = slow_conn.last_view
+        crowd = [await connect(hub, live, None, sent) for _ in range(3 * FANOUT_SLICE)]
+        pumps = [asyncio.create_task(hub.pump(conn)) for conn, _ in [(slow_conn, slow), *crowd]]
+        await asyncio.sleep(0)
+        rng = Rng.from_seed(3)
+        for _ in range(5):
+            move(live, rng)
+            hub.on_change(1, live.seq, False)
+            for _ in range(10):
+                await asyncio.sleep(0)
+        assert all(len(ws.texts) == 5 for _, ws in crowd)  # the others were not held up
+        assert slow.texts == []
+        gate.set()
+        for _ in range(10):
+            await asyncio.sleep(0)
+        # the update it was sending when it stalled, then one to the newest view
+        assert len(slow.texts) == 2
+        messages = [jsontext.loads(t) for t in slow.texts]
+        assert [m["seq"] for m in messages] == [1, 5]
+        view = first_view
+        for message in messages:
+            view = apply_patch(view, message["patch"])
+        assert jsontext.dumps_text(view) == jsontext.dumps_text(live.view(None))
+        for task in pumps:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+    asyncio.run(scenario())
