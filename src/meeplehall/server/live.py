@@ -225,9 +225,13 @@ class Hub:
         loop between slices: their sends (in their own tasks) run in the loop turn after
         they are woken, beside whatever other requests came in meanwhile. A change that
         arrives during a pass starts another pass once this one is over; a socket woken
-        twice sends once, the newest view."""
+        twice sends once, the newest view. After missed Redis events (``seq`` None) the
+        table is read once here rather than once per spectator."""
         while table_id in self._fan_pending:
             seq = self._fan_pending.pop(table_id)
+            if seq is None:  # how new the table is: one read for all the spectators
+                with contextlib.suppress(Exception):  # else each asks, and sees the error
+                    seq = (await self.service.get_live(table_id)).seq
             watchers = list(self._watchers.get(table_id, ()))
             for start in range(0, len(watchers), FANOUT_SLICE):
                 for conn in watchers[start:start + FANOUT_SLICE]:
