@@ -216,9 +216,8 @@ class Hub:
             seq = None if old is None or seq is None else max(old, seq)
         self._fan_pending[table_id] = seq
         if table_id not in self._fanouts:
-            task = asyncio.get_running_loop().create_task(self._fanout(table_id))
-            self._fanouts[table_id] = task
-            task.add_done_callback(lambda _t: self._fanouts.pop(table_id, None))
+            self._fanouts[table_id] = asyncio.get_running_loop().create_task(
+                self._fanout(table_id))
 
     async def _fanout(self, table_id: int) -> None:
         """Wake the table's spectators ``FANOUT_SLICE`` at a time, yielding to the event
@@ -227,16 +226,21 @@ class Hub:
         arrives during a pass starts another pass once this one is over; a socket woken
         twice sends once, the newest view. After missed Redis events (``seq`` None) the
         table is read once here rather than once per spectator."""
-        while table_id in self._fan_pending:
-            seq = self._fan_pending.pop(table_id)
-            if seq is None:  # how new the table is: one read for all the spectators
-                with contextlib.suppress(Exception):  # else each asks, and sees the error
-                    seq = (await self.service.get_live(table_id)).seq
-            watchers = list(self._watchers.get(table_id, ()))
-            for start in range(0, len(watchers), FANOUT_SLICE):
-                for conn in watchers[start:start + FANOUT_SLICE]:
-                    self._wake_one(conn, seq)
-                await asyncio.sleep(0)
+        try:
+            while table_id in self._fan_pending:
+                seq = self._fan_pending.pop(table_id)
+                if seq is None:  # how new the table is: one read for all the spectators
+                    with contextlib.suppress(Exception):  # else each asks, sees the error
+                        seq = (await self.service.get_live(table_id)).seq
+                watchers = list(self._watchers.get(table_id, ()))
+                for start in range(0, len(watchers), FANOUT_SLICE):
+                    for conn in watchers[start:start + FANOUT_SLICE]:
+                        self._wake_one(conn, seq)
+                    await asyncio.sleep(0)
+        finally:
+            # At once, not in a done callback: a change that comes after the last check
+            # above must start a new fan-out.
+            del self._fanouts[table_id]
 
     async def _publisher(self) -> None:
         assert self._outbox is not None
