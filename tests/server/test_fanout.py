@@ -5,6 +5,7 @@ and, once it can send again, gets one message up to the newest view."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 from datetime import UTC, datetime
 from typing import Any
 
@@ -104,7 +105,7 @@ def test_a_crowded_table_yields_to_the_event_loop_between_slices() -> None:
                 assert len(seen) < 10_000, "not every socket was sent to"
                 await asyncio.sleep(0)
                 seen.append(len(sent))
-            steps = [b - a for a, b in zip(seen, seen[1:], strict=False)]
+            steps = [b - a for a, b in itertools.pairwise(seen)]
             assert max(steps) <= FANOUT_SLICE + 2, steps
             assert len(seen) > SPECTATORS // FANOUT_SLICE
             # the seats heard first; every spectator got the same text, the spectator's
