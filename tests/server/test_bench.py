@@ -51,6 +51,19 @@ def test_a_short_paced_run_on_sqlite(capsys: pytest.CaptureFixture[str]) -> None
     assert "moves accepted" in line and "409s 0, other errors 0" in line
 
 
+def test_a_crowded_table_reports_its_spectators(capsys: pytest.CaptureFixture[str]) -> None:
+    assert run(tables=1, seconds=1.5, databases=["sqlite"], pg_url=None,
+               game="red-cathedral", rate=4.0, arrivals="fixed", spectators=6,
+               crowded_rate=4.0) == 0
+    out = capsys.readouterr().out
+    assert "one crowded table watched by 6 spectator sockets, played at 4 moves/s" in out
+    line = next(x for x in out.splitlines() if "crowded table, 6 spectators" in x)
+    moves = int(line.split(": ")[1].split(" moves")[0])
+    updates = int(line.split("; ")[1].split(" updates")[0])
+    assert moves > 0 and updates > 0 and line.endswith("errors 0")
+    assert "arrival p50" in line
+
+
 def test_bad_bench_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert run(tables=0, seconds=1, databases=["sqlite"], pg_url=None,
                game="red-cathedral") == 2
