@@ -62,7 +62,7 @@ class Stats:
     client_cpu: float | None = None
     window: float | None = None  # the measuring window, seconds
     server_cpu: float | None = None
-    # The crowded table only: when each of its moves was sent, by the seq it made, and
+    # When each move was sent, by the seq it made (read for the crowded table only), and
     # how long after that each spectator received the update that carried it.
     sent_at: dict[int, float] = field(default_factory=dict)
     delivery: list[float] = field(default_factory=list)
