@@ -515,7 +515,7 @@ PLANNED = MCTSConfig(planner_search=True, check_candidates=3, check_turns=4)
 def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game() -> None:
     """The Red Cathedral's solo settings (``SOLO_SEARCH``): mcts-hard plays the planner's
     choices and compares the planner's 4 best actions at the first decision of its turn
-    by 4 rounds (8 turns) of the planner; the lower levels and games with players keep
+    by 4 rounds (8 turns) of the planner on 2 shared futures; the lower levels and games with players keep
     the search."""
     from meeplehall.ai.heuristics import red_cathedral as RH
 
@@ -525,9 +525,9 @@ def test_mcts_hard_checks_the_planners_first_choice_of_a_turn_in_the_solo_game()
     assert isinstance(hard, MCTSBot) and isinstance(medium, MCTSBot)
     cfg = hard._settings(RH, solo)
     assert cfg.planner_search
-    assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 1)
-    assert cfg.check_rating == "check_rating"  # the fitted odds of winning (17th session)
-    assert cfg.check_kinds == ()  # only the turn's first decision (sixteenth session)
+    assert (cfg.check_candidates, cfg.check_turns, cfg.check_samples) == (4, 8, 2)
+    assert cfg.check_rating == "check_rating"  # the fitted odds of winning
+    assert cfg.check_kinds == ()  # only the turn's first decision
     for other in (medium._settings(RH, solo), hard._settings(RH, duo)):
         assert other.check_turns == 0 and not other.planner_search
 
