@@ -406,3 +406,34 @@ def test_the_solo_check_rating_is_the_fitted_log_odds_of_its_features() -> None:
     assert RH.check_rating(state, 0) == pytest.approx(rating)
     # a better margin now is a better chance, all else equal
     assert RH.CHECK_WIN["margin"] > 0 and RH.CHECK_WIN["final"] > 0
+
+
+def test_red_cathedral_a_long_game_rates_completing_a_card_well_above_nearly_completing_it(
+) -> None:
+    """RC-END-1: only a sixth completed card ends the game. With players, a card three
+    quarters delivered is rated about as high as a completed one while the seat trails on
+    the track, so two players who both live off the Market could play on for ever. From
+    ``CLOSE_LATE`` turns per player on, the delivery that completes a card is worth a
+    clear step more to every seat, the one behind included."""
+    state = RC.initial_state({"players": 2}, 6)
+    slot = next(t for t in state.towers[1] if state.owner[t] < 0)
+    card = RH.C.cards[state.card_of[slot]]
+    m = next(i for i in range(6) if card.cost[i])
+    state.owner[slot] = 0
+    state.delivered[slot] = tuple(c - (1 if i == m else 0) for i, c in enumerate(card.cost))
+    state.inv[0] = tuple(1 if i == m else 0 for i in range(6))
+    state.score[1] = 40  # seat 0 trails far behind on the track
+    after = state.clone()
+    after.delivered[slot] = tuple(card.cost)
+    after.inv[0] = (0,) * 6
+    after.done[slot] = True
+    after.completed[0] += 1
+    after.score[0] += card.rp  # RC-COMPLETE-1: the card's Recognition
+
+    def gain(turns: int) -> float:
+        state.turns = after.turns = turns
+        return RH.evaluate(after, 0) - RH.evaluate(state, 0)
+
+    late = RH.CLOSE_LATE * 2
+    assert gain(late) > gain(late - 2) + 2.0
+    assert gain(late) > 1.0

@@ -91,8 +91,12 @@ RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
 # cards, plus CLOSE_PART x each unfinished card's delivered share, Materials in hand
 # counting CLOSE_HAND each) is worth CLOSE per card when the seat leads by CLOSE_LEAD
 # Prestige or more (proportionally less below, nothing when behind), so that a seat far
-# ahead fetches its last Materials instead of taking Recognition turn after turn.
+# ahead fetches its last Materials instead of taking Recognition turn after turn. From
+# CLOSE_LATE turns per player on it applies in full to every seat: a card three quarters
+# delivered is otherwise rated about as high as a completed one, and two players who
+# both live off the Market would never end the game (RC-END-1).
 CLOSE = 6.0
+CLOSE_LATE = 30
 CLOSE_LEAD = 10.0
 CLOSE_PART = 0.5
 CLOSE_HAND = 0.5
@@ -153,6 +157,10 @@ def evaluate(s: RCState, seat: int) -> float:
     others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
     best = max(others) if others else 0
     lead = _pp(s.score[seat]) - best if others and not solo else 0
+    # the share of CLOSE that applies: by the lead, or whole once the game runs long
+    close = 0.0
+    if others and not solo:
+        close = 1.0 if s.turns >= CLOSE_LATE * s.sides else min(1.0, lead / CLOSE_LEAD)
     closing = 0.0  # progress towards the end (CLOSE), counted only when it is used
     for slot, owner in enumerate(s.owner):
         if owner != seat:
@@ -172,9 +180,9 @@ def evaluate(s: RCState, seat: int) -> float:
             short = cost[m] - got[m]
             if short:
                 needed[m] += short
-                if lead > 0 and inv[m]:
+                if close > 0 and inv[m]:
                     hand += short if short < inv[m] else inv[m]
-        if lead > 0:
+        if close > 0:
             closing += CLOSE_PART * (delivered + CLOSE_HAND * hand) / size
     value += ORN * sum(1 for o in s.orn if o == seat)
     if TOWER[solo]:
@@ -209,8 +217,8 @@ def evaluate(s: RCState, seat: int) -> float:
             value += 0.5 * min(top[2], deliverable)
     if others:
         value -= RIVAL * best
-        if lead > 0:
-            value += CLOSE * min(1.0, lead / CLOSE_LEAD) * closing
+        if close > 0:
+            value += CLOSE * close * closing
     return value
 
 
