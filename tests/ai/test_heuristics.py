@@ -414,7 +414,7 @@ def test_red_cathedral_a_long_game_rates_completing_a_card_well_above_nearly_com
     quarters delivered is rated about as high as a completed one while the seat trails on
     the track, so two players who both live off the Market could play on for ever. From
     ``CLOSE_LATE`` turns per player on, the delivery that completes a card is worth a
-    clear step more to every seat, the one behind included."""
+    clear step more to every seat, the one behind included, and more with every turn."""
     state = RC.initial_state({"players": 2}, 6)
     slot = next(t for t in state.towers[1] if state.owner[t] < 0)
     card = RH.C.cards[state.card_of[slot]]
@@ -437,3 +437,4 @@ def test_red_cathedral_a_long_game_rates_completing_a_card_well_above_nearly_com
     late = RH.CLOSE_LATE * 2
     assert gain(late) > gain(late - 2) + 2.0
     assert gain(late) > 1.0
+    assert gain(late + 20) > gain(late) + 1.0  # and more the longer the game runs

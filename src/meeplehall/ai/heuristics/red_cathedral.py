@@ -92,11 +92,13 @@ RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
 # counting CLOSE_HAND each) is worth CLOSE per card when the seat leads by CLOSE_LEAD
 # Prestige or more (proportionally less below, nothing when behind), so that a seat far
 # ahead fetches its last Materials instead of taking Recognition turn after turn. From
-# CLOSE_LATE turns per player on it applies in full to every seat: a card three quarters
-# delivered is otherwise rated about as high as a completed one, and two players who
-# both live off the Market would never end the game (RC-END-1).
+# CLOSE_LATE turns per player on it applies in full to every seat, one more time every
+# CLOSE_GROW turns: a card three quarters delivered is otherwise rated about as high as a
+# completed one, and two players who both live off the Market would never end the game
+# (RC-END-1).
 CLOSE = 6.0
 CLOSE_LATE = 30
+CLOSE_GROW = 5.0
 CLOSE_LEAD = 10.0
 CLOSE_PART = 0.5
 CLOSE_HAND = 0.5
@@ -157,10 +159,12 @@ def evaluate(s: RCState, seat: int) -> float:
     others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
     best = max(others) if others else 0
     lead = _pp(s.score[seat]) - best if others and not solo else 0
-    # the share of CLOSE that applies: by the lead, or whole once the game runs long
+    # the share of CLOSE that applies: by the lead, or whole and growing once the game
+    # runs long
     close = 0.0
     if others and not solo:
-        close = 1.0 if s.turns >= CLOSE_LATE * s.sides else min(1.0, lead / CLOSE_LEAD)
+        late = s.turns / s.sides - CLOSE_LATE
+        close = 1.0 + late / CLOSE_GROW if late >= 0 else min(1.0, lead / CLOSE_LEAD)
     closing = 0.0  # progress towards the end (CLOSE), counted only when it is used
     for slot, owner in enumerate(s.owner):
         if owner != seat:
