@@ -16,6 +16,7 @@ way (``site``, then ``orient``; the blue-corner rule of P.5 step 2 limits the op
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -65,7 +66,6 @@ from meeplehall.games.praga.state import (
 )
 
 C = load()
-act = A.act
 DATA_DIR = Path(__file__).parent / "data" / "solo"
 SECTIONS = ("building", "wall", "upgrade", "mine", "quarry", "mine-or-quarry")
 
@@ -234,17 +234,17 @@ def settle_pawns(s: PragaState) -> None:
             move_pawn(s, b, 0)
 
 
-def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     taken = {bot[B_PAWN] for bot in s.bots}
-    return [act("at-market", m) for m in PARLER.loop
+    return [A.at_market(m) for m in PARLER.loop
             if buildable(s, m) and m not in taken]
 
 
-def _h_pawn(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_pawn(s: PragaState, d: tuple[Any, ...], a: A.AtMarket) -> None:
     s.stack.pop()
-    put(s, d[2], B_PAWN, a.a)
-    log(s, f"{PARLER.names[d[2]]}'s pawn starts at market {C.markets[a.a].id}")
+    put(s, d[2], B_PAWN, a.market)
+    log(s, f"{PARLER.names[d[2]]}'s pawn starts at market {C.markets[a.market].id}")
 
 
 # --- his turn (P.4) ---------------------------------------------------------------------
@@ -522,32 +522,32 @@ def human_build(s: PragaState, seat: int, tile: int, site: int, orient: int,
 
 
 # --- the human's choices for Parler (generators and handlers for rules.py) --------------
-def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [act("site", x) for x in sorted({x for x, _ in options})]
+    return [A.site(x) for x in sorted({x for x, _ in options})]
 
 
-def _h_site(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_site(s: PragaState, d: tuple[Any, ...], a: A.Site) -> None:
     assert s.bots is not None
     s.stack.pop()
     b, tile = d[2], d[3]
-    orients = [o for x, o in placements(s, tile, s.bots[b][B_PAWN]) if x == a.a]
+    orients = [o for x, o in placements(s, tile, s.bots[b][B_PAWN]) if x == a.site]
     if len(orients) > 1:
-        s.stack.append((PARLER_ORIENT, d[1], b, tile, a.a))
+        s.stack.append((PARLER_ORIENT, d[1], b, tile, a.site))
         return
-    _place_and_go_on(s, b, tile, a.a, orients[0])
+    _place_and_go_on(s, b, tile, a.site, orients[0])
 
 
-def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [act("orient", o) for x, o in options if x == d[4]]
+    return [A.orient(o) for x, o in options if x == d[4]]
 
 
-def _h_orient(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_orient(s: PragaState, d: tuple[Any, ...], a: A.Orient) -> None:
     s.stack.pop()
-    _place_and_go_on(s, d[2], d[3], d[4], a.a)
+    _place_and_go_on(s, d[2], d[3], d[4], a.orientation)
 
 
 def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -> None:
@@ -557,4 +557,5 @@ def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -
 
 
 GENERATORS = {PARLER_PAWN: _gen_pawn, PARLER_SITE: _gen_site, PARLER_ORIENT: _gen_orient}
-HANDLERS = {PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}
+HANDLERS: dict[int, Callable[[PragaState, tuple[Any, ...], Any], None]] = {
+    PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}

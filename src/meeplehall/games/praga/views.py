@@ -151,7 +151,8 @@ def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
     return _hidden_key(before) != _hidden_key(after)
 
 
-def _tile_text(row: int, tile: int) -> str:
+def tile_text(row: int, tile: int) -> str:
+    """A row tile as people read it: its id, cost, reward and marks ("-" for a gap)."""
     if tile < 0:
         return "-"
     if row == 0:
@@ -294,7 +295,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "over": over,
         "seats": [_seat_line(s, p) for p in range(s.players)],
         "crane": _crane(s),
-        "rows": {ROW_NAMES[r]: [_tile_text(r, t) for t in s.rows[r]] for r in range(3)},
+        "rows": {ROW_NAMES[r]: [tile_text(r, t) for t in s.rows[r]] for r in range(3)},
         "markets": [
             f"{m.id} {MARKET_COLOURS[m.colour]}: "
             + ("empty market" if s.market_tile[k] < 0 else
