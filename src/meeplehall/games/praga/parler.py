@@ -557,5 +557,5 @@ def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -
 
 
 GENERATORS = {PARLER_PAWN: _gen_pawn, PARLER_SITE: _gen_site, PARLER_ORIENT: _gen_orient}
-HANDLERS: dict[int, Callable[[PragaState, tuple[Any, ...], Any], None]] = {
+HANDLERS: dict[int, Callable[..., None]] = {
     PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}
