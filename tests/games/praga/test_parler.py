@@ -23,7 +23,8 @@ from meeplehall.games.praga import GAME, parler
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.actions import AtMarket, Site
 from meeplehall.games.praga.components import load
-from meeplehall.games.praga.parler import PARLER, load_parler, parler_turn, placements
+from meeplehall.games.praga.parler import PARLER, parler_turn, placements
+from meeplehall.games.praga.parler_data import load_parler
 from meeplehall.games.praga.solo import (
     B_CARD,
     B_CUBES,
@@ -514,7 +515,7 @@ def test_parler_plaza_choice_owed_to_the_human(last_round):
 def test_parler_data_errors_name_the_problem(tmp_path):
     """The data file is checked: provenance on every item, five cards, the loop."""
     from meeplehall.core.data import DataError
-    from meeplehall.games.praga.parler import DATA_DIR
+    from meeplehall.games.praga.parler_data import DATA_DIR
 
     text = (DATA_DIR / "parler.toml").read_text(encoding="utf-8")
     broken = {

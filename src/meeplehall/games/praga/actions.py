@@ -30,7 +30,9 @@ from meeplehall.games.praga.components import (
     V_EFFECTS,
     load,
     reward_text,
+    tile_text,
 )
+from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import (
     CHOOSE,
     PARLER_ORIENT,
@@ -40,7 +42,6 @@ from meeplehall.games.praga.state import (
     ROW_NAMES,
     PragaState,
 )
-from meeplehall.games.praga.views import side_name, tile_text
 
 C = load()
 RESOURCES = ("gold", "stone")
@@ -66,11 +67,13 @@ KINDS: dict[str, tuple[str, ...]] = {
 
 
 def _bot(s: PragaState) -> str | None:
-    """The Parler bot a decision on top of the stack is about (P.2, P.5), if any."""
+    """The name of the Parler bot that the decision on top of the stack is about (his
+    pawn's plaza, P.2 step 3; his building's site and orientation, P.5 step 2), if any."""
     d = s.stack[-1] if s.stack else None
-    if d is not None and d[0] in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
-        return side_name(s, s.players + d[2])
-    return None
+    if d is None or d[0] not in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
+        return None
+    bot: int = d[2]
+    return PARLER.names[bot]
 
 
 # --- the turn hub (P-TURN-2/3, P-TIMING-1) -----------------------------------------------

@@ -26,6 +26,7 @@ from meeplehall.games.praga.components import (
     TECH_EFFECTS,
     load,
     reward_text,
+    tile_text,
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
 from meeplehall.games.praga.effects import side_name as colour_name
@@ -149,28 +150,6 @@ def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
     or the choice among privately drawn tiles (the others learn which was kept). It is
     the undo barrier of the server and of the terminal client."""
     return _hidden_key(before) != _hidden_key(after)
-
-
-def tile_text(row: int, tile: int) -> str:
-    """A row tile as people read it: its id, cost, reward and marks ("-" for a gap)."""
-    if tile < 0:
-        return "-"
-    if row == 0:
-        b = C.buildings[tile]
-        cost = " ".join(f"{n} {k}" for n, k in ((b.gold, "gold"), (b.stone, "stone")) if n)
-        marks = [x for x, on in (("cube", b.cube), ("cathedral", b.cathedral),
-                                 ("blue corner", bool(b.blue_corners))) if on]
-        return f"{b.id} ({cost} -> {reward_text(b.reward)}{'; ' if marks else ''}" \
-               f"{', '.join(marks)})"
-    if row == 1:
-        w = C.walls[tile]
-        cost = " ".join(f"{n} {k}" for n, k in ((w.gold, "gold"), (w.stone, "stone")) if n)
-        marks = [x for x, on in (("hunger wall", w.hunger_wall),
-                                 ("red corner", bool(w.red_corners))) if on]
-        return f"{w.id} ({cost or 'free'} -> {reward_text(w.reward)}" \
-               f"{'; ' if marks else ''}{', '.join(marks)})"
-    u = C.upgrades[tile]
-    return f"{u.id} ({ACTIONS[u.action]}: {reward_text(u.bonus)} per performance)"
 
 
 def _crane(s: PragaState) -> list[str]:
