@@ -16,13 +16,8 @@
 - Plus the production tokens held (``PRODUCE_RATES``): their bonus at each expected
   production (mcts-medium with them won 435 of 800 games against mcts-medium without).
 
-With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. These are the weights of
-the planner's "balanced" profile (``ai/planner.py``; the other
-profiles add to them). The earlier evaluation (eggs valued as a resource early, tracks at
-1.5 VP fading to 0, minus half the best other seat's score) lost to this one inside the
-same search: mcts-hard won 17 of 24 games against the greedy bot with it and 21 of 24
-with this one (the greedy bot using the same evaluation; seeds 800-811, both seatings;
-docs/ai.md).
+With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. ``WEIGHTS`` are those of
+the "balanced" strategy profile (``PROFILES``; the other profiles add to them).
 
 After the game ends the evaluation is 1000 plus the margin over the best other seat
 (the score itself with one seat).
@@ -33,6 +28,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+from meeplehall.ai.evaluator import BaseEvaluator
 from meeplehall.games.praga.components import (
     ACTIONS,
     REWARD_KINDS,
@@ -50,31 +46,11 @@ from meeplehall.games.praga.state import PragaState
 # a finished game evaluates to FINAL_BONUS plus the final margin.
 SCALE = 4.0
 FINAL_BONUS = 1000.0
-# Share of a level's iterations spent per decision: the projection of final scoring in
-# ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
-BUDGET = 0.25
-# The ladder's iterations per decision in Praga (ai/mcts.py): strength rises up to about
-# 50 iterations and falls beyond (docs/ai.md, "What the search does not do yet"), so the
-# levels sit where each step is measurably stronger than the one below.
-LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 50}
-
-# The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
-# Cathedral's: each action followed by the rest of the turn played greedily and rated
-# where the turn ends, the same sampled futures for every action, a tree of depth 1.
-SOLO_SEARCH: dict[str, object] = {
-    "turn_rollout": 40, "fixed_chance": True, "max_depth": 1, "budget": 0.25,
-}
-
-
-def search_settings(view: dict[str, object]) -> dict[str, object]:
-    """Overrides of the MCTS level's settings for a position (see ``SOLO_SEARCH``)."""
-    return SOLO_SEARCH if view.get("players") == 1 else {}
-
 
 # VP per unit; ``mine`` .. ``cat`` are multiplied by the share of the seat's turns still
 # to play. ``walls`` (per wall tile) and ``bld`` (per building owned) are 0 here: the
-# planner's profiles that lean that way set them. ``techs``, ``upg`` and ``ptok`` scale
-# what the technologies, upgrades (off: it changed nothing measurable) and production
+# strategy profiles that lean that way (``PROFILES``) set them. ``techs``, ``upg`` and
+# ``ptok`` scale what the technologies, upgrades (off: it changed nothing measurable) and production
 # tokens a seat holds will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
 WEIGHTS: dict[str, float] = {
     "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
@@ -285,3 +261,42 @@ def value(s: PragaState, seat: int, scores: tuple[int, ...],
     if w["ptok"]:
         v += w["ptok"] * held_tokens(s, seat, left)
     return v
+
+
+# Strategy profiles for balance studies (``python -m meeplehall.ai.study``): weights, in VP
+# per unit, over ``WEIGHTS`` (the "balanced" profile), each a plan a player could follow.
+PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "walls": {"walls": 3.0, "quarry": 5.0},
+    "grids": {"hw": 5.0, "cat": 5.0, "tok": 1.5, "win": 1.2},
+    "academic": {"tech": 3.0, "univ": 4.0},
+    "builder": {"bld": 3.0, "mine": 5.5, "res": 0.7},
+}
+
+
+class PragaEvaluator(BaseEvaluator):
+    """Praga's ``Evaluator``: ``evaluate`` (the bots' scale too), every seat a side;
+    with a strategy profile (``PROFILES``) the evaluation uses ``WEIGHTS`` plus the
+    profile's weights, with any number of seats."""
+
+    scale = SCALE
+    final_bonus = FINAL_BONUS
+
+    def __init__(self, profile: str | None = None) -> None:
+        if profile is not None and profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                             f"{', '.join(PROFILES)}")
+        self.profile = profile
+        self.weights: Mapping[str, float] | None = (
+            None if profile is None else {**WEIGHTS, **PROFILES[profile]})
+
+    def evaluate(self, state: PragaState, seat: int) -> float:
+        if self.weights is None:
+            return evaluate(state, seat)
+        return value(state, seat, projected_scores(state), self.weights)
+
+    def evaluate_all(self, state: PragaState) -> list[float]:
+        if self.weights is None:
+            return evaluate_all(state)
+        scores = projected_scores(state)
+        return [value(state, seat, scores, self.weights) for seat in range(len(scores))]
