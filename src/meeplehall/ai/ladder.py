@@ -59,16 +59,23 @@ class Level:
         return CheckedPlannerBot(seed, self.check, evaluator)
 
 
-def _search(config: MCTSConfig, iterations: int, what: str) -> Level:
-    return Level("search", f"{what}, {iterations} iterations per decision",
-                 replace(config, iterations=iterations))
+def _tree(iterations: int) -> Level:
+    """UCT over the full tree (``TREE``), ``iterations`` per decision."""
+    return Level("search", f"UCT, full tree, {iterations} iterations",
+                 replace(TREE, iterations=iterations))
+
+
+def _turns(config: MCTSConfig, playouts: int) -> Level:
+    """The depth-1 search over turn play-outs (``config``), ``playouts`` per decision."""
+    return Level("search", f"turn play-out search, {playouts} play-outs",
+                 replace(config, iterations=playouts))
 
 
 # The same in every game and mode.
 RANDOM = Level("random", "a uniformly random legal action")
-GREEDY = Level("greedy", "the action whose position the heuristic rates best (one ply)")
-PLANNER = Level("planner", "each action followed by the rest of its turn played greedily, "
-                           "rated where the turn ends")
+GREEDY = Level("greedy", "one-ply lookahead: each legal action rated by the game's evaluation")
+PLANNER = Level("planner", "each action followed by the rest of its own turn played "
+                           "greedily, rated where the turn ends")
 
 # The full tree: UCT over every decision, the tree kept between decisions.
 TREE = MCTSConfig()
@@ -79,42 +86,39 @@ TREE = MCTSConfig()
 PRAGA_TURNS = MCTSConfig(turn_rollout=40, fixed_chance=True, max_depth=1)
 RC_TURNS = MCTSConfig(turn_rollout=24, fixed_chance=True, max_depth=1)
 
-_TREE = "full tree search"
-_TURNS = "depth-1 search over turn play-outs"
-
 LADDER: dict[str, dict[Mode, dict[str, Level]]] = {
     "praga": {
         # Strength rises up to about 50 iterations and falls beyond; each level is
         # measurably stronger than the one below.
         "players": {
-            "mcts-easy": _search(TREE, 2, _TREE),
-            "mcts-medium": _search(TREE, 4, _TREE),
-            "mcts-hard": _search(TREE, 50, _TREE),
+            "mcts-easy": _tree(2),
+            "mcts-medium": _tree(4),
+            "mcts-hard": _tree(50),
         },
         "solo": {
-            "mcts-easy": _search(PRAGA_TURNS, 25, _TURNS),
-            "mcts-medium": _search(PRAGA_TURNS, 100, _TURNS),
-            "mcts-hard": _search(PRAGA_TURNS, 300, _TURNS),
+            "mcts-easy": _turns(PRAGA_TURNS, 25),
+            "mcts-medium": _turns(PRAGA_TURNS, 100),
+            "mcts-hard": _turns(PRAGA_TURNS, 300),
         },
     },
     "red-cathedral": {
         # The turn search gains little beyond a handful of play-outs (its horizon is the
         # seat's turn); one play-out is weaker than greedy, so mcts-easy keeps the tree.
         "players": {
-            "mcts-easy": _search(TREE, 4, _TREE),
-            "mcts-medium": _search(RC_TURNS, 2, _TURNS),
-            "mcts-hard": _search(RC_TURNS, 16, _TURNS),
+            "mcts-easy": _tree(4),
+            "mcts-medium": _turns(RC_TURNS, 2),
+            "mcts-hard": _turns(RC_TURNS, 16),
         },
         "solo": {
-            "mcts-easy": _search(RC_TURNS, 50, _TURNS),
-            "mcts-medium": _search(RC_TURNS, 200, _TURNS),
+            "mcts-easy": _turns(RC_TURNS, 50),
+            "mcts-medium": _turns(RC_TURNS, 200),
             # no tree: the planner's choices, each turn's first one checked by playing
             # its 4 best actions on for 8 turns (4 rounds with Ivan) and comparing the
             # fitted odds of winning (``check_rating``)
             "mcts-hard": Level(
                 "checked planner",
-                "the planner's choices; at each turn's first decision its 4 best actions "
-                "are played on by the planner for 8 turns and rated by the odds of winning",
+                "the planner's choices, each turn's first one checked: its 4 best actions "
+                "played on by the planner for 8 turns, rated by the odds of winning",
                 check=RolloutCheck(candidates=4, turns=8)),
         },
     },
@@ -205,12 +209,22 @@ def make_bot(kind: str, seed: int = 0) -> Bot:
     return LevelBot(kind, seed)
 
 
-def ladder_table(game: str) -> str:
-    """The ladder of ``game`` as a Markdown table (docs/ai.md shows it)."""
-    modes = LADDER[game]
-    rows = ["| Level | Solo | With players |", "|---|---|---|"]
+COLUMNS: tuple[tuple[str, Mode, str], ...] = (
+    ("red-cathedral", "players", "The Red Cathedral, 2–4 players"),
+    ("red-cathedral", "solo", "The Red Cathedral, solo (against Ivan)"),
+    ("praga", "players", "Praga, 2–4 players"),
+    ("praga", "solo", "Praga, solo (against the dummy)"),
+)
+"""The columns of the ladder's table in docs/ai.md."""
+
+
+def ladder_table() -> str:
+    """The ladder as the Markdown table of docs/ai.md: a row per level, a column per game
+    and mode ("same" where a level does what it does in the first column)."""
+    rows = ["| level | " + " | ".join(title for _, _, title in COLUMNS) + " |",
+            "|---" * (len(COLUMNS) + 1) + "|"]
     for kind in KINDS:
-        solo, players = modes["solo"][kind].summary, modes["players"][kind].summary
-        rows.append(f"| {kind} | {solo} | {players} |" if solo != players
-                    else f"| {kind} | {solo} | same |")
+        cells = [level(game, mode, kind).summary for game, mode, _ in COLUMNS]
+        rows.append(f"| `{kind}` | " + " | ".join(
+            [cells[0]] + ["same" if c == cells[0] else c for c in cells[1:]]) + " |")
     return "\n".join(rows)
