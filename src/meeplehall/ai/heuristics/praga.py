@@ -9,12 +9,10 @@
   share of the seat's own turns still to play.
 - Minus a small cost per egg held (``egg``): the projection already counts the eggs'
   step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
-- Plus the technologies held (``TECH_VALUES``): permanent ones by what
-  their triggers pay in the seat's turns still to play, unused one-shots flat. Without
-  them every choice of the tile to keep looked equal, and mcts-medium with them won 250
-  of 400 games against mcts-medium without (mcts-hard: 74 of 120).
+- Plus the technologies held (``TECH_VALUES``): permanent ones by what their triggers
+  pay in the seat's turns still to play, unused one-shots flat.
 - Plus the production tokens held (``PRODUCE_RATES``): their bonus at each expected
-  production (mcts-medium with them won 435 of 800 games against mcts-medium without).
+  production.
 
 With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. ``WEIGHTS`` are those of
 the "balanced" strategy profile (``PROFILES``; the other profiles add to them).
@@ -49,9 +47,9 @@ FINAL_BONUS = 1000.0
 
 # VP per unit; ``mine`` .. ``cat`` are multiplied by the share of the seat's turns still
 # to play. ``walls`` (per wall tile) and ``bld`` (per building owned) are 0 here: the
-# strategy profiles that lean that way (``PROFILES``) set them. ``techs``, ``upg`` and
-# ``ptok`` scale what the technologies, upgrades (off: it changed nothing measurable) and production
-# tokens a seat holds will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
+# strategy profiles that lean that way (``PROFILES``) set them. ``techs``, ``upg`` (off)
+# and ``ptok`` scale what the technologies, upgrades and production tokens a seat holds
+# will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
 WEIGHTS: dict[str, float] = {
     "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
     "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
@@ -66,11 +64,9 @@ WEIGHTS: dict[str, float] = {
 #   held the technology) times what one trigger pays (1 VP plus a resource at ``res``):
 #   e.g. GL-T1-2 on the University track, 9.0 steps a game x 2 VP / 16 turns = 1.12.
 # - Levels III and IV (one-shot, GL-T3-*, GL-T4-*): a flat value while unused, about
-#   half of what using one gains (a guess: an action is worth 5-8 VP), fading to 0 over
-#   the seat's last turns so that none is kept to the end. Low on purpose: the search
-#   rates using one by the position it reaches; this only ranks the tiles to keep.
-#   Measured, using one gained 4.0-12.7 VP; half of
-#   those in place of the guesses played no measurably better (410 of 800 games).
+#   half of what using one gains, fading to 0 over the seat's last turns so that none is
+#   kept to the end. Low on purpose: the search rates using one by the position it
+#   reaches; this only ranks the tiles to keep.
 TECH_VALUES: dict[str, float] = {
     "GL-T1-1": 0.3, "GL-T1-2:tech": 0.72, "GL-T1-2:univ": 1.12, "GL-T1-3": 0.35,
     "GL-T1-4": 0.53,
@@ -85,15 +81,8 @@ TECH_VALUES: dict[str, float] = {
 # The solo game (one seat against the rulebook's dummy, P-SOLO-*): walls, quarries, the
 # University track and the grids weigh more, mines less, and gold and stone more (they
 # become walls, buildings and grid moves). Nobody is there to race for the grids' and
-# walls' bonuses, and the score is all that counts. First chosen by hand (walls 3, quarry
-# 5, grid rows 3: planner mean over seeds 110-129 from 128.0 to 137.2), then by a
-# coordinate search of the planner's mean score over seeds 300-459 (each weight x 1.5 or
-# x 0.6 in turn, kept when the mean rose by more than 0.5). Out of that sample, seeds
-# 460-599: planner mean 130.0 before, 140.3 after (paired +10.2, standard error 2.7;
-# measured under rules_version 2). The technologies held (``techs``) count as
-# in the game with players: the planner's mean over seeds 460-599 rose from 140.3 to
-# 152.4 (paired +12.1, standard error 2.4; 150.7 at weight 0.6, 153.6 at 2.0), and to
-# 155.4 with the production tokens (``ptok``) too.
+# walls' bonuses, and the score is all that counts. Chosen by a coordinate search of the
+# planner's mean solo score; technologies and production tokens count as with players.
 SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry": 5.0,
                                   "univ": 3.45, "hw": 1.8, "cat": 3.0, "egg": 0.825,
                                   "walls": 3.0}
