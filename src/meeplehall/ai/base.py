@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meeplehall.ai.bot import Bot, bot_rng
-from meeplehall.ai.ladder import KINDS, make_bot
+from meeplehall.ai import ladder
 from meeplehall.core.protocol import Game
 
 __all__ = ["BOTS", "Bot", "analyse", "bot_rng", "make_bot"]
@@ -14,15 +14,22 @@ __all__ = ["BOTS", "Bot", "analyse", "bot_rng", "make_bot"]
 
 def _maker(kind: str) -> Callable[[int], Bot]:
     def make(seed: int) -> Bot:
-        return make_bot(kind, seed)
+        return ladder.make_bot(kind, seed)
 
     return make
 
 
-BOTS: dict[str, Callable[[int], Bot]] = {kind: _maker(kind) for kind in KINDS}
+BOTS: dict[str, Callable[[int], Bot]] = {kind: _maker(kind) for kind in ladder.KINDS}
 """The ladder, weakest first. Rulebook automata (Ivan in The Red Cathedral's solo game)
 are not bots: the engine plays them inside ``apply``, so a solo game has one seat and
 a bot (or a person) plays only that seat."""
+
+
+def make_bot(kind: str, seed: int = 0) -> Bot:
+    """Create a bot of a registered kind, deterministic given ``seed``."""
+    if kind not in BOTS:
+        raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+    return BOTS[kind](seed)
 
 
 def analyse(game: Game, view: dict[str, Any], legal: tuple[Any, ...], kind: str = "greedy",
