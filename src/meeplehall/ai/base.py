@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meeplehall.ai.bot import Bot, bot_rng
 from meeplehall.ai import ladder
+from meeplehall.ai.bot import Bot, bot_rng
 from meeplehall.core.protocol import Game
 
 __all__ = ["BOTS", "Bot", "analyse", "bot_rng", "make_bot"]
