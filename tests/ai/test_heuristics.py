@@ -138,12 +138,11 @@ def test_praga_production_tokens_are_worth_their_bonus_at_each_expected_producti
     assert abs(gain(vp2, 0, turns)) < 1e-9
 
 
-def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
-    from meeplehall.ai.planner import praga_evaluator
-
+def test_the_balanced_profile_is_the_praga_heuristic() -> None:
     state = PRAGA.initial_state({"players": 3}, 5)
-    balanced = praga_evaluator("balanced")
-    assert [balanced(state, s) for s in range(3)] == [PH.evaluate(state, s)
+    balanced = PH.PragaEvaluator("balanced")
+    assert balanced.evaluate_all(state) == PH.evaluate_all(state)
+    assert [balanced.evaluate(state, s) for s in range(3)] == [PH.evaluate(state, s)
                                                       for s in range(3)] == PH.evaluate_all(state)
 
 

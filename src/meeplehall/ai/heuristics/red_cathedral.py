@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from meeplehall.ai.evaluator import BaseEvaluator
 from meeplehall.games.red_cathedral.components import RP, RUBLES, load
 from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.market import obtain_max
@@ -102,38 +103,6 @@ CLOSE_GROW = 5.0
 CLOSE_LEAD = 10.0
 CLOSE_PART = 0.5
 CLOSE_HAND = 0.5
-
-
-# The search in the solo game (ai/mcts.py, ``search_settings``): each action followed by
-# the rest of the turn played greedily and rated where the turn ends (after Ivan's turn),
-# on the same sampled futures for every action, in a tree of depth 1 (a deeper tree
-# averages over the many free actions on offer and rates turns in their middle); half of
-# each level's iterations, every one a turn played out. mcts-hard instead plays the
-# planner's choices and checks each turn's first one: the planner's 4 best actions are
-# each played on by the planner for 8 turns on 2 futures they share, and the one whose
-# positions ``check_rating`` rates best is played (docs/ai.md, "The rollout check").
-SOLO_SEARCH: dict[str, object] = {
-    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
-    "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
-                             "check_turns": 8, "check_samples": 2,
-                             "check_rating": "check_rating"}},
-}
-
-
-# The search with players: the solo game's search over turn play-outs, with a count of
-# play-outs per level (it gains little beyond a handful: its horizon is the seat's turn).
-# mcts-easy keeps the full tree with 4 iterations, as strong as greedy; a single
-# play-out is weaker than greedy (docs/ai.md, "The ladder").
-TURN_SEARCH: dict[str, object] = {
-    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1,
-    "levels": {"mcts-easy": {"iterations": 4}, "mcts-medium": 2, "mcts-hard": 16},
-}
-
-
-def search_settings(view: dict[str, object]) -> dict[str, object]:
-    """Overrides of the MCTS level's settings for a position (``SOLO_SEARCH`` in the
-    solo game, ``TURN_SEARCH`` with players)."""
-    return SOLO_SEARCH if view.get("solo") else TURN_SEARCH
 
 
 def sides(s: RCState) -> int:
@@ -226,8 +195,8 @@ def evaluate(s: RCState, seat: int) -> float:
     return value
 
 
-# The rollout check's rating in the solo game (``check_rating``, set for mcts-hard in
-# ``SOLO_SEARCH``): the log-odds that the seat wins, a logistic regression on the features
+# The rollout check's rating in the solo game (``check_rating``, mcts-hard's in
+# ``ai/ladder.py``): the log-odds that the seat wins, a logistic regression on the features
 # of ``check_features``, fitted to 300 planner games against Ivan (seeds 20000-20299, 172
 # won; every position at the start of one of the human's turns, 8,766 of them, labelled
 # with that game's result; held-out log-loss 0.646, the margin alone 0.650), refitted by
@@ -354,3 +323,74 @@ def _track_value_w(score: int, partial: float) -> float:
     if score > prev:
         value += partial * (score - prev) / (nxt - prev)
     return value
+
+
+# Strategy profiles for balance studies (``python -m meeplehall.ai.study``): weights, in
+# Prestige per unit, added to ``evaluate_play`` before the game ends: ``done`` per
+# completed card, ``deliver`` per claimed card's share of its cost delivered, ``claim``
+# per card claimed and unfinished, ``ws`` per face-up Workshop tile, ``orn`` per
+# Ornamentation placed, ``track`` per Recognition space on the track, ``rubles`` per Ruble.
+PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "builder": {"done": 4.0, "deliver": 3.0},
+    "farmer": {"claim": -6.0, "track": 0.25, "rubles": 0.1},
+    "workshop": {"ws": 2.5},
+    "decorator": {"orn": 3.0, "done": 1.0},
+}
+
+
+def profile_value(s: RCState, seat: int, w: dict[str, float]) -> float:
+    """``evaluate_play`` plus the profile weights ``w`` while the game is unfinished."""
+    value = evaluate_play(s, seat)
+    if not w or s.final is not None:
+        return value
+    claimed = delivered = 0.0
+    for slot, owner in enumerate(s.owner):
+        if owner == seat and not s.done[slot]:
+            claimed += 1
+            delivered += sum(s.delivered[slot]) / _CARD_SIZE[s.card_of[slot]]
+    value += w.get("done", 0.0) * s.completed[seat]
+    value += w.get("deliver", 0.0) * delivered
+    value += w.get("claim", 0.0) * claimed
+    value += w.get("ws", 0.0) * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
+    value += w.get("orn", 0.0) * s.orn_placed[seat]
+    value += w.get("track", 0.0) * s.score[seat]
+    value += w.get("rubles", 0.0) * s.rubles[seat]
+    return value
+
+
+class RedCathedralEvaluator(BaseEvaluator):
+    """The Red Cathedral's ``Evaluator``: Ivan is a side in the solo game, the bots
+    compare positions by ``evaluate_play``, the rollout check by ``check_rating``; with
+    a strategy profile (``PROFILES``) ``evaluate_play`` adds the profile's weights."""
+
+    scale = SCALE
+    final_bonus = FINAL_BONUS
+
+    def __init__(self, profile: str | None = None) -> None:
+        if profile is not None and profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                             f"{', '.join(PROFILES)}")
+        self.profile = profile
+        self.weights: dict[str, float] | None = (
+            None if profile is None else PROFILES[profile])
+
+    def evaluate(self, state: RCState, seat: int) -> float:
+        return evaluate(state, seat)
+
+    def evaluate_play(self, state: RCState, seat: int) -> float:
+        if self.weights is None:
+            return evaluate_play(state, seat)
+        return profile_value(state, seat, self.weights)
+
+    def sides(self, state: RCState) -> int:
+        return sides(state)
+
+    def final_margins(self, state: RCState) -> list[float] | None:
+        return final_margins(state)
+
+    def check_rating(self, state: RCState, seat: int) -> float:
+        return check_rating(state, seat)
+
+    def is_solo(self, view: dict[str, object]) -> bool:
+        return bool(view.get("solo"))
