@@ -1,6 +1,6 @@
 """Balance study: planner bots following different strategy profiles play each other.
 
-``python -m meeplehall.ai.study praga --players 2 --games 4`` plays every seating of the
+``python -m tools.study praga --players 2 --games 4`` plays every seating of the
 chosen profiles (``planner.PRAGA_PROFILES``, or ``planner.RC_PROFILES`` for
 red-cathedral) and prints, per profile, the mean final score, its spread, the wins and
 the mean points per scoring category. With ``--players 1`` each profile plays its games
@@ -130,7 +130,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeplehall.ai.study",
+    parser = argparse.ArgumentParser(prog="python -m tools.study",
                                      description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("game", choices=sorted(PROFILES))
     parser.add_argument("--players", type=int, default=2)

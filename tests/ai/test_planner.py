@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from tools.study import by_cards, seatings, summarise
 
 from meeplehall.ai.heuristics.red_cathedral import evaluate_play
 from meeplehall.ai.planner import (
@@ -12,7 +13,6 @@ from meeplehall.ai.planner import (
     praga_evaluator,
     rc_evaluator,
 )
-from meeplehall.ai.study import by_cards, seatings, summarise
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 
