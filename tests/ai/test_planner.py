@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from tools.study import by_cards, seatings, summarise
 
 from meeplehall.ai.heuristics.praga import PROFILES as PRAGA_PROFILES
 from meeplehall.ai.heuristics.red_cathedral import PROFILES as RC_PROFILES
 from meeplehall.ai.heuristics.red_cathedral import evaluate_play
 from meeplehall.ai.ladder import evaluator_for
 from meeplehall.ai.planner import PlannerBot
-from meeplehall.ai.study import by_cards, seatings, summarise
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 

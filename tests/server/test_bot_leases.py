@@ -9,10 +9,10 @@ import time
 
 import httpx
 from sqlalchemy import create_engine, text
+from tools.services import TempPostgres
 
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.games import GAMES
-from meeplehall.server.services import TempPostgres
 from tests.server.conftest import make_client
 from tests.server.helpers import GAME, QUICK, new_table, wait_finished
 from tests.server.procs import running_server

@@ -12,7 +12,7 @@ the bot's own sample, never from the game.
 
 The evaluation is the game's ``Evaluator`` (``evaluate_play``; ``ai/evaluator.py``), by
 default the game's own; balance studies give each planner a strategy profile's
-(``python -m meeplehall.ai.study``).
+(``python -m tools.study``).
 
 ``CheckedPlannerBot`` plays the planner's choices and checks the first one of each turn by
 playing the planner's best few actions on for a few turns (``RolloutCheck``).

@@ -252,7 +252,7 @@ def value(s: PragaState, seat: int, scores: tuple[int, ...],
     return v
 
 
-# Strategy profiles for balance studies (``python -m meeplehall.ai.study``): weights, in VP
+# Strategy profiles for balance studies (``python -m tools.study``): weights, in VP
 # per unit, over ``WEIGHTS`` (the "balanced" profile), each a plan a player could follow.
 PROFILES: dict[str, dict[str, float]] = {
     "balanced": {},

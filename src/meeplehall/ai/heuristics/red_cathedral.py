@@ -200,7 +200,7 @@ def evaluate(s: RCState, seat: int) -> float:
 # of ``check_features``, fitted to 300 planner games against Ivan (seeds 20000-20299, 172
 # won; every position at the start of one of the human's turns, 8,766 of them, labelled
 # with that game's result; held-out log-loss 0.646, the margin alone 0.650), refitted by
-# ``python3 -m meeplehall.ai.fit_check --games 300 --seed 20000``. "margin" is the seat's
+# ``python -m tools.fit_check --games 300 --seed 20000``. "margin" is the seat's
 # ``evaluate`` less the best other side's, "final" the final margin if the game were
 # scored now (``final_margins``), "done"/"rival_done" the cards each has completed,
 # "towers"/"rival_towers" what the towers would pay each now, "phase" ``turns`` / 60.
@@ -325,7 +325,7 @@ def _track_value_w(score: int, partial: float) -> float:
     return value
 
 
-# Strategy profiles for balance studies (``python -m meeplehall.ai.study``): weights, in
+# Strategy profiles for balance studies (``python -m tools.study``): weights, in
 # Prestige per unit, added to ``evaluate_play`` before the game ends: ``done`` per
 # completed card, ``deliver`` per claimed card's share of its cost delivered, ``claim``
 # per card claimed and unfinished, ``ws`` per face-up Workshop tile, ``orn`` per

@@ -74,7 +74,7 @@ RULES_TEXT = {
 }
 
 
-class Praga(ModuleGame):
+class Praga(ModuleGame[PragaState, A.PragaAction]):
     """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 1-4 players: solo
     against the rulebook's dummy (P-SOLO-1..4) or the Parler bots (solo.py, parler.py)."""
 

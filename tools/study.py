@@ -1,6 +1,6 @@
 """Balance study: planner bots following different strategy profiles play each other.
 
-``python -m meeplehall.ai.study praga --players 2 --games 4`` plays every seating of the
+``python -m tools.study praga --players 2 --games 4`` plays every seating of the
 chosen profiles (``PROFILES`` of ``ai/heuristics/praga.py`` or, for red-cathedral,
 ``ai/heuristics/red_cathedral.py``) and prints, per profile, the mean final score, its
 spread, the wins and the mean points per scoring category. With ``--players 1`` each
@@ -134,7 +134,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeplehall.ai.study",
+    parser = argparse.ArgumentParser(prog="python -m tools.study",
                                      description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("game", choices=sorted(PROFILES))
     parser.add_argument("--players", type=int, default=2)
