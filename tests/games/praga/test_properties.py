@@ -27,11 +27,21 @@ def resources_in_range(s):
         assert min(s.eggs[seat], s.silver[seat], s.goldw[seat], s.cubes[seat]) >= 0
 
 
+_TURN_SEEN = {"turns": -1, "due": False}  # the turn counter last seen, and a check due
+
+
 def windows_at_turn_end(s):
     """P-WIN-2: at the start of a turn, the player before has at most 2 windows. The
     game's last turn is checked as final scoring begins (``last_turn_checked``): final
-    step 1 may still pay windows, through a wealth bonus (P-SCORE-2, P-RES-4)."""
-    if s.turns and s.stack == [(TURN, s.seat)] and s.taken < 0 and s.xact == 0:
+    step 1 may still pay windows, through a wealth bonus (P-SCORE-2, P-RES-4). Checked
+    once per turn, at its first state: later in the turn a technology used before the
+    tile is taken (T3e's wealth bonus) may leave a third window until the turn's end,
+    in a state that looks like the turn's start (in the solo game the player before is
+    the player)."""
+    if s.turns != _TURN_SEEN["turns"]:
+        _TURN_SEEN["turns"], _TURN_SEEN["due"] = s.turns, bool(s.turns)
+    if _TURN_SEEN["due"] and s.stack == [(TURN, s.seat)] and s.taken < 0 and s.xact == 0:
+        _TURN_SEEN["due"] = False
         before = (s.seat - 1) % s.players
         assert s.windows(before) <= 2, f"seat {before} ended a turn with >2 windows"
 
