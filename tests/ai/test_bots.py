@@ -86,11 +86,12 @@ def test_ending_the_turn_is_rated_by_the_position_it_ends_the_turn_in() -> None:
     "end your turn" already shows his gains. The one-ply bots rate ending the turn by the
     position the seat ends it in; before, they sold Prestige (a whole point when the
     marker stands on a Prestige space) just to put off showing Ivan's turn."""
-    from meeplehall.ai.greedy import GreedyBot, evaluator_for, step_value
+    from meeplehall.ai.greedy import GreedyBot, step_value
+    from meeplehall.ai.ladder import evaluator_for
     from meeplehall.games.red_cathedral import actions as A
 
     state = _solo_turn_end(7)
-    evaluate = evaluator_for(GAME)
+    evaluate = evaluator_for(GAME).evaluate_play
     child = state.clone()
     GAME.apply_unchecked(child, A.END_TURN)
     assert child.turns != state.turns

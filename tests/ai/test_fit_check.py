@@ -1,12 +1,12 @@
-"""The refit of mcts-hard's check rating (``ai/fit_check.py``)."""
+"""The refit of mcts-hard's check rating (``tools/fit_check.py``)."""
 
 from __future__ import annotations
 
 import math
 
 import pytest
+from tools import fit_check
 
-from meeplehall.ai import fit_check
 from meeplehall.ai.heuristics import red_cathedral as RH
 from meeplehall.core.rng import Rng
 

@@ -138,12 +138,11 @@ def test_praga_production_tokens_are_worth_their_bonus_at_each_expected_producti
     assert abs(gain(vp2, 0, turns)) < 1e-9
 
 
-def test_the_planner_s_balanced_profile_is_the_praga_heuristic() -> None:
-    from meeplehall.ai.planner import praga_evaluator
-
+def test_the_balanced_profile_is_the_praga_heuristic() -> None:
     state = PRAGA.initial_state({"players": 3}, 5)
-    balanced = praga_evaluator("balanced")
-    assert [balanced(state, s) for s in range(3)] == [PH.evaluate(state, s)
+    balanced = PH.PragaEvaluator("balanced")
+    assert balanced.evaluate_all(state) == PH.evaluate_all(state)
+    assert [balanced.evaluate(state, s) for s in range(3)] == [PH.evaluate(state, s)
                                                       for s in range(3)] == PH.evaluate_all(state)
 
 
@@ -235,10 +234,10 @@ def test_red_cathedral_solo_weights_completed_cards_higher() -> None:
 
 def test_red_cathedral_a_claim_pays_less_against_ivan_than_with_players() -> None:
     """A claimed card with nothing delivered is worth ``CLAIMED`` of what completing it
-    brings: 0.2 with players, 0.05 against Ivan (a claim costs a Market turn and draws
+    brings: less against Ivan than with players (a claim costs a Market turn and draws
     Ivan's next claim above it, RC-IVACT-CLAIM; an unfinished card scores nothing,
     RC-TOWER-1). Each delivery then adds its share of the rest."""
-    assert RH.CLAIMED == (0.2, 0.05)
+    assert 0.0 < RH.CLAIMED[1] < RH.CLAIMED[0] < 1.0
     for players, share in ((2, RH.CLAIMED[0]), (1, RH.CLAIMED[1])):
         state = RC.initial_state({"players": players}, 6)
         slot = next(t for t in state.towers[1] if state.owner[t] < 0)
@@ -406,3 +405,35 @@ def test_the_solo_check_rating_is_the_fitted_log_odds_of_its_features() -> None:
     assert RH.check_rating(state, 0) == pytest.approx(rating)
     # a better margin now is a better chance, all else equal
     assert RH.CHECK_WIN["margin"] > 0 and RH.CHECK_WIN["final"] > 0
+
+
+def test_red_cathedral_a_long_game_rates_completing_a_card_well_above_nearly_completing_it(
+) -> None:
+    """RC-END-1: only a sixth completed card ends the game. With players, a card three
+    quarters delivered is rated about as high as a completed one while the seat trails on
+    the track, so two players who both live off the Market could play on for ever. From
+    ``CLOSE_LATE`` turns per player on, the delivery that completes a card is worth a
+    clear step more to every seat, the one behind included, and more with every turn."""
+    state = RC.initial_state({"players": 2}, 6)
+    slot = next(t for t in state.towers[1] if state.owner[t] < 0)
+    card = RH.C.cards[state.card_of[slot]]
+    m = next(i for i in range(6) if card.cost[i])
+    state.owner[slot] = 0
+    state.delivered[slot] = tuple(c - (1 if i == m else 0) for i, c in enumerate(card.cost))
+    state.inv[0] = tuple(1 if i == m else 0 for i in range(6))
+    state.score[1] = 40  # seat 0 trails far behind on the track
+    after = state.clone()
+    after.delivered[slot] = tuple(card.cost)
+    after.inv[0] = (0,) * 6
+    after.done[slot] = True
+    after.completed[0] += 1
+    after.score[0] += card.rp  # RC-COMPLETE-1: the card's Recognition
+
+    def gain(turns: int) -> float:
+        state.turns = after.turns = turns
+        return RH.evaluate(after, 0) - RH.evaluate(state, 0)
+
+    late = RH.CLOSE_LATE * 2
+    assert gain(late) > gain(late - 2) + 2.0
+    assert gain(late) > 1.0
+    assert gain(late + 20) > gain(late) + 1.0  # and more the longer the game runs

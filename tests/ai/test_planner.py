@@ -3,16 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from tools.study import by_cards, seatings, summarise
 
+from meeplehall.ai.heuristics.praga import PROFILES as PRAGA_PROFILES
+from meeplehall.ai.heuristics.red_cathedral import PROFILES as RC_PROFILES
 from meeplehall.ai.heuristics.red_cathedral import evaluate_play
-from meeplehall.ai.planner import (
-    PRAGA_PROFILES,
-    RC_PROFILES,
-    PlannerBot,
-    praga_evaluator,
-    rc_evaluator,
-)
-from meeplehall.ai.study import by_cards, seatings, summarise
+from meeplehall.ai.ladder import evaluator_for
+from meeplehall.ai.planner import PlannerBot
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 
@@ -62,7 +59,7 @@ def test_planner_values_a_turn_beyond_its_first_step() -> None:
     seat = PRAGA.current_player(state)
     view = PRAGA.player_view(state, seat)
     ranked = PlannerBot(1).rank(PRAGA, view, PRAGA.legal_actions(state))
-    evaluate = praga_evaluator()
+    evaluate = evaluator_for(PRAGA).evaluate_play
     best_value, best = ranked[0]
     child = state.clone()
     PRAGA.apply_unchecked(child, best)
@@ -72,13 +69,11 @@ def test_planner_values_a_turn_beyond_its_first_step() -> None:
 
 def test_unknown_profiles_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown profile 'turtle'"):
-        praga_evaluator("turtle")
+        evaluator_for(PRAGA, "turtle")
     with pytest.raises(ValueError, match="unknown profile 'turtle'"):
-        rc_evaluator("turtle")
-    rc = GAMES["red-cathedral"]
-    state = rc.initial_state({"players": 2}, 1)
+        evaluator_for("red-cathedral", "turtle")
     with pytest.raises(ValueError, match="unknown profile 'walls'"):
-        PlannerBot(1, "walls").choose(rc, rc.player_view(state, 0), rc.legal_actions(state))
+        evaluator_for("red-cathedral", "walls")
     assert set(RC_PROFILES) == {"balanced", "builder", "farmer", "workshop", "decorator"}
 
 
@@ -91,10 +86,13 @@ def test_red_cathedral_profiles_add_their_weights_to_the_heuristic() -> None:
     s = build({"players": 2, "score": [20, 2],
                "towers": [[card("B01", 0, done=True), card("M01", 0), "D01"]]})
     base = evaluate_play(s, 0)
-    assert rc_evaluator("balanced")(s, 0) == base
-    assert rc_evaluator("builder")(s, 0) == pytest.approx(base + RC_PROFILES["builder"]["done"])
+    def rate(profile: str) -> float:
+        return evaluator_for("red-cathedral", profile).evaluate_play(s, 0)
+
+    assert rate("balanced") == base
+    assert rate("builder") == pytest.approx(base + RC_PROFILES["builder"]["done"])
     farmer = RC_PROFILES["farmer"]
-    assert rc_evaluator("farmer")(s, 0) == pytest.approx(
+    assert rate("farmer") == pytest.approx(
         base + farmer["claim"] + 20 * farmer["track"] + s.rubles[0] * farmer["rubles"])
 
 

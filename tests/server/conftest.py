@@ -14,16 +14,16 @@ import pytest
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
 
 from fastapi.testclient import TestClient  # noqa: E402
-
-from meeplehall.server.app import create_app  # noqa: E402
-from meeplehall.server.limits import LimitConfig  # noqa: E402
-from meeplehall.server.services import (  # noqa: E402
+from tools.services import (  # noqa: E402
     TempPostgres,
     find_postgres,
     find_redis,
     temp_postgres,
     temp_redis,
 )
+
+from meeplehall.server.app import create_app  # noqa: E402
+from meeplehall.server.limits import LimitConfig  # noqa: E402
 
 
 def _postgres_missing() -> str | None:

@@ -6,8 +6,8 @@ import contextlib
 import subprocess
 from collections.abc import Iterator
 
-from meeplehall.server.bench import server_process
-from meeplehall.server.services import free_port
+from tools.bench_server import server_process
+from tools.services import free_port
 
 
 @contextlib.contextmanager

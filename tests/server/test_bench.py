@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import pytest
+from tools.bench_server import Pacer, Stats, percentile, report, run
+from tools.services import TempPostgres, find_redis
 
 from meeplehall.core.rng import Rng
-from meeplehall.server.bench import Pacer, Stats, percentile, report, run
-from meeplehall.server.services import TempPostgres, find_redis
 
 
 def test_fixed_arrivals_keep_their_schedule_whatever_the_server_does() -> None:

@@ -10,11 +10,11 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
+from tools.services import TempPostgres
 
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
-from meeplehall.server.services import TempPostgres
 from tests.server.conftest import make_client
 from tests.server.helpers import GAME, QUICK, join, new_table, random_move, wait_finished
 from tests.server.procs import running_server

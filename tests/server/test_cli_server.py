@@ -12,10 +12,10 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
+from tools.services import free_port
 
 from meeplehall.server.cli import add_server_commands
 from meeplehall.server.db import StorageError, ensure_schema, make_engine
-from meeplehall.server.services import free_port
 
 
 def test_commands_register_on_a_parser() -> None:

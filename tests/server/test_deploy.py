@@ -23,12 +23,12 @@ from typing import Any
 
 import httpx
 import pytest
+from tools.services import TempPostgres, free_port
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from meeplehall.core.record import GameRecord
 from meeplehall.core.rng import Rng
-from meeplehall.server.services import TempPostgres, free_port
 from tests.server.helpers import (
     QUICK,
     bearer,

@@ -10,9 +10,9 @@ from typing import Any
 
 import httpx
 from sqlalchemy import create_engine, text
+from tools.services import TempPostgres
 
 from meeplehall.core.rng import Rng
-from meeplehall.server.services import TempPostgres
 from tests.server.helpers import bearer, hotseat
 from tests.server.procs import running_server
 

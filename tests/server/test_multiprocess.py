@@ -7,10 +7,10 @@ import threading
 from typing import Any
 
 import httpx
+from tools.services import TempPostgres
 from websockets.sync.client import connect
 
 from meeplehall.core.rng import Rng
-from meeplehall.server.services import TempPostgres
 from tests.server.helpers import QUICK, bearer, join, new_table
 from tests.server.procs import running_server
 

@@ -8,10 +8,10 @@ import json
 from typing import Any
 
 import httpx
+from tools.services import TempPostgres
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from meeplehall.server.services import TempPostgres
 from tests.server.helpers import bearer, hotseat, join, new_table
 from tests.server.procs import running_server
 

@@ -18,14 +18,14 @@ from meeplehall.server.live_table import Built, Entry, Live, SeatInfo, step, vie
 
 
 class PerSeat:
-    """The game with no ``player_views``: the server falls back to ``player_view``."""
+    """The game without shared views: the server falls back to ``player_view``."""
+
+    shared_views = False
 
     def __init__(self, game: Any) -> None:
         self._game = game
 
     def __getattr__(self, name: str) -> Any:
-        if name in ("views", "player_views"):
-            raise AttributeError(name)
         return getattr(self._game, name)
 
 

@@ -3,34 +3,26 @@
 For each legal action it applies the action to a state rebuilt from its view
 (``sample_hidden``; chance is drawn from the bot's own generator, never the game's)
 and keeps the action whose resulting position the game's heuristic rates best for its
-seat. Ties go to a random one of the best, drawn from the bot's generator.
+seat (the game's ``Evaluator``, ``evaluate_play``). Ties go to a random one of the best,
+drawn from the bot's generator.
 """
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable
 from typing import Any
 
-from meeplehall.ai.base import bot_rng
+from meeplehall.ai.bot import bot_rng
+from meeplehall.ai.evaluator import Evaluator, resolve
 from meeplehall.core.protocol import Game
 
-Evaluator = Callable[[Any, int], float]
-
-
-def evaluator_for(game: Game) -> Evaluator:
-    module = importlib.import_module(
-        f"meeplehall.ai.heuristics.{game.name.replace('-', '_')}")
-    # ``evaluate_play`` where a game has one: the evaluation on the bots' scale, where a
-    # finished game counts by its result first (see the Red Cathedral heuristic)
-    evaluate: Evaluator = getattr(module, "evaluate_play", module.evaluate)
-    return evaluate
+Rating = Callable[[Any, int], float]
 
 
 END_TURN_TEXT = "end-turn"  # the text form of both games' "end your turn" action
 
 
-def step_value(game: Game, state: Any, child: Any, seat: int, evaluate: Evaluator,
+def step_value(game: Game, state: Any, child: Any, seat: int, evaluate: Rating,
                action: Any = None) -> float:
     """The value of ``child``, reached from ``state`` by ``action``, for a one-ply choice.
 
@@ -52,14 +44,15 @@ def step_value(game: Game, state: Any, child: Any, seat: int, evaluate: Evaluato
 class GreedyBot:
     kind = "greedy"
 
-    def __init__(self, seed: int = 0) -> None:
+    def __init__(self, seed: int = 0, evaluator: Evaluator | None = None) -> None:
         self.rng = bot_rng(seed)
+        self.evaluator = evaluator  # the game's own (the ladder's registry) where None
 
     def rank(self, game: Game, view: dict[str, Any],
              legal: tuple[Any, ...]) -> list[tuple[float, Any]]:
         """Every legal action with its evaluation, best first (used for hints)."""
         seat = view["seat"]
-        evaluate = evaluator_for(game)
+        evaluate = resolve(self.evaluator, game).evaluate_play
         state = game.sample_hidden(view, self.rng)
         scored = []
         for action in legal:

@@ -18,45 +18,27 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
   node picks the child best for itself (max^n). Solo games against an automaton (Ivan in
   The Red Cathedral) have one seat: the automaton is played by the engine inside
   ``apply_unchecked``, so the search needs no bot for it.
-- **Evaluation** (``LeafValue``). After ``rollout_depth`` random moves (0 by default:
-  the heuristic is better than random play) the position is rated with the game's
-  heuristic (``meeplehall.ai.heuristics.<game>.evaluate``). Every seat gets its own
-  value in [0, 1], a logistic of the change since the root of its margin over the best
-  other side (the automaton counts as a side where the heuristic module's
+- **Evaluation** (``LeafValue``). The position is rated with the game's ``Evaluator``
+  (``ai/evaluator.py``), injected or taken from the ladder's registry. Every seat gets
+  its own value in [0, 1], a logistic of the change since the root of its margin over
+  the best other side (the automaton counts as a side where the evaluator's
   ``sides(state)`` says so; alone, the margin is the evaluation itself) divided by the
-  module's ``SCALE``. Measuring from the root keeps values spread around 0.5 whatever
-  the score, so that UCT tells moves apart: with an absolute margin (the first version)
-  root children's means differed by a few hundredths against an exploration constant
-  of 0.6, and visits were spread almost evenly. Finished games score
-  0.7 x result (win 1, last 0, ranks between) plus 0.3 x the same logistic of the final
-  margin.
+  evaluator's ``scale``. Measuring from the root keeps values spread around 0.5 whatever
+  the score, so that UCT tells moves apart. Finished games score 0.7 x result (win 1,
+  last 0, ranks between) plus 0.3 x the same logistic of the final margin.
+- **Turn play-outs** (``turn_rollout``, ``fixed_chance``, ``max_depth``). A leaf's turn
+  may be finished greedily before it is rated (so that it is rated where the turn ends),
+  each determinization may keep its own future chance for the whole search (actions
+  compared on the same futures), and the tree may be cut at a depth.
 - **Move ordering and progressive widening.** Where more than ``widen_min`` actions are
   legal, a node orders them by the heuristic (one-step lookahead, computed once on its
   second visit, the root's on its first) and only the best
   ``max(widen_min, widen_c * visits ** widen_alpha)`` are searched; new children are
   expanded best-first, so a search of k iterations rates the root's k best actions.
-- **Budget.** ``iterations`` (deterministic), times the heuristic module's ``BUDGET``
-  share (Praga's evaluation projects final scoring and costs about four times a Red
-  Cathedral one), and optionally ``seconds`` (a wall-clock cap: then the decision
-  depends on the machine's speed). A ladder level uses the module's own count where it
-  sets one (``LEVEL_ITERATIONS``: Praga's levels were spaced by measured strength), or
-  the count or settings its ``search_settings`` gives the level for this kind of
-  position (``levels``: The Red Cathedral with players). A decision with one legal
+- **Budget.** ``iterations`` per decision (deterministic), and optionally ``seconds`` (a
+  wall-clock cap: then the decision depends on the machine's speed). What each level of
+  the ladder sets, per game and mode, is in ``ai/ladder.py``. A decision with one legal
   action spends nothing.
-- **Rollout check** (``check_candidates``/``check_turns``/``check_samples``). At the
-  first decision of the seat's turn a few candidate actions (the most visited root
-  actions) are each played on by the planner bot for a few turns, on the same sampled
-  futures, and the one whose position is then rated best is played: the search rates
-  an action where the seat's turn ends and cannot see what it brings a few turns later.
-  With ``planner_search`` no tree is searched: the planner makes the decisions and
-  its best actions are the candidates (mcts-hard in The Red Cathedral's solo game).
-  With ``check_rival`` the position is rated by the seat's margin: its evaluation
-  less that weight times the best other side's (Ivan's in the solo game). With
-  ``check_kinds`` the first decision of each listed kind within the turn is checked
-  too (e.g. the first delivery of a Build in The Red Cathedral; no level sets it).
-  With ``check_rating`` the game's heuristic module rates the position with a function
-  of its own (The Red Cathedral's solo game: the log-odds of winning, fitted to the
-  outcomes of planner games against Ivan).
 - **Tree reuse.** After a decision the bot keeps the tree; at its next decision it looks
   for the new position among the descendants of the chosen action (applying the
   actions stored in the tree to a sample of the previous view and comparing the seat's
@@ -65,76 +47,36 @@ The search plays from the seat's view only (STYLE.md sections 4-5):
 
 from __future__ import annotations
 
-import importlib
 import math
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, replace
-from types import ModuleType
 from typing import Any
 
-from meeplehall.ai.base import bot_rng
-from meeplehall.ai.greedy import step_value
+from meeplehall.ai.bot import bot_rng
+from meeplehall.ai.evaluator import Evaluator, resolve
+from meeplehall.ai.greedy import Rating, step_value
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
-
-Evaluator = Callable[[Any, int], float]
 
 
 @dataclass(frozen=True)
 class MCTSConfig:
-    """Search settings; the ladder's levels differ only in ``iterations``."""
+    """Search settings (each level's are in ``ai/ladder.py``)."""
 
     iterations: int = 1000
-    seconds: float | None = None
-    exploration: float = 0.25
-    rollout_depth: int = 0
+    seconds: float | None = None  # a wall-clock cap (then not deterministic)
+    exploration: float = 0.25  # UCT's exploration constant
+    # finish a leaf's turn greedily, at most this many decisions, before rating it (0: off)
     turn_rollout: int = 0
-    rollout_turns: int = 1
+    # each determinization keeps its own future chance for the whole search
     fixed_chance: bool = False
-    max_depth: int = 0
-    widen_min: int = 6
-    widen_c: float = 2.0
+    max_depth: int = 0  # the tree's depth in decisions (0: unlimited)
+    widen_min: int = 6  # progressive widening: at least this many actions per node ...
+    widen_c: float = 2.0  # ... or widen_c x visits ** widen_alpha
     widen_alpha: float = 0.5
-    pool: int = 16
-    crn: bool = False
-    reuse: bool = True
-    reuse_probe: int = 24
-    scale: float | None = None
-    # a rollout check at the first decision of the seat's turn (``MCTSBot._check``):
-    # the ``check_candidates`` best actions are each played on by the planner bot until
-    # the state's ``turns`` counter has advanced by ``check_turns``, on ``check_samples``
-    # futures shared by all of them; 0 turns it off. The candidates are the search's
-    # most visited actions, or with ``planner_search`` (no tree) the planner's best,
-    # the planner then making the turn's other decisions too.
-    check_candidates: int = 0
-    check_turns: int = 0
-    check_samples: int = 1
-    planner_search: bool = False
-    # the check rates an unfinished position by the seat's evaluation less
-    # ``check_rival`` x the best other side's (the automaton is a side in solo games)
-    check_rival: float = 0.0
-    # decision kinds (the first entry of the decision on top of the ``stack`` of the
-    # view's state, in games whose views show one) whose first decision within a turn
-    # is checked too, besides the turn's first decision (e.g. The Red Cathedral's
-    # ``DELIVER``, the first delivery of a Build; measured, not set by any level)
-    check_kinds: tuple[int, ...] = ()
-    # the name of a function of the game's heuristic module, ``f(state, seat)``, that
-    # rates the check's unfinished positions instead (a finished game is still rated by
-    # its result); it takes the place of ``check_rival`` (The Red Cathedral's
-    # ``check_rating``: the log-odds of winning the solo game, fitted to planner games)
-    check_rating: str = ""
-
-
-LEVELS: dict[str, MCTSConfig] = {
-    "mcts-easy": MCTSConfig(iterations=100),
-    "mcts-medium": MCTSConfig(iterations=400),
-    "mcts-hard": MCTSConfig(iterations=1200),
-}
-
-
-def heuristics_for(game: Game) -> ModuleType:
-    return importlib.import_module(f"meeplehall.ai.heuristics.{game.name.replace('-', '_')}")
+    pool: int = 16  # determinizations per decision
+    reuse: bool = True  # keep the tree for the next decision (off with max_depth)
+    reuse_probe: int = 24  # positions compared when looking for the new root
 
 
 def _sigmoid(x: float) -> float:
@@ -143,7 +85,6 @@ def _sigmoid(x: float) -> float:
     if x > 40:
         return 1.0
     return 1.0 / (1.0 + math.exp(-x))
-
 
 
 class LeafValue:
@@ -160,33 +101,25 @@ class LeafValue:
       plus 0.3 x the same logistic of the final margin's change.
     """
 
-    def __init__(self, game: Game, module: ModuleType, root: Any, seats: int,
-                 scale: float, baseline: list[float] | None = None) -> None:
+    def __init__(self, game: Game, evaluator: Evaluator, root: Any, seats: int,
+                 baseline: list[float] | None = None) -> None:
         self.game = game
-        self.evaluate: Evaluator = module.evaluate
-        # optional: every side's evaluation at once (sharing work between sides)
-        self.evaluate_all: Callable[[Any], list[float]] | None = getattr(
-            module, "evaluate_all", None)
-        self.final_bonus = float(getattr(module, "FINAL_BONUS", 0.0))
-        sides_of = getattr(module, "sides", None)
-        self.sides: int = sides_of(root) if sides_of is not None else seats
+        self.evaluator = evaluator
+        self.evaluate = evaluator.evaluate
+        self.final_bonus = evaluator.final_bonus
+        self.sides: int = evaluator.sides(root)
         self.seats = seats
-        self.scale = scale
+        self.scale = evaluator.scale
         # the margins values are measured from: the root's, or those of the search whose
         # tree is being reused, so that old and new statistics in it agree
         self.root = baseline if baseline is not None else self.margins(root)
-        # where the module can score the root as if the game ended there, a finished
-        # game's margin is measured from that instead of from the heuristic's margin
-        final_margins = getattr(module, "final_margins", None)
-        self.final_root: list[float] | None = (
-            final_margins(root)[:seats] if final_margins is not None else None)
+        # where the game can score the root as if it ended there, a finished game's
+        # margin is measured from that instead of from the heuristic's margin
+        final = evaluator.final_margins(root)
+        self.final_root: list[float] | None = final[:seats] if final is not None else None
 
     def margins(self, state: Any) -> list[float]:
-        if self.evaluate_all is not None:
-            evals = self.evaluate_all(state)
-        else:
-            evaluate = self.evaluate
-            evals = [evaluate(state, s) for s in range(self.sides)]
+        evals = self.evaluator.evaluate_all(state)
         out = []
         for s in range(self.seats):
             others = [evals[o] for o in range(self.sides) if o != s]
@@ -196,7 +129,7 @@ class LeafValue:
     def leaf_margins(self, state: Any) -> list[float]:
         """The margins a leaf's value is measured by: ``margins`` for an unfinished
         position, for a finished one each seat's final margin (its evaluation less
-        ``FINAL_BONUS``), as ``__call__`` measures finished leaves."""
+        ``final_bonus``), as ``__call__`` measures finished leaves."""
         if self.game.current_player(state) is None and self.game.outcome(state) is not None:
             return [self.evaluate(state, s) - self.final_bonus for s in range(self.seats)]
         return self.margins(state)
@@ -241,22 +174,23 @@ class Node:
 
 
 class MCTSBot:
-    """A determinized UCT player; deterministic given its seed (with no ``seconds``)."""
+    """A determinized UCT player; deterministic given its seed (with no ``seconds``).
+
+    ``evaluator``: the game's heuristic (by default the game's own, from the ladder's
+    registry)."""
+
+    kind = "mcts"
 
     def __init__(self, seed: int = 0, config: MCTSConfig | None = None,
-                 kind: str = "mcts") -> None:
-        self.kind = kind
+                 evaluator: Evaluator | None = None) -> None:
         self.config = config or MCTSConfig()
+        self.evaluator = evaluator
         self.rng = bot_rng(seed)
         self._prev: tuple[dict[str, Any], Any, Node] | None = None
         self._baseline: list[float] | None = None
         self.last_iterations = 0
         self.last_reused = 0
         self._reusing = self.config.reuse
-        self._own_budget = False
-        self._checked: tuple[Any, set[Any]] = (None, set())  # the turn, kinds checked
-        self._planner: Any = None  # the planner bot of ``planner_search``
-        self._cfg = self.config
 
     # --- public -----------------------------------------------------------------------
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
@@ -264,19 +198,8 @@ class MCTSBot:
             root = self._reuse(game, view)
             self._prev = (view, legal[0], root) if root is not None else None
             return legal[0]
-        cfg = self._cfg = self._settings(heuristics_for(game), view)
-        if cfg.planner_search:
-            self._prev = None
-            return self._plan(game, view, legal)
         root = self.search(game, view, legal)
         action = self._best(root, legal, view["seat"])
-        if self._check_due(view):
-            # the most visited actions, the search's choice first
-            seat = view["seat"]
-            ranked = sorted((a for a in legal if a in root.children),
-                            key=lambda a: (a != action, -root.children[a].visits,
-                                           -root.children[a].mean(seat)))
-            action = self._check(game, view, ranked[:cfg.check_candidates])
         self._prev = (view, action, root) if self._reusing else None
         return action
 
@@ -299,15 +222,15 @@ class MCTSBot:
 
     # --- search -----------------------------------------------------------------------
     def search(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Node:
-        module = heuristics_for(game)
-        cfg = self._cfg = self._settings(module, view)
-        evaluate: Evaluator = module.evaluate
-        play_eval: Evaluator = getattr(module, "evaluate_play", evaluate)
-        scale = cfg.scale or float(getattr(module, "SCALE", 10.0))
+        cfg = self.config
+        evaluator = resolve(self.evaluator, game)
+        evaluate = evaluator.evaluate
+        play_eval = evaluator.evaluate_play
         first = game.sample_hidden(view, self.rng)
         seats = game.num_players(first)
-        self._reusing = cfg.reuse
-        root = self._reuse(game, view) if cfg.reuse else None
+        # a depth-limited tree holds nothing to reuse
+        self._reusing = cfg.reuse and not cfg.max_depth
+        root = self._reuse(game, view) if self._reusing else None
         self.last_reused = root.visits if root is not None else 0
         if root is None:
             root = Node(seats)
@@ -323,9 +246,8 @@ class MCTSBot:
             for sample in pool:
                 if isinstance(getattr(sample, "rng", None), Rng):
                     sample.rng = Rng(self.rng.next_u64())
-        value_of = LeafValue(game, module, first, seats, scale,
+        value_of = LeafValue(game, evaluator, first, seats,
                              self._baseline if root.visits else None)
-        seat: int = view["seat"]  # the player to move at the root
         if cfg.turn_rollout and not root.visits:
             # leaves are rated where the turn ends (after an automaton's turn played
             # inside apply): measure them from where the greedy turn ends, not from the
@@ -334,7 +256,6 @@ class MCTSBot:
             for sample in pool:
                 end = sample.clone()
                 _finish_turn(game, end, play_eval, cfg.turn_rollout)
-                _more_turns(game, end, play_eval, cfg.turn_rollout, seat, cfg.rollout_turns)
                 # in the last turn the greedy turn ends the game: its final margin, not
                 # the evaluation with FINAL_BONUS (against which every ending of the
                 # game looked equally bad, and the search picked among them at random)
@@ -399,38 +320,21 @@ class MCTSBot:
             assert best is not None
             return best
 
-        crn = cfg.crn and fixed and cfg.max_depth == 1
         iterations = 0
-        # the game's share of the level's iterations, unless its overrides set their own
-        share = 1.0 if self._own_budget else float(getattr(module, "BUDGET", 1.0))
-        budget = max(1, round(cfg.iterations * share))
-        if not self._own_budget and self.config is LEVELS.get(self.kind):
-            # a ladder level: the game may set its own count, measured so that the
-            # levels differ in strength (``LEVEL_ITERATIONS``, docs/ai.md)
-            budget = int(getattr(module, "LEVEL_ITERATIONS", {}).get(self.kind, budget))
+        budget = cfg.iterations
         while iterations < budget:
             if deadline is not None and iterations % 8 == 0 and time.perf_counter() > deadline:
                 break
             if len(pool) < cfg.pool and iterations >= len(pool):
                 pool.append(game.sample_hidden(view, self.rng))
-            if crn:
-                # the k-th visit of every root action plays on the k-th determinization
-                # (common random numbers: the actions are compared on the same futures)
-                action, node = pick(root, ordered(root, pool[0], legal, seat), seat)
-                state = pool[node.visits % len(pool)].clone()
-                turn = getattr(state, "turns", None)
-                apply(state, action)
-                path = [root, node]
-                at_root = False
-            else:
-                state = pool[iterations % len(pool)].clone()
-                if not fixed and isinstance(getattr(state, "rng", None), Rng):
-                    state.rng = Rng(self.rng.next_u64())
-                node = root
-                path = [root]
-                at_root = True
-                turn = getattr(state, "turns", None)
-            while not crn:
+            state = pool[iterations % len(pool)].clone()
+            if not fixed and isinstance(getattr(state, "rng", None), Rng):
+                state.rng = Rng(self.rng.next_u64())
+            node = root
+            path = [root]
+            at_root = True
+            turn = getattr(state, "turns", None)
+            while True:
                 player = current_player(state)
                 if player is None or (cfg.max_depth and len(path) > cfg.max_depth):
                     break
@@ -450,12 +354,6 @@ class MCTSBot:
                 node = child
             if cfg.turn_rollout:
                 _finish_turn(game, state, play_eval, cfg.turn_rollout, turn)
-                _more_turns(game, state, play_eval, cfg.turn_rollout, seat, cfg.rollout_turns)
-            for _ in range(cfg.rollout_depth):
-                if current_player(state) is None:
-                    break
-                actions = legal_actions(state)
-                apply(state, actions[self.rng.randbelow(len(actions))])
             values = value_of(state)
             for n in path:
                 n.visits += 1
@@ -465,122 +363,6 @@ class MCTSBot:
             iterations += 1
         self.last_iterations = iterations
         return root
-
-    def _settings(self, module: ModuleType, view: dict[str, Any]) -> MCTSConfig:
-        """The level's settings with the game's overrides for this kind of position
-        (``search_settings(view)`` in the heuristic module, e.g. The Red Cathedral's
-        solo game); ``budget`` there is a share of the level's iterations, ``levels``
-        a count per ladder level, or the level's own settings replacing the position's
-        (other configurations keep their own count, times ``budget`` where it is
-        given); ``checks`` the rollout-check settings (``check_*``) per ladder level."""
-        cfg = self.config
-        settings = getattr(module, "search_settings", None)
-        overrides = dict(settings(view)) if settings is not None else {}
-        share = overrides.pop("budget", None)
-        levels = overrides.pop("levels", None) or {}
-        checks = overrides.pop("checks", None) or {}
-        self._own_budget = share is not None or bool(levels)
-        ladder = cfg is LEVELS.get(self.kind)
-        level = levels.get(self.kind) if ladder else None
-        if isinstance(level, dict):
-            # a ladder level with settings of its own for this kind of position: they
-            # replace the position's (e.g. the full tree for one level)
-            overrides = dict(level)
-        elif level is not None:
-            # a ladder level with this kind of position's own measured count
-            overrides["iterations"] = int(level)
-        elif share is not None:
-            overrides["iterations"] = max(1, round(cfg.iterations * float(share)))
-        if ladder and self.kind in checks:
-            # a ladder level's rollout check of its choice (``_check``)
-            overrides.update(checks[self.kind])
-        if overrides.get("max_depth"):
-            overrides["reuse"] = False  # a depth-limited tree holds nothing to reuse
-        return replace(cfg, **overrides) if overrides else cfg
-
-    def _check(self, game: Game, view: dict[str, Any], candidates: list[Any]) -> Any:
-        """Play each candidate on with the planner bot until the state's ``turns``
-        counter has advanced by ``check_turns`` (the automaton's turns are played inside
-        ``apply``) and return the one whose position is then rated best by the game's
-        ``evaluate_play`` (a finished game by its result); the first candidate wins ties.
-        Every candidate is played on the same ``check_samples`` futures, drawn from the
-        bot's generator, and the planner on the same generator for each (common random
-        numbers). The turn play-outs of the search rate an action where the seat's turn
-        ends, so they cannot see what a claim or a stock of Rubles brings a few turns
-        later; the planner's own turns can."""
-        from meeplehall.ai.greedy import evaluator_for
-        from meeplehall.ai.planner import PlannerBot
-
-        cfg = self._cfg
-        seat = view["seat"]
-        base = game.sample_hidden(view, self.rng)
-        stop = base.turns + cfg.check_turns
-        futures = [self.rng.next_u64() for _ in range(cfg.check_samples)]
-        evaluate = evaluator_for(game)
-        if cfg.check_rating:
-            evaluate = _rated(game, evaluate, getattr(heuristics_for(game), cfg.check_rating))
-        elif cfg.check_rival:
-            evaluate = _less_rival(game, evaluate, cfg.check_rival)
-        policy = PlannerBot()
-        best_value, best = float("-inf"), candidates[0]
-        for candidate in candidates:
-            total = 0.0
-            for future in futures:
-                state = base.clone()
-                state.rng = Rng(future)
-                policy.rng = Rng(future ^ 0x55)  # not the future's own stream
-                game.apply_unchecked(state, candidate)
-                while (player := game.current_player(state)) is not None and \
-                        state.turns < stop:
-                    moves = game.legal_actions(state)
-                    game.apply_unchecked(state, moves[0] if len(moves) == 1 else policy.choose(
-                        game, game.player_view(state, player), moves))
-                total += evaluate(state, seat)
-            if total > best_value:
-                best_value, best = total, candidate
-        return best
-
-    def _check_due(self, view: dict[str, Any]) -> bool:
-        """Whether the level checks its choice here: a rollout check is set and this is
-        the seat's first decision of a turn, or its first decision of a kind in
-        ``check_kinds`` within the turn (``_check_point``)."""
-        cfg = self._cfg
-        return bool(cfg.check_turns) and cfg.check_candidates > 1 and \
-            self._check_point(view)
-
-    def _check_point(self, view: dict[str, Any]) -> bool:
-        """Whether this is the seat's first decision with a real choice in a turn (a new
-        value of the ``turns`` counter in the view's state), or its first decision of a
-        kind in ``check_kinds`` within the turn; remembers it."""
-        state = view.get("state")
-        if not isinstance(state, dict) or state.get("turns") is None:
-            return False
-        turn = state["turns"]
-        stack = state.get("stack") if self._cfg.check_kinds else None
-        top = stack[-1] if isinstance(stack, list) and stack else None
-        kind = top[0] if isinstance(top, (list, tuple)) and top else None
-        checked_turn, kinds = self._checked
-        if turn != checked_turn:
-            self._checked = (turn, {kind})
-            return True
-        if kind is None or kind not in self._cfg.check_kinds or kind in kinds:
-            return False
-        kinds.add(kind)
-        return True
-
-    def _plan(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
-        """``planner_search``: the planner bot's choice (on the bot's own generator),
-        except at the first decision of a turn, where its ``check_candidates`` best
-        actions are compared by ``_check``."""
-        from meeplehall.ai.planner import PlannerBot
-
-        if self._planner is None:
-            self._planner = PlannerBot()
-            self._planner.rng = self.rng  # the bot's own generator, shared
-        ranked = self._planner.rank(game, view, legal)
-        if self._check_due(view):
-            return self._check(game, view, [a for _, a in ranked[:self._cfg.check_candidates]])
-        return self._planner.pick(ranked)
 
     @staticmethod
     def _best(root: Node, legal: tuple[Any, ...], seat: int) -> Any:
@@ -630,36 +412,7 @@ class MCTSBot:
         return None
 
 
-def _rated(game: Game, evaluate: Evaluator, rating: Evaluator) -> Evaluator:
-    """``rating`` for an unfinished position, ``evaluate`` for a finished one (its
-    result: the planner's evaluation puts any won game above any unfinished position)."""
-
-    def value(state: Any, seat: int) -> float:
-        if game.current_player(state) is None:
-            return evaluate(state, seat)
-        return rating(state, seat)
-
-    return value
-
-
-def _less_rival(game: Game, evaluate: Evaluator, weight: float) -> Evaluator:
-    """``evaluate`` less ``weight`` x the best other side's heuristic evaluation (the
-    automaton counts as a side where the heuristic's ``sides(state)`` says so), for an
-    unfinished position; a finished one is rated by ``evaluate`` alone (its result)."""
-    module = heuristics_for(game)
-    rate: Evaluator = module.evaluate
-    sides_of = getattr(module, "sides", None)
-
-    def margin(state: Any, seat: int) -> float:
-        own = evaluate(state, seat)
-        sides = sides_of(state) if sides_of is not None else game.num_players(state)
-        others = [rate(state, o) for o in range(sides) if o != seat]
-        return own - weight * max(others) if others else own
-
-    return _rated(game, evaluate, margin)
-
-
-def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,
+def _finish_turn(game: Game, state: Any, evaluate: Rating, horizon: int,
                  turn: Any = None) -> None:
     """Play the rest of the current player's turn greedily (one ply at a time, at most
     ``horizon`` decisions), changing ``state``: the leaf is then rated where the turn
@@ -693,25 +446,6 @@ def _finish_turn(game: Game, state: Any, evaluate: Evaluator, horizon: int,
         apply(state, best_action)
 
 
-def _more_turns(game: Game, state: Any, evaluate: Evaluator, horizon: int, seat: int,
-                turns: int) -> None:
-    """After the leaf's turn: ``turns - 1`` more whole turns, every seat's (and the
-    automaton's, inside ``apply``), each played greedily by its player, until ``seat``
-    has finished that many turns of its own (``rollout_turns``)."""
-    for _ in range(turns - 1):
-        for _guard in range(16):  # the other seats' turns, then the seat's own
-            player = game.current_player(state)
-            if player is None:
-                return
-            _finish_turn(game, state, evaluate, horizon)
-            if player == seat:
-                break
-
-
-def make_level(kind: str, seed: int) -> MCTSBot:
-    return MCTSBot(seed, LEVELS[kind], kind)
-
-
 def timed(config: MCTSConfig, seconds: float) -> MCTSConfig:
     """``config`` with a wall-clock budget instead of a fixed iteration count."""
     return replace(config, iterations=10**9, seconds=seconds, reuse=False)
@@ -719,9 +453,11 @@ def timed(config: MCTSConfig, seconds: float) -> MCTSConfig:
 
 def iterations_per_second(game: Game, params: dict[str, Any], seconds: float,
                           seed: int = 0) -> float:
-    """MCTS iterations per second (``mcts-hard`` settings, time budget ``seconds``) from
-    positions a third of the way through a greedy-versus-greedy game."""
+    """MCTS iterations per second (the search settings of the game's ``mcts-hard``, time
+    budget ``seconds``) from positions a third of the way through a greedy-versus-greedy
+    game."""
     from meeplehall.ai.base import make_bot
+    from meeplehall.ai.ladder import hardest_search
 
     state = game.initial_state(params, seed)
     players = game.num_players(state)
@@ -736,7 +472,7 @@ def iterations_per_second(game: Game, params: dict[str, Any], seconds: float,
     start = positions[len(positions) // 3] if positions else game.initial_state(params, seed)
     seat = game.current_player(start)
     assert seat is not None
-    bot = MCTSBot(seed, timed(LEVELS["mcts-hard"], seconds))
+    bot = MCTSBot(seed, timed(hardest_search(game, game.num_players(start) == 1), seconds))
     t0 = time.perf_counter()
     bot.search(game, game.player_view(start, seat), game.legal_actions(start))
     return bot.last_iterations / (time.perf_counter() - t0)

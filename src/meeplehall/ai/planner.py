@@ -10,111 +10,24 @@ ply at a time, at most ``horizon`` decisions), and rates the action by the evalu
 the position where its turn ends. Chance inside the turn (a drawn tile) is taken from
 the bot's own sample, never from the game.
 
-The evaluation is the game's heuristic (``ai/heuristics``); for Praga Caput Regni a
-strategy profile (``PRAGA_PROFILES``) can add weights for what only pays later (mines,
-quarries, tracks, grid rows, walls, corner tokens); for The Red Cathedral a profile
-(``RC_PROFILES``) adds weights for cards, Workshop tiles, Ornamentations or the track.
-The profiles exist for balance studies (``python -m meeplehall.ai.study``, see
-docs/praga-balance.md and docs/red-cathedral-balance.md): each one is a different plan a
-player could follow.
+The evaluation is the game's ``Evaluator`` (``evaluate_play``; ``ai/evaluator.py``), by
+default the game's own; balance studies give each planner a strategy profile's
+(``python -m tools.study``).
+
+``CheckedPlannerBot`` plays the planner's choices and checks the first one of each turn by
+playing the planner's best few actions on for a few turns (``RolloutCheck``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 
-from meeplehall.ai.greedy import GreedyBot, evaluator_for, step_value
-from meeplehall.ai.heuristics import praga as praga_heuristic
+from meeplehall.ai.bot import bot_rng
+from meeplehall.ai.evaluator import Evaluator, resolve
+from meeplehall.ai.greedy import GreedyBot, Rating, step_value
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
-
-Evaluator = Callable[[Any, int], float]
-
-# Weights of the Praga profiles, in VP per unit, over those of the game's heuristic
-# (``ai/heuristics/praga.py``, whose evaluation is the "balanced" profile).
-# ``mine``/``quarry``/``tech``/``univ``/``hw``/``cat`` are multiplied by the share of the
-# game still to play (they pay off over the remaining turns); ``res`` per gold or stone,
-# ``win`` per window, ``walls`` per wall tile, ``tok`` per corner token, ``egg`` a cost
-# per egg held, ``bld`` per building owned.
-BASE_WEIGHTS: Mapping[str, float] = praga_heuristic.WEIGHTS  # the "balanced" profile
-PRAGA_PROFILES: dict[str, dict[str, float]] = {
-    "balanced": {},
-    "walls": {"walls": 3.0, "quarry": 5.0},
-    "grids": {"hw": 5.0, "cat": 5.0, "tok": 1.5, "win": 1.2},
-    "academic": {"tech": 3.0, "univ": 4.0},
-    "builder": {"bld": 3.0, "mine": 5.5, "res": 0.7},
-}
-
-
-def praga_evaluator(profile: str = "balanced") -> Evaluator:
-    """The Praga evaluation of a profile: projected final score plus future value."""
-    from meeplehall.games.praga.final import projected_scores
-    from meeplehall.games.praga.state import PragaState
-
-    if profile not in PRAGA_PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles are: "
-                         f"{', '.join(PRAGA_PROFILES)}")
-    w: Mapping[str, float] = {**BASE_WEIGHTS, **PRAGA_PROFILES[profile]}
-    value = praga_heuristic.value
-
-    def evaluate(s: PragaState, seat: int) -> float:
-        return value(s, seat, projected_scores(s), w)
-
-    return evaluate
-
-
-# Weights of The Red Cathedral's profiles, in Prestige per unit, added to the game's
-# heuristic (``ai/heuristics/red_cathedral.py``, the "balanced" profile) before the game
-# ends: ``done`` per completed card, ``deliver`` per claimed card's share of its cost
-# delivered, ``claim`` per card claimed and unfinished, ``ws`` per face-up Workshop tile,
-# ``orn`` per Ornamentation placed, ``track`` per Recognition space on the track,
-# ``rubles`` per Ruble held.
-RC_PROFILES: dict[str, dict[str, float]] = {
-    "balanced": {},
-    "builder": {"done": 4.0, "deliver": 3.0},
-    "farmer": {"claim": -6.0, "track": 0.25, "rubles": 0.1},
-    "workshop": {"ws": 2.5},
-    "decorator": {"orn": 3.0, "done": 1.0},
-}
-
-
-def rc_evaluator(profile: str = "balanced") -> Evaluator:
-    """The Red Cathedral evaluation of a profile: the heuristic's rating (on the bots'
-    scale, ``evaluate_play``) plus the profile's weights while the game is unfinished."""
-    from meeplehall.ai.heuristics.red_cathedral import evaluate_play
-    from meeplehall.games.red_cathedral.state import RCState
-
-    if profile not in RC_PROFILES:
-        raise ValueError(f"unknown profile {profile!r}; profiles are: "
-                         f"{', '.join(RC_PROFILES)}")
-    w = RC_PROFILES[profile]
-
-    def evaluate(s: RCState, seat: int) -> float:
-        value = evaluate_play(s, seat)
-        if not w or s.final is not None:
-            return value
-        claimed = delivered = 0.0
-        for slot, owner in enumerate(s.owner):
-            if owner == seat and not s.done[slot]:
-                claimed += 1
-                delivered += sum(s.delivered[slot]) / _rc_card_size(s.card_of[slot])
-        value += w.get("done", 0.0) * s.completed[seat]
-        value += w.get("deliver", 0.0) * delivered
-        value += w.get("claim", 0.0) * claimed
-        value += w.get("ws", 0.0) * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
-        value += w.get("orn", 0.0) * s.orn_placed[seat]
-        value += w.get("track", 0.0) * s.score[seat]
-        value += w.get("rubles", 0.0) * s.rubles[seat]
-        return value
-
-    return evaluate
-
-
-def _rc_card_size(card: int) -> int:
-    from meeplehall.games.red_cathedral.components import load
-
-    return load().cards[card].size
 
 
 class PlannerBot(GreedyBot):
@@ -123,24 +36,14 @@ class PlannerBot(GreedyBot):
 
     kind = "planner"
 
-    def __init__(self, seed: int = 0, profile: str | None = None, horizon: int = 24,
-                 samples: int = 1) -> None:
-        super().__init__(seed)
-        self.profile = profile
+    def __init__(self, seed: int = 0, evaluator: Evaluator | None = None,
+                 horizon: int = 24, samples: int = 1) -> None:
+        super().__init__(seed, evaluator)
         self.horizon = horizon
         self.samples = samples
 
-    def _evaluator(self, game: Game) -> Evaluator:
-        if game.name == "praga" and self.profile is not None:
-            return praga_evaluator(self.profile)
-        if game.name == "red-cathedral" and self.profile is not None:
-            return rc_evaluator(self.profile)
-        if self.profile is not None:
-            raise ValueError(f"{game.name} has no planner profiles")
-        return evaluator_for(game)
-
     def _complete(self, game: Game, state: Any, seat: int, start: Any,
-                  evaluate: Evaluator) -> float:
+                  evaluate: Rating) -> float:
         """Finish ``seat``'s turn (the one that began with ``start`` completed turns)
         greedily from ``state`` (changed) and rate the end."""
         for _ in range(self.horizon):
@@ -166,7 +69,7 @@ class PlannerBot(GreedyBot):
              legal: tuple[Any, ...]) -> list[tuple[float, Any]]:
         """Every legal action with the value of the turn it starts, best first."""
         seat = view["seat"]
-        evaluate = self._evaluator(game)
+        evaluate = resolve(self.evaluator, game).evaluate_play
         states = [game.sample_hidden(view, self.rng) for _ in range(self.samples)]
         if self.samples > 1:
             # several determinizations, each with its own future chance (the automaton's
@@ -185,3 +88,91 @@ class PlannerBot(GreedyBot):
             scored.append((total / len(states), action))
         scored.sort(key=lambda pair: -pair[0])
         return scored
+
+
+@dataclass(frozen=True)
+class RolloutCheck:
+    """At the first decision of each of the seat's turns, the planner's ``candidates``
+    best actions are each played on by the planner until the state's ``turns`` counter
+    (the automaton's turns included) has advanced by ``turns``, on ``samples`` sampled
+    futures they share; the one the evaluator's ``check_rating`` then rates best in sum
+    is played."""
+
+    candidates: int
+    turns: int
+    samples: int = 1
+
+
+class CheckedPlannerBot:
+    """The planner's choices (on the bot's own generator), each turn's first one checked
+    by playing on (``RolloutCheck``): the planner rates an action where the seat's turn
+    ends and cannot see what it brings a few turns later; its own later turns can."""
+
+    kind = "planner-check"
+
+    def __init__(self, seed: int, check: RolloutCheck,
+                 evaluator: Evaluator | None = None) -> None:
+        self.rng = bot_rng(seed)
+        self.check = check
+        self.evaluator = evaluator
+        self.planner = PlannerBot(evaluator=evaluator)
+        self.planner.rng = self.rng  # the bot's own generator, shared
+        self._checked: Any = None  # the turn whose first decision was checked
+
+    def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
+        if len(legal) == 1:
+            return legal[0]
+        ranked = self.planner.rank(game, view, legal)
+        if self._check_point(view):
+            return self._check(game, view, [a for _, a in ranked[:self.check.candidates]])
+        return self.planner.pick(ranked)
+
+    def rank(self, game: Game, view: dict[str, Any],
+             legal: tuple[Any, ...]) -> list[tuple[float, Any]]:
+        """The planner's ranking (used for hints)."""
+        return self.planner.rank(game, view, legal)
+
+    def _check_point(self, view: dict[str, Any]) -> bool:
+        """Whether this is the seat's first decision with a real choice in a turn (a new
+        value of the ``turns`` counter in the view's state); remembers it."""
+        state = view.get("state")
+        if not isinstance(state, dict) or state.get("turns") is None:
+            return False
+        if state["turns"] == self._checked:
+            return False
+        self._checked = state["turns"]
+        return True
+
+    def _check(self, game: Game, view: dict[str, Any], candidates: list[Any]) -> Any:
+        """The candidate whose position is rated best after ``check.turns`` turns of the
+        planner (a finished game by its result, ``evaluate_play``; the first candidate
+        wins ties). Every candidate is played on the same ``check.samples`` futures, drawn
+        from the bot's generator, and the planner on the same generator for each (common
+        random numbers)."""
+        evaluator = resolve(self.evaluator, game)
+        seat = view["seat"]
+        base = game.sample_hidden(view, self.rng)
+        stop = base.turns + self.check.turns
+        futures = [self.rng.next_u64() for _ in range(self.check.samples)]
+        policy = PlannerBot(evaluator=self.evaluator)
+        best_value, best = float("-inf"), candidates[0]
+        for candidate in candidates:
+            value = 0.0
+            for future in futures:
+                state = base.clone()
+                state.rng = Rng(future)
+                policy.rng = Rng(future ^ 0x55)  # not the future's own stream
+                game.apply_unchecked(state, candidate)
+                while (player := game.current_player(state)) is not None and \
+                        state.turns < stop:
+                    moves = game.legal_actions(state)
+                    game.apply_unchecked(state, moves[0] if len(moves) == 1 else
+                                         policy.choose(game, game.player_view(state, player),
+                                                       moves))
+                if game.current_player(state) is None:
+                    value += evaluator.evaluate_play(state, seat)
+                else:
+                    value += evaluator.check_rating(state, seat)
+            if value > best_value:
+                best_value, best = value, candidate
+        return best

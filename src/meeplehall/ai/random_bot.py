@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meeplehall.ai.base import bot_rng
+from meeplehall.ai.bot import bot_rng
 from meeplehall.core.protocol import Game
 
 

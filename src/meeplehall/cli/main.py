@@ -227,7 +227,7 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
     else:
         seed = new_seed()
     # The seed is shown when the game ends: with it, every face-down stack is known.
-    say(console, f"{getattr(game, 'title', game.name)}: {params['players']} player(s), "
+    say(console, f"{game.title or game.name}: {params['players']} player(s), "
                  f"seats {', '.join(seats)}, seed "
                  f"{'given' if args.seed is not None else 'random'} (shown at the end). "
                  "Type 'help' for commands.")
@@ -278,16 +278,8 @@ def cmd_replay(args: argparse.Namespace, console: Console,
 
 def player_range(game: Game) -> tuple[int, int]:
     """The smallest and largest player counts: the game's ``min_players`` and
-    ``max_players`` where it has them, else the bounds of its ``players`` option
-    (1 to 4 when neither says)."""
-    option = next((o for o in game.options if o.name == "players"), None)
-    low = getattr(game, "min_players", None)
-    high = getattr(game, "max_players", None)
-    if not isinstance(low, int):
-        low = option.minimum if option is not None and option.minimum is not None else 1
-    if not isinstance(high, int):
-        high = option.maximum if option is not None and option.maximum is not None else 4
-    return low, high
+    ``max_players`` (by default the bounds of its ``players`` option)."""
+    return game.min_players, game.max_players
 
 
 def cmd_bench(args: argparse.Namespace, console: Console) -> int:

@@ -334,9 +334,7 @@ class PlaySession:
         return "again"
 
     def cmd_rules(self) -> str:
-        rules = getattr(self.game, "rules_text", None)
-        text = rules(self.state) if rules is not None else "No rules text for this game."
-        self.say(text)
+        self.say(self.game.rules_text(self.state) or "No rules text for this game.")
         return "again"
 
     def cmd_board(self, seat: int) -> str:

@@ -40,17 +40,13 @@ def say(console: Console, text: str, style: str | None = None) -> None:
 
 
 def side_name(game: Game, state: Any, side: int) -> str:
-    """The game's name for a side, or ``seat N`` for games without one."""
-    namer = getattr(game, "side_name", None)
-    if namer is not None:
-        return str(namer(state, side))
-    return f"seat {side}"
+    """The game's name for a side (``seat N`` by default, ``GameBase.side_name``)."""
+    return game.side_name(state, side)
 
 
 def action_label(game: Game, state: Any, action: Any) -> str:
     """A readable sentence for ``action`` plus its text form when they differ."""
-    labeller = getattr(game, "action_label", None)
-    label = str(labeller(state, action)) if labeller is not None else str(action)
+    label = game.action_label(state, action)
     text = str(action)
     return label if label == text else f"{label}  [{text}]"
 

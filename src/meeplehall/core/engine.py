@@ -15,23 +15,23 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from meeplehall.core.protocol import GameBase, Outcome, Params, PlayerId
+from meeplehall.core.protocol import A, GameBase, Outcome, Params, PlayerId, S
 
 
-class ModuleGame(GameBase):
-    """The protocol methods, delegated to the game package's modules."""
+class ModuleGame(GameBase[S, A]):
+    """The protocol methods, delegated to the game package's modules; ``S`` and ``A``
+    are the game's state and action types (``ModuleGame[RCState, RCAction]``)."""
 
     setup: ModuleType
     rules: ModuleType
     final: ModuleType
     views: ModuleType
     actions: ModuleType
-    state_class: type[Any]
-    min_players: int = 1
-    max_players: int = 1
+    state_class: type[S]
 
-    def initial_state(self, params: Params, seed: int) -> Any:
-        return self.setup.initial_state(params, seed)
+    def initial_state(self, params: Params, seed: int) -> S:
+        state: S = self.setup.initial_state(params, seed)
+        return state
 
     def current_player(self, state: Any) -> PlayerId | None:
         if state.final is not None or not state.stack:
@@ -39,14 +39,14 @@ class ModuleGame(GameBase):
         seat: int = state.stack[-1][1]
         return seat
 
-    def legal_actions(self, state: Any) -> tuple[Any, ...]:
-        legal: tuple[Any, ...] = self.rules.legal_actions(state)
+    def legal_actions(self, state: S) -> tuple[A, ...]:
+        legal: tuple[A, ...] = self.rules.legal_actions(state)
         return legal
 
-    def apply_unchecked(self, state: Any, action: Any) -> None:
+    def apply_unchecked(self, state: S, action: A) -> None:
         self.rules.apply_unchecked(state, action)
 
-    def outcome(self, state: Any) -> Outcome | None:
+    def outcome(self, state: S) -> Outcome | None:
         result: Outcome | None = self.final.outcome(state)
         return result
 
@@ -56,8 +56,9 @@ class ModuleGame(GameBase):
         view: dict[str, Any] = self.views.player_view(state, player)
         return view
 
-    def parse_action(self, text: str) -> Any:
-        return self.actions.parse_action(text)
+    def parse_action(self, text: str) -> A:
+        action: A = self.actions.parse_action(text)
+        return action
 
     def num_players(self, state: Any) -> int:
         players: int = state.players
@@ -67,16 +68,18 @@ class ModuleGame(GameBase):
         data: dict[str, Any] = state.to_dict()
         return data
 
-    def from_json(self, data: Mapping[str, Any]) -> Any:
-        return self.state_class.from_dict(dict(data))
+    def from_json(self, data: Mapping[str, Any]) -> S:
+        state: S = self.state_class.from_dict(dict(data))  # type: ignore[attr-defined]
+        return state
 
-    def sample_hidden(self, view: dict[str, Any], rng: Any) -> Any:
-        return self.views.sample_hidden(view, rng)
+    def sample_hidden(self, view: dict[str, Any], rng: Any) -> S:
+        state: S = self.views.sample_hidden(view, rng)
+        return state
 
-    def reveals(self, before: Any, action: Any, after: Any) -> bool:
+    def reveals(self, before: S, action: A, after: S) -> bool:
         shown: bool = self.views.reveals(before, action, after)
         return shown
 
-    def side_name(self, state: Any, side: int) -> str:
+    def side_name(self, state: S, side: int) -> str:
         name: str = self.views.side_name(state, side)
         return name

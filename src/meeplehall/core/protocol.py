@@ -7,9 +7,9 @@ mutates a state in place for search.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Hashable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Generic, Protocol, runtime_checkable
 
 PlayerId = int
 Params = Mapping[str, Any]
@@ -147,60 +147,140 @@ class Outcome:
         }
 
 
-S = TypeVar("S")
-A = TypeVar("A", bound=Hashable)
+if TYPE_CHECKING:  # defaults (PEP 696): a bare ``Game`` is ``Game[Any, Any]``
+    from typing_extensions import TypeVar
+
+    S = TypeVar("S", bound=State, default=Any)
+    A = TypeVar("A", bound=Hashable, default=Any)
+else:
+    from typing import TypeVar
+
+    S = TypeVar("S", bound=State)
+    A = TypeVar("A", bound=Hashable)
+
+Views = dict[PlayerId | None, View]
 
 
-class Game(Protocol):
-    """The surface every game offers (STYLE.md section 2)."""
+class Game(Protocol[S, A]):
+    """The surface every game offers (STYLE.md section 2), generic in its state type
+    ``S`` and action type ``A``: ``GAME: Game[RCState, RCAction]`` lets a type checker
+    follow states and actions through game-agnostic code. Clients call every member
+    directly; :class:`GameBase` gives the defaults a game need not write."""
 
     name: str
     title: str
     rules_version: int
     options: tuple[Option, ...]
+    # Whether ``player_views`` builds the views of several seats for less than one
+    # ``player_view`` each (they share members); a server then asks for all seats at once.
+    shared_views: bool
 
-    def initial_state(self, params: Params, seed: int) -> Any: ...
-    def current_player(self, state: Any) -> PlayerId | None: ...
-    def legal_actions(self, state: Any) -> tuple[Any, ...]: ...
-    def apply(self, state: Any, action: Any) -> Any: ...
-    def apply_unchecked(self, state: Any, action: Any) -> None: ...
-    def outcome(self, state: Any) -> Outcome | None: ...
-    def player_view(self, state: Any, player: PlayerId | None) -> View: ...
-    def parse_action(self, text: str) -> Any: ...
-    def num_players(self, state: Any) -> int: ...
-    def to_json(self, state: Any) -> dict[str, Any]: ...
-    def from_json(self, data: Mapping[str, Any]) -> Any: ...
-    def describe_decision(self, state: Any) -> str: ...
-    def rules_text(self, state: Any) -> str: ...
-    def sample_hidden(self, view: View, rng: Any) -> Any: ...
-    def reveals(self, before: Any, action: Any, after: Any) -> bool: ...
+    @property
+    def min_players(self) -> int:
+        """The smallest player count the game accepts."""
+        ...
+
+    @property
+    def max_players(self) -> int:
+        """The largest player count the game accepts."""
+        ...
+
+    def initial_state(self, params: Params, seed: int) -> S: ...
+    def current_player(self, state: S) -> PlayerId | None: ...
+    def legal_actions(self, state: S) -> tuple[A, ...]: ...
+    def is_legal(self, state: S, action: A) -> bool: ...
+    def apply(self, state: S, action: A | str) -> S: ...
+    def apply_unchecked(self, state: S, action: A) -> None: ...
+    def explain_illegal(self, state: S, action: A, legal: tuple[A, ...]) -> str: ...
+    def outcome(self, state: S) -> Outcome | None: ...
+    def player_view(self, state: S, player: PlayerId | None) -> View: ...
+    def player_views(self, state: S, seats: Iterable[PlayerId | None],
+                     memo: dict[Any, Any] | None = None) -> Views: ...
+    def parse_action(self, text: str) -> A: ...
+    def num_players(self, state: S) -> int: ...
+    def to_json(self, state: S) -> dict[str, Any]: ...
+    def from_json(self, data: Mapping[str, Any]) -> S: ...
+    def describe_decision(self, state: S) -> str: ...
+    def rules_text(self, state: S) -> str: ...
+    def action_label(self, state: S, action: A) -> str: ...
+    def side_name(self, state: S, side: int) -> str: ...
+    def sample_hidden(self, view: View, rng: Any) -> S: ...
+    def reveals(self, before: S, action: A, after: S) -> bool: ...
 
 
-class GameBase:
+class GameBase(Generic[S, A]):
     """Shared plumbing: the checked ``apply`` in terms of ``legal_actions`` and
-    ``apply_unchecked``, so legality lives in one generator only (STYLE.md section 10)."""
+    ``apply_unchecked``, so legality lives in one generator only (STYLE.md section 10),
+    and the defaults of the optional members of :class:`Game`."""
 
     name: str = ""
     title: str = ""
     rules_version: int = 0
     options: tuple[Option, ...] = ()
+    shared_views: bool = False
 
-    def legal_actions(self, state: Any) -> tuple[Any, ...]:  # pragma: no cover - abstract
+    @property
+    def min_players(self) -> int:
+        """The ``players`` option's minimum (1 without one); games may set a class value."""
+        option = self._players_option()
+        return option.minimum if option is not None and option.minimum is not None else 1
+
+    @property
+    def max_players(self) -> int:
+        """The ``players`` option's maximum (4 without one); games may set a class value."""
+        option = self._players_option()
+        return option.maximum if option is not None and option.maximum is not None else 4
+
+    def _players_option(self) -> Option | None:
+        return next((o for o in self.options if o.name == "players"), None)
+
+    def initial_state(self, params: Params, seed: int) -> S:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def apply_unchecked(self, state: Any, action: Any) -> None:  # pragma: no cover
+    def legal_actions(self, state: S) -> tuple[A, ...]:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def describe_decision(self, state: Any) -> str:  # pragma: no cover - overridden
+    def apply_unchecked(self, state: S, action: A) -> None:  # pragma: no cover
+        raise NotImplementedError
+
+    def describe_decision(self, state: S) -> str:  # pragma: no cover - overridden
         return ""
 
-    def current_player(self, state: Any) -> PlayerId | None:  # pragma: no cover
+    def rules_text(self, state: S) -> str:
+        """The rule text of the decision asked now; games override it (default: none)."""
+        return ""
+
+    def action_label(self, state: S, action: A) -> str:
+        """A sentence for people (UI buttons, logs, hints); default: the text form."""
+        return str(action)
+
+    def side_name(self, state: S, side: int) -> str:
+        """The name of a side (a seat, or an automaton after the seats); default ``seat N``."""
+        return f"seat {side}"
+
+    def current_player(self, state: S) -> PlayerId | None:  # pragma: no cover
         raise NotImplementedError
 
-    def parse_action(self, text: str) -> Any:  # pragma: no cover
+    def num_players(self, state: S) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
-    def reveals(self, before: Any, action: Any, after: Any) -> bool:  # pragma: no cover
+    def player_view(self, state: S, player: PlayerId | None) -> View:  # pragma: no cover
+        raise NotImplementedError
+
+    def player_views(self, state: S, seats: Iterable[PlayerId | None],
+                     memo: dict[Any, Any] | None = None) -> Views:
+        """The views of several seats (None: a spectator), each equal to its
+        ``player_view``, for a server pushing one state to them all. ``memo`` is a dict the
+        caller keeps for one table from call to call (empty at first); a game may keep in
+        it the parts of the last views whose inputs did not change, so that they are the
+        very objects of the last call (diffs then skip them by identity). Default: one
+        ``player_view`` per seat, no memo."""
+        return {seat: self.player_view(state, seat) for seat in dict.fromkeys(seats)}
+
+    def parse_action(self, text: str) -> A:  # pragma: no cover
+        raise NotImplementedError
+
+    def reveals(self, before: S, action: A, after: S) -> bool:  # pragma: no cover
         """Whether the move ``before -> action -> after`` showed any seat (or a spectator)
         something it could not see before: a drawn or refilled tile, a die, a card. Such a
         move is an undo barrier: the server and the terminal client take back no move
@@ -208,27 +288,26 @@ class GameBase:
         answer it from their hidden components; a game that cannot tell says True."""
         raise NotImplementedError
 
-    def is_legal(self, state: Any, action: Any) -> bool:
+    def is_legal(self, state: S, action: A) -> bool:
         return action in self.legal_actions(state)
 
-    def apply(self, state: Any, action: Any) -> Any:
+    def apply(self, state: S, action: A | str) -> S:
         """Return the state after ``action``; the input state is never changed.
 
         Raises:
             IllegalActionError: the action is not legal now; the message says why.
         """
-        if isinstance(action, str):
-            action = self.parse_action(action)
+        checked: A = self.parse_action(action) if isinstance(action, str) else action
         if self.current_player(state) is None:
-            raise IllegalActionError(f"{action} is not legal: the game is over")
+            raise IllegalActionError(f"{checked} is not legal: the game is over")
         legal = self.legal_actions(state)
-        if action not in legal:
-            raise IllegalActionError(self.explain_illegal(state, action, legal))
-        new_state = state.clone()
-        self.apply_unchecked(new_state, action)
+        if checked not in legal:
+            raise IllegalActionError(self.explain_illegal(state, checked, legal))
+        new_state: S = state.clone()
+        self.apply_unchecked(new_state, checked)
         return new_state
 
-    def explain_illegal(self, state: Any, action: Any, legal: tuple[Any, ...]) -> str:
+    def explain_illegal(self, state: S, action: A, legal: tuple[A, ...]) -> str:
         """Say why ``action`` is not in ``legal``; games may override for detail."""
         shown = ", ".join(str(a) for a in legal[:12])
         more = f" and {len(legal) - 12} more" if len(legal) > 12 else ""

@@ -256,7 +256,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> dict[str, Any]:
         return {"games": [
-            {"name": g.name, "title": getattr(g, "title", g.name),
+            {"name": g.name, "title": g.title or g.name,
              "rules_version": g.rules_version,
              "options": [{"name": o.name, "kind": o.kind, "default": o.default,
                           "help": o.help, "choices": list(o.choices), "minimum": o.minimum,

@@ -207,7 +207,15 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def cmd_bench_server(args: argparse.Namespace) -> int:
-    from meeplehall.server.bench import run
+    try:
+        from tools.bench_server import run
+    except ModuleNotFoundError as exc:
+        if exc.name not in ("tools", "tools.bench_server"):
+            raise
+        print("meeplehall bench server: the benchmark is a development tool (tools/ in a "
+              "source checkout); install the project with pip install -e \".[dev]\"",
+              file=sys.stderr)
+        return 2
 
     return run(tables=args.tables, seconds=args.seconds,
                databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,

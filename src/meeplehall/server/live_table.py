@@ -92,30 +92,23 @@ def step_legal(game: Game, state: Any, text: str, legal: Sequence[Any]) -> tuple
     Raises:
         IllegalActionError, ValueError: the action does not apply here.
     """
-    apply_unchecked = getattr(game, "apply_unchecked", None)
-    explain = getattr(game, "explain_illegal", None)
-    if apply_unchecked is None or explain is None:
-        return step(game, state, None, text)
     action = game.parse_action(text)
     if action not in legal:
-        raise IllegalActionError(explain(state, action, tuple(legal)))
+        raise IllegalActionError(game.explain_illegal(state, action, tuple(legal)))
     new_state = state.clone()
-    apply_unchecked(new_state, action)
+    game.apply_unchecked(new_state, action)
     return new_state, str(action), game.reveals(state, action, new_state)
 
 
 def views_builder(game: Game) -> Any:
-    """The game's optional ``player_views(state, seats, memo)``: a dict of the views of
-    several seats, each equal to its ``player_view``, built at once so that what they have
-    in common is worked out once per state (every seat and spectator of a table needs its
-    view after each move). ``memo`` is a dict the table keeps from one call to the next:
-    parts of the view whose inputs did not change are then the objects of the last call,
-    which the diffs skip by identity. Looked for on the game, then on its ``views`` module (the
-    engine-based games); None: the server calls ``player_view`` per seat."""
-    build = getattr(game, "player_views", None)
-    if build is None:
-        build = getattr(getattr(game, "views", None), "player_views", None)
-    return build
+    """The game's ``player_views(state, seats, memo)`` where the game builds the views of
+    several seats at once for less than one ``player_view`` each (``Game.shared_views``):
+    what they have in common is worked out once per state (every seat and spectator of a
+    table needs its view after each move). ``memo`` is a dict the table keeps from one
+    call to the next: parts of the view whose inputs did not change are then the objects
+    of the last call, which the diffs skip by identity. None: the server calls
+    ``player_view`` per seat, for the seats that ask."""
+    return game.player_views if game.shared_views else None
 
 
 def replay_entries(game: Game, params: dict[str, Any], seed: int,
@@ -256,10 +249,9 @@ class Live:
     def legal(self) -> list[dict[str, str]]:
         """The legal actions of the current decision: text form and a label for people."""
         if self._legal is None:
-            label = getattr(self.game, "action_label", None)
-            self._legal = [
-                {"text": str(a), "label": str(label(self.state, a)) if label else str(a)}
-                for a in self.legal_actions()]
+            label = self.game.action_label
+            self._legal = [{"text": str(a), "label": label(self.state, a)}
+                           for a in self.legal_actions()]
         return self._legal
 
     def decision(self) -> str | None:

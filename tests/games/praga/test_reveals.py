@@ -1,5 +1,5 @@
 """``Game.reveals`` for Praga: each kind of move that shows a seat something face down is
-an undo barrier; the moves that show nothing are not (tests/core/test_hidden_information.py
+an undo barrier; the moves that show nothing are not (tests/conformance/test_hidden_information.py
 checks the same over whole random games by re-dealing the hidden parts).
 
 Praga shuffles everything at setup and never touches its generator in a 2-4 player game,

@@ -9,20 +9,13 @@
   share of the seat's own turns still to play.
 - Minus a small cost per egg held (``egg``): the projection already counts the eggs'
   step of final scoring (P-SCORE-7), and eggs are spent on the road (P-EGG-*).
-- Plus the technologies held (``TECH_VALUES``): permanent ones by what
-  their triggers pay in the seat's turns still to play, unused one-shots flat. Without
-  them every choice of the tile to keep looked equal, and mcts-medium with them won 250
-  of 400 games against mcts-medium without (mcts-hard: 74 of 120).
+- Plus the technologies held (``TECH_VALUES``): permanent ones by what their triggers
+  pay in the seat's turns still to play, unused one-shots flat.
 - Plus the production tokens held (``PRODUCE_RATES``): their bonus at each expected
-  production (mcts-medium with them won 435 of 800 games against mcts-medium without).
+  production.
 
-With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. These are the weights of
-the planner's "balanced" profile (``ai/planner.py``; the other
-profiles add to them). The earlier evaluation (eggs valued as a resource early, tracks at
-1.5 VP fading to 0, minus half the best other seat's score) lost to this one inside the
-same search: mcts-hard won 17 of 24 games against the greedy bot with it and 21 of 24
-with this one (the greedy bot using the same evaluation; seeds 800-811, both seatings;
-docs/ai.md).
+With one seat (the solo game) the weights are ``SOLO_WEIGHTS``. ``WEIGHTS`` are those of
+the "balanced" strategy profile (``PROFILES``; the other profiles add to them).
 
 After the game ends the evaluation is 1000 plus the margin over the best other seat
 (the score itself with one seat).
@@ -33,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import TypeVar
 
+from meeplehall.ai.evaluator import BaseEvaluator
 from meeplehall.games.praga.components import (
     ACTIONS,
     REWARD_KINDS,
@@ -50,32 +44,12 @@ from meeplehall.games.praga.state import PragaState
 # a finished game evaluates to FINAL_BONUS plus the final margin.
 SCALE = 4.0
 FINAL_BONUS = 1000.0
-# Share of a level's iterations spent per decision: the projection of final scoring in
-# ``evaluate`` makes a Praga iteration about four times dearer than a Red Cathedral one.
-BUDGET = 0.25
-# The ladder's iterations per decision in Praga (ai/mcts.py): strength rises up to about
-# 50 iterations and falls beyond (docs/ai.md, "What the search does not do yet"), so the
-# levels sit where each step is measurably stronger than the one below.
-LEVEL_ITERATIONS: dict[str, int] = {"mcts-easy": 2, "mcts-medium": 4, "mcts-hard": 50}
-
-# The search in the solo game (ai/mcts.py, ``search_settings``), as in The Red
-# Cathedral's: each action followed by the rest of the turn played greedily and rated
-# where the turn ends, the same sampled futures for every action, a tree of depth 1.
-SOLO_SEARCH: dict[str, object] = {
-    "turn_rollout": 40, "fixed_chance": True, "max_depth": 1, "budget": 0.25,
-}
-
-
-def search_settings(view: dict[str, object]) -> dict[str, object]:
-    """Overrides of the MCTS level's settings for a position (see ``SOLO_SEARCH``)."""
-    return SOLO_SEARCH if view.get("players") == 1 else {}
-
 
 # VP per unit; ``mine`` .. ``cat`` are multiplied by the share of the seat's turns still
 # to play. ``walls`` (per wall tile) and ``bld`` (per building owned) are 0 here: the
-# planner's profiles that lean that way set them. ``techs``, ``upg`` and ``ptok`` scale
-# what the technologies, upgrades (off: it changed nothing measurable) and production
-# tokens a seat holds will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
+# strategy profiles that lean that way (``PROFILES``) set them. ``techs``, ``upg`` (off)
+# and ``ptok`` scale what the technologies, upgrades and production tokens a seat holds
+# will pay (``TECH_VALUES``, ``ACTION_RATES``, ``PRODUCE_RATES``).
 WEIGHTS: dict[str, float] = {
     "res": 0.55, "win": 0.75, "mine": 4.4, "quarry": 3.6, "tech": 1.15, "univ": 2.3,
     "hw": 1.0, "cat": 1.9, "egg": 0.55, "walls": 0.0, "tok": 0.0, "bld": 0.0,
@@ -90,11 +64,9 @@ WEIGHTS: dict[str, float] = {
 #   held the technology) times what one trigger pays (1 VP plus a resource at ``res``):
 #   e.g. GL-T1-2 on the University track, 9.0 steps a game x 2 VP / 16 turns = 1.12.
 # - Levels III and IV (one-shot, GL-T3-*, GL-T4-*): a flat value while unused, about
-#   half of what using one gains (a guess: an action is worth 5-8 VP), fading to 0 over
-#   the seat's last turns so that none is kept to the end. Low on purpose: the search
-#   rates using one by the position it reaches; this only ranks the tiles to keep.
-#   Measured, using one gained 4.0-12.7 VP; half of
-#   those in place of the guesses played no measurably better (410 of 800 games).
+#   half of what using one gains, fading to 0 over the seat's last turns so that none is
+#   kept to the end. Low on purpose: the search rates using one by the position it
+#   reaches; this only ranks the tiles to keep.
 TECH_VALUES: dict[str, float] = {
     "GL-T1-1": 0.3, "GL-T1-2:tech": 0.72, "GL-T1-2:univ": 1.12, "GL-T1-3": 0.35,
     "GL-T1-4": 0.53,
@@ -109,15 +81,8 @@ TECH_VALUES: dict[str, float] = {
 # The solo game (one seat against the rulebook's dummy, P-SOLO-*): walls, quarries, the
 # University track and the grids weigh more, mines less, and gold and stone more (they
 # become walls, buildings and grid moves). Nobody is there to race for the grids' and
-# walls' bonuses, and the score is all that counts. First chosen by hand (walls 3, quarry
-# 5, grid rows 3: planner mean over seeds 110-129 from 128.0 to 137.2), then by a
-# coordinate search of the planner's mean score over seeds 300-459 (each weight x 1.5 or
-# x 0.6 in turn, kept when the mean rose by more than 0.5). Out of that sample, seeds
-# 460-599: planner mean 130.0 before, 140.3 after (paired +10.2, standard error 2.7;
-# measured under rules_version 2). The technologies held (``techs``) count as
-# in the game with players: the planner's mean over seeds 460-599 rose from 140.3 to
-# 152.4 (paired +12.1, standard error 2.4; 150.7 at weight 0.6, 153.6 at 2.0), and to
-# 155.4 with the production tokens (``ptok``) too.
+# walls' bonuses, and the score is all that counts. Chosen by a coordinate search of the
+# planner's mean solo score; technologies and production tokens count as with players.
 SOLO_WEIGHTS: dict[str, float] = {**WEIGHTS, "res": 0.825, "mine": 2.64, "quarry": 5.0,
                                   "univ": 3.45, "hw": 1.8, "cat": 3.0, "egg": 0.825,
                                   "walls": 3.0}
@@ -285,3 +250,42 @@ def value(s: PragaState, seat: int, scores: tuple[int, ...],
     if w["ptok"]:
         v += w["ptok"] * held_tokens(s, seat, left)
     return v
+
+
+# Strategy profiles for balance studies (``python -m tools.study``): weights, in VP
+# per unit, over ``WEIGHTS`` (the "balanced" profile), each a plan a player could follow.
+PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "walls": {"walls": 3.0, "quarry": 5.0},
+    "grids": {"hw": 5.0, "cat": 5.0, "tok": 1.5, "win": 1.2},
+    "academic": {"tech": 3.0, "univ": 4.0},
+    "builder": {"bld": 3.0, "mine": 5.5, "res": 0.7},
+}
+
+
+class PragaEvaluator(BaseEvaluator):
+    """Praga's ``Evaluator``: ``evaluate`` (the bots' scale too), every seat a side;
+    with a strategy profile (``PROFILES``) the evaluation uses ``WEIGHTS`` plus the
+    profile's weights, with any number of seats."""
+
+    scale = SCALE
+    final_bonus = FINAL_BONUS
+
+    def __init__(self, profile: str | None = None) -> None:
+        if profile is not None and profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                             f"{', '.join(PROFILES)}")
+        self.profile = profile
+        self.weights: Mapping[str, float] | None = (
+            None if profile is None else {**WEIGHTS, **PROFILES[profile]})
+
+    def evaluate(self, state: PragaState, seat: int) -> float:
+        if self.weights is None:
+            return evaluate(state, seat)
+        return value(state, seat, projected_scores(state), self.weights)
+
+    def evaluate_all(self, state: PragaState) -> list[float]:
+        if self.weights is None:
+            return evaluate_all(state)
+        scores = projected_scores(state)
+        return [value(state, seat, scores, self.weights) for seat in range(len(scores))]

@@ -40,6 +40,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from meeplehall.ai.evaluator import BaseEvaluator
 from meeplehall.games.red_cathedral.components import RP, RUBLES, load
 from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.market import obtain_max
@@ -55,116 +56,53 @@ _CARD_WORTH = [0.5 * card.rp + 0.2 * card.rubles + 3.0 for card in C.cards]
 
 
 # For MCTS (ai/mcts.py): a change of SCALE points in the margin since the root of the
-# search is worth a logistic step; a finished game evaluates to FINAL_BONUS plus the final
-# margin.
+# search is worth a logistic step; a finished game evaluates to FINAL_BONUS plus the margin.
 SCALE = 2.0
 FINAL_BONUS = 100.0
-# For the one-ply and planner bots (``evaluate_play``): a won game is worth this much
+# For the one-ply and planner bots (``evaluate_play``): a won solo game is worth this much
 # more than any unfinished position, a lost one this much less.
 FINAL_RESULT = 1000.0
 
-# Weights of completed cards and towers: (games with players, the solo game). In the
-# solo game Ivan completes a card every few turns and ends the game at six, so
-# completions and tower majorities weigh more there.
+# Pairs are (games with players, the solo game): against Ivan, who completes a card every
+# few turns and ends the game at six, completions and tower majorities weigh more.
 DONE = (3.5, 9.0)  # per completed card of the seat
 ORN = 1.5  # per Ornamentation of the seat
 TOWER = (0.0, 1.0)  # times the Prestige the towers would pay the seat if the game ended now
-# Partial progress towards the next Prestige space, per whole step: (games with players,
-# the solo game). Against Ivan 1.0 (Recognition spaces are worth what they cost to
-# regain) raised the planner's mean margin over 20 seeds from -5.5 to -3.0; with players
-# it made the one-ply bot pump Rubles for hundreds of turns against a weak opponent.
-PARTIAL = (0.6, 1.0)
-RUBLE = (0.25, 0.25)  # per Ruble: (games with players, the solo game)
-# Materials in hand: per Material one of the seat's unfinished cards still needs (games
-# with players, the solo game), and per other Material (jewels, which decorate, and the
-# rest). The solo values sit at a sharp optimum for the planner against Ivan (seeds
-# 3000-3099, wins of 100): 65 as they are; Rubles at 0.15 50, at 0.35 22; needed
-# Materials at 0.4 50, at 1.0 43, at 1.5 25 (measured on the data before rules_version 2).
-NEED = (0.55, 0.55)
-SPARE_JEWEL = 0.4
-SPARE = 0.2
-# The human's track in the solo game, rated where the marker is expected to stand at the
-# end: Recognition is never lost except by selling Prestige or the Tsar's penalty, and
-# the track's Prestige spaces come closer together the further it goes (space 24 is 5
-# Prestige, 48 is 15, 72 is 33), so a step gained now is worth the step it adds at the
-# end of the game, not the one it adds now. The side is expected to gain SOLO_GAIN[side]
-# spaces per round still to play (the human, Ivan), the game to last SOLO_ROUNDS rounds
-# (Ivan's sixth card; the planner's games against Ivan lasted 30-33 on average). Rated
-# where the marker stands now, the planner sold Prestige for Rubles, ended games with 32
-# Rubles on average (leftovers pay 1 Prestige per 5) and lost on the track: it won 59 of
-# seeds 3000-3099 (mean margin +0.8); with a gain of 1 per round 75 (+6.4), 1.5 79
-# (+8.5; 75 and +7.7 as written here), 2 80 (+8.2), 3 57 (+0.8). The planner rates
-# Ivan by his Prestige now, so Ivan's gain does not move it; mcts-hard measures its
-# margin over Ivan's whole evaluation, and showed no clear change either way on seeds
-# 1000-1020 (wins of 21: 15 without the projection, 15 with Ivan's projected at 2 per
-# round too, 16 with the human's alone, which is kept).
+PARTIAL = (0.6, 1.0)  # per whole step of progress towards the next Prestige space
+RUBLE = (0.25, 0.25)  # per Ruble
+NEED = (0.55, 0.8)  # per Material that one of the seat's unfinished cards still needs
+SPARE_JEWEL = 0.4  # per other jewel (jewels decorate)
+SPARE = 0.2  # per other Material
+# The human's track in the solo game is rated where the marker is expected to stand at
+# the end (Recognition is rarely lost and Prestige spaces come closer together further
+# on): SOLO_GAIN[side] spaces per round still to play, the game lasting SOLO_ROUNDS rounds
+# (Ivan's sixth card). Ivan is rated where he stands.
 SOLO_GAIN = (1.5, 0.0)
-SOLO_ROUNDS = 30.0
-# Taken off per spare Material while the Inventory is full and a card still needs a
-# Material the seat lacks (at most one per Material lacking): nothing may be discarded to
-# make room (RC-INV-3), so the spare ones must be exchanged, sold or used first.
+SOLO_ROUNDS = 36.0
+# Off per spare Material while the Inventory is full and a card still needs a Material
+# the seat lacks (RC-INV-3: nothing may be discarded to make room).
 BLOCKED = 0.6
-# Per face-up Workshop tile of the seat (future income): (games with players, the solo
-# game). Against Ivan 2 lost (planner, first 53 of seeds 3000-3099: 36 won against 39);
-# 0.6 won 80 of the 100 against 75, but with claims at 0.05 (``CLAIMED``) 84 against 90.
-WORKSHOP = (1.0, 1.0)
-# Share of a claimed card's worth counted before any delivery: (games with players, the
-# solo game). Against Ivan a claim is a turn not spent at the Market, and it draws Ivan's
-# next claim onto the card above (RC-IVACT-CLAIM), while an unfinished card scores nothing
-# (RC-TOWER-1); the planner completed about 3 of the 5-6 cards it claimed. Planner against
-# Ivan, seeds 3000-3099 (wins of 100, mean margin): 0.2 75 (+7.7); 0.3 77 (+6.0); 0.12
-# 86 (+12.9); 0.05 90 (+14.5); 0.0 89 (+15.1), on the data before rules_version 2.
-CLAIMED = (0.2, 0.05)
+WORKSHOP = (1.0, 1.5)  # per face-up Workshop tile of the seat (future income)
+# Share of a claimed card's worth counted before any delivery (the rest comes with each
+# delivery): a claim alone scores nothing (RC-TOWER-1) and, solo, draws Ivan's next claim.
+CLAIMED = (0.2, 0.15)
 MARKET_RP = 0.3  # per Recognition still obtainable in the Market action under way
 RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
-# Closing out a game that is won (games with players): the seat's progress towards the
-# end (completed cards, plus CLOSE_PART x the share of each unfinished card's cost that is
-# delivered, Materials in hand counting CLOSE_HAND each) is worth CLOSE per card when the
-# seat leads the best other side by CLOSE_LEAD Prestige or more on the track
-# (proportionally less below; nothing when behind). Without it, a far-ahead search took
-# Recognition at the Market turn after turn instead of fetching the last Materials its
-# cards needed, since a turn of Recognition moved the margin more than a Material did: in
-# 7 of 40 games against greedy, neither side completed a sixth card for 637-5,291
-# decisions (scores like 1,230 to 275). Completing a card must itself be worth a good
-# part of CLOSE: with CLOSE_PART 0.7 and Materials in hand at full weight, the Build that
-# completed a card rated only +1.2 over a move to the Market, and 9 of 200 games against
-# greedy still ran past 600 decisions (one 5,836); with 0.5 and 0.5 the nine ended in
-# 202-585 decisions.
+# Closing out a won game (with players): the seat's progress towards the end (completed
+# cards, plus CLOSE_PART x each unfinished card's delivered share, Materials in hand
+# counting CLOSE_HAND each) is worth CLOSE per card when the seat leads by CLOSE_LEAD
+# Prestige or more (proportionally less below, nothing when behind), so that a seat far
+# ahead fetches its last Materials instead of taking Recognition turn after turn. From
+# CLOSE_LATE turns per player on it applies in full to every seat, one more time every
+# CLOSE_GROW turns: a card three quarters delivered is otherwise rated about as high as a
+# completed one, and two players who both live off the Market would never end the game
+# (RC-END-1).
 CLOSE = 6.0
+CLOSE_LATE = 30
+CLOSE_GROW = 5.0
 CLOSE_LEAD = 10.0
 CLOSE_PART = 0.5
 CLOSE_HAND = 0.5
-
-
-# The search in the solo game (ai/mcts.py, ``search_settings``): each action followed by
-# the rest of the turn played greedily and rated where the turn ends (after Ivan's turn),
-# on the same sampled futures for every action, in a tree of depth 1 (a deeper tree
-# averages over the many free actions on offer and rates turns in their middle); half of
-# each level's iterations, every one a turn played out. mcts-hard instead plays the
-# planner's choices and checks each turn's first one: the planner's 4 best actions are
-# each played on by the planner for 8 turns on futures they share, and the one whose
-# position ``check_rating`` rates best is played (docs/ai.md, "The rollout check").
-SOLO_SEARCH: dict[str, object] = {
-    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1, "budget": 0.5,
-    "checks": {"mcts-hard": {"planner_search": True, "check_candidates": 4,
-                             "check_turns": 8, "check_rating": "check_rating"}},
-}
-
-
-# The search with players: the solo game's search over turn play-outs, with a count of
-# play-outs per level (it gains little beyond a handful: its horizon is the seat's turn).
-# mcts-easy keeps the full tree with 4 iterations, as strong as greedy; a single
-# play-out is weaker than greedy (docs/ai.md, "The ladder").
-TURN_SEARCH: dict[str, object] = {
-    "turn_rollout": 24, "fixed_chance": True, "max_depth": 1,
-    "levels": {"mcts-easy": {"iterations": 4}, "mcts-medium": 2, "mcts-hard": 16},
-}
-
-
-def search_settings(view: dict[str, object]) -> dict[str, object]:
-    """Overrides of the MCTS level's settings for a position (``SOLO_SEARCH`` in the
-    solo game, ``TURN_SEARCH`` with players)."""
-    return SOLO_SEARCH if view.get("solo") else TURN_SEARCH
 
 
 def sides(s: RCState) -> int:
@@ -190,6 +128,12 @@ def evaluate(s: RCState, seat: int) -> float:
     others = [_pp(s.score[i]) for i in range(s.sides) if i != seat]
     best = max(others) if others else 0
     lead = _pp(s.score[seat]) - best if others and not solo else 0
+    # the share of CLOSE that applies: by the lead, or whole and growing once the game
+    # runs long
+    close = 0.0
+    if others and not solo:
+        late = s.turns / s.sides - CLOSE_LATE
+        close = 1.0 + late / CLOSE_GROW if late >= 0 else min(1.0, lead / CLOSE_LEAD)
     closing = 0.0  # progress towards the end (CLOSE), counted only when it is used
     for slot, owner in enumerate(s.owner):
         if owner != seat:
@@ -209,9 +153,9 @@ def evaluate(s: RCState, seat: int) -> float:
             short = cost[m] - got[m]
             if short:
                 needed[m] += short
-                if lead > 0 and inv[m]:
+                if close > 0 and inv[m]:
                     hand += short if short < inv[m] else inv[m]
-        if lead > 0:
+        if close > 0:
             closing += CLOSE_PART * (delivered + CLOSE_HAND * hand) / size
     value += ORN * sum(1 for o in s.orn if o == seat)
     if TOWER[solo]:
@@ -246,30 +190,25 @@ def evaluate(s: RCState, seat: int) -> float:
             value += 0.5 * min(top[2], deliverable)
     if others:
         value -= RIVAL * best
-        if lead > 0:
-            value += CLOSE * min(1.0, lead / CLOSE_LEAD) * closing
+        if close > 0:
+            value += CLOSE * close * closing
     return value
 
 
-# The rollout check's rating in the solo game (``check_rating``, set for mcts-hard in
-# ``SOLO_SEARCH``): the log-odds that the seat wins, a logistic
-# regression on the features of ``check_features`` fitted to 300 planner games against
-# Ivan on the component data of rules_version 2 (seeds 20000-20299, 104 won; every
-# position at the start of one of the human's turns, 9,704 of them, labelled with that
-# game's result; held-out log-loss 0.490, the margin alone 0.525;
-# ``python3 -m meeplehall.ai.fit_check --games 300 --seed 20000``
-# refits them). "margin" is the seat's ``evaluate`` less the best other side's (what the
-# check rated before), "final" the final margin if the game were scored now
-# (``final_margins``), "done"/"rival_done" the cards each has completed, "towers"/
-# "rival_towers" what the towers would pay each now, "phase" ``turns`` / 60. Against the
-# margin alone, per completed card of the seat the rating adds about what the card pays
-# at the final scoring and little for the step towards the end, and it marks Ivan's
-# completions down less: a game the human leads ends sooner (docs/ai.md).
+# The rollout check's rating in the solo game (``check_rating``, mcts-hard's in
+# ``ai/ladder.py``): the log-odds that the seat wins, a logistic regression on the features
+# of ``check_features``, fitted to 300 planner games against Ivan (seeds 20000-20299, 172
+# won; every position at the start of one of the human's turns, 8,766 of them, labelled
+# with that game's result; held-out log-loss 0.646, the margin alone 0.650), refitted by
+# ``python -m tools.fit_check --games 300 --seed 20000``. "margin" is the seat's
+# ``evaluate`` less the best other side's, "final" the final margin if the game were
+# scored now (``final_margins``), "done"/"rival_done" the cards each has completed,
+# "towers"/"rival_towers" what the towers would pay each now, "phase" ``turns`` / 60.
 CHECK_WIN: dict[str, float] = {
-    "const": -1.2730803601321479, "phase": -1.887995901052452,
-    "margin": 0.12352634717825575, "final": 0.05742261958362616,
-    "done": -0.8875225798285313, "rival_done": 0.993026675194893,
-    "towers": -0.0778443152061631, "rival_towers": 0.11367239819079565,
+    "const": -0.12575479980431342, "phase": -1.524684384440478,
+    "margin": 0.08587858712360469, "final": 0.03178167439380916,
+    "done": -0.6204525571505995, "rival_done": 0.4546581078180785,
+    "towers": 0.03223451373402142, "rival_towers": -0.010596517048719578,
 }
 
 
@@ -384,3 +323,74 @@ def _track_value_w(score: int, partial: float) -> float:
     if score > prev:
         value += partial * (score - prev) / (nxt - prev)
     return value
+
+
+# Strategy profiles for balance studies (``python -m tools.study``): weights, in
+# Prestige per unit, added to ``evaluate_play`` before the game ends: ``done`` per
+# completed card, ``deliver`` per claimed card's share of its cost delivered, ``claim``
+# per card claimed and unfinished, ``ws`` per face-up Workshop tile, ``orn`` per
+# Ornamentation placed, ``track`` per Recognition space on the track, ``rubles`` per Ruble.
+PROFILES: dict[str, dict[str, float]] = {
+    "balanced": {},
+    "builder": {"done": 4.0, "deliver": 3.0},
+    "farmer": {"claim": -6.0, "track": 0.25, "rubles": 0.1},
+    "workshop": {"ws": 2.5},
+    "decorator": {"orn": 3.0, "done": 1.0},
+}
+
+
+def profile_value(s: RCState, seat: int, w: dict[str, float]) -> float:
+    """``evaluate_play`` plus the profile weights ``w`` while the game is unfinished."""
+    value = evaluate_play(s, seat)
+    if not w or s.final is not None:
+        return value
+    claimed = delivered = 0.0
+    for slot, owner in enumerate(s.owner):
+        if owner == seat and not s.done[slot]:
+            claimed += 1
+            delivered += sum(s.delivered[slot]) / _CARD_SIZE[s.card_of[slot]]
+    value += w.get("done", 0.0) * s.completed[seat]
+    value += w.get("deliver", 0.0) * delivered
+    value += w.get("claim", 0.0) * claimed
+    value += w.get("ws", 0.0) * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
+    value += w.get("orn", 0.0) * s.orn_placed[seat]
+    value += w.get("track", 0.0) * s.score[seat]
+    value += w.get("rubles", 0.0) * s.rubles[seat]
+    return value
+
+
+class RedCathedralEvaluator(BaseEvaluator):
+    """The Red Cathedral's ``Evaluator``: Ivan is a side in the solo game, the bots
+    compare positions by ``evaluate_play``, the rollout check by ``check_rating``; with
+    a strategy profile (``PROFILES``) ``evaluate_play`` adds the profile's weights."""
+
+    scale = SCALE
+    final_bonus = FINAL_BONUS
+
+    def __init__(self, profile: str | None = None) -> None:
+        if profile is not None and profile not in PROFILES:
+            raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                             f"{', '.join(PROFILES)}")
+        self.profile = profile
+        self.weights: dict[str, float] | None = (
+            None if profile is None else PROFILES[profile])
+
+    def evaluate(self, state: RCState, seat: int) -> float:
+        return evaluate(state, seat)
+
+    def evaluate_play(self, state: RCState, seat: int) -> float:
+        if self.weights is None:
+            return evaluate_play(state, seat)
+        return profile_value(state, seat, self.weights)
+
+    def sides(self, state: RCState) -> int:
+        return sides(state)
+
+    def final_margins(self, state: RCState) -> list[float] | None:
+        return final_margins(state)
+
+    def check_rating(self, state: RCState, seat: int) -> float:
+        return check_rating(state, seat)
+
+    def is_solo(self, view: dict[str, object]) -> bool:
+        return bool(view.get("solo"))

@@ -7,16 +7,6 @@ from typing import Any
 from meeplehall.core.engine import ModuleGame
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
-from meeplehall.games.praga.components import (
-    ACTIONS,
-    GRIDS,
-    IV_EFFECTS,
-    SEAL_EFFECTS,
-    TECH_EFFECTS,
-    V_EFFECTS,
-    load,
-    reward_text,
-)
 from meeplehall.games.praga.state import (
     ANY_ACTION,
     ARROW,
@@ -43,8 +33,6 @@ from meeplehall.games.praga.state import (
     WALL_AT,
     PragaState,
 )
-
-C = load()
 
 RULES_TEXT = {
     TURN: "P-TURN-2/3: take one action tile (pay the red cost / gain the blue VP), perform "
@@ -86,7 +74,7 @@ RULES_TEXT = {
 }
 
 
-class Praga(ModuleGame):
+class Praga(ModuleGame[PragaState, A.PragaAction]):
     """Praga Caput Regni (Vladimír Suchý, Delicious Games 2020), 1-4 players: solo
     against the rulebook's dummy (P-SOLO-1..4) or the Parler bots (solo.py, parler.py)."""
 
@@ -133,110 +121,9 @@ class Praga(ModuleGame):
             return "P-SCORE-1..9: the game is over."
         return RULES_TEXT[state.stack[-1][0]]
 
-    def action_label(self, state: PragaState, action: Any) -> str:
-        """A sentence for people (UI buttons, logs, hints)."""
-        v, a, b = action.verb, action.a, action.b
-        d = state.stack[-1] if state.stack else None
-        if v == "take-tile":
-            tile = state.slots[a]
-            pair = " / ".join(ACTIONS[x] for x in state.pairs[tile]) if tile >= 0 else "?"
-            return f"Take action tile {C.action_tiles[tile].id} ({pair}) from slot {a}"
-        if v == "perform":
-            return f"Perform {ACTIONS[a]}"
-        if v == "extra":
-            return f"Perform {ACTIONS[a]} as your extra action"
-        if v == "buy-extra":
-            return ("Buy the extra action with 2 gold windows" if a == 0
-                    else "Buy the extra action with 1 gold + 1 silver window")
-        if v == "up":
-            return f"Pay 2 silver windows to move up on the {GRIDS[a]}"
-        if v == "side":
-            return f"Move sideways on the {GRIDS[a]}"
-        if v == "pick" and d is not None and d[0] == PICK:
-            return f"Take {views._tile_text(d[2], state.rows[d[2]][a])}"
-        if v == "choose" and d is not None and d[0] == CHOOSE:
-            return f"Take {reward_text(d[2][a])}"
-        if d is not None and d[0] in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
-            bot = views.side_name(state, state.players + d[2])
-            if v == "at-market":
-                return f"Put {bot}'s pawn on market {C.markets[a].id}"
-            if v == "site":
-                return f"Place {bot}'s building on {C.sites[a].id}"
-            if v == "orient":
-                return f"Turn {bot}'s building to orientation {a} ({a * 60} degrees)"
-        if v == "at-market":
-            m = C.markets[a]
-            tile = state.market_tile[a]
-            rewards = ("empty market" if tile < 0 else
-                       f"{reward_text(C.market_tiles[tile].upper)} / "
-                       f"{reward_text(C.market_tiles[tile].lower)}")
-            return f"Build next to market {m.id} ({rewards})"
-        if v == "site":
-            site = C.sites[a]
-            extra = f" (Old Town: +{site.surcharge} gold, {site.vp} VP)" if site.old_town else ""
-            return f"Build on {site.id} at market {C.markets[site.market].id}{extra}"
-        if v == "refresh":
-            return f"Pay 1 {('gold', 'stone')[b]} to refresh the {ROW_NAMES[a]} row"
-        if v == "end-turn":
-            return "End your turn"
-        if v == "claim-seal":
-            seal = C.seals[a]
-            return f"Claim seal {seal.id} ({SEAL_EFFECTS[seal.effect]}, {seal.vp})"
-        if v == "use-tech":
-            tech = C.technologies[a]
-            return f"Use technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
-        if v in ("keep-tech",):
-            tech = C.technologies[a]
-            return f"Keep technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
-        if v in ("bridge-tile", "cathedral-tile"):
-            tile = C.bridge_tiles[a]
-            effects = V_EFFECTS if tile.is_v else IV_EFFECTS
-            return f"Take bridge tile {tile.id} ({effects[tile.effect]})"
-        if v == "plank":
-            return ("Lay it on plank " + str(a) + " ("
-                    + " + ".join(reward_text(r) for r in state.planks[a]) + ")")
-        if v == "token":
-            token = C.production_tokens[a]
-            return f"Take production token {token.id} ({reward_text(token.gain)})"
-        if v == "wall-at":
-            return f"Place the wall on position {a} around your action board"
-        if v == "orient":
-            return f"Turn the tile to orientation {a} ({a * 60} degrees)"
-        if v == "keep-silver":
-            return f"Keep {a} silver and {2 - a} gold windows"
-        if v in ("any-action",):
-            return f"Perform {ACTIONS[a]}"
-        if v == "tech-grid":
-            return f"Move up 1 row on the {GRIDS[a]} for free"
-        if v == "market-tile":
-            tile = C.market_tiles[state.market_tile[a]]
-            return (f"Take both rewards of market {C.markets[a].id}: "
-                    f"{reward_text(tile.upper)} and {reward_text(tile.lower)}")
-        if v == "grow":
-            return (f"+1 {('gold mine', 'quarry')[a]}, then produce "
-                    f"{('gold', 'stone')[b]}")
-        if v == "expand":
-            return "Expand: +1 and move the cube right"
-        if v == "produce":
-            return "Produce"
-        if v == "arrow-up":
-            return "Follow the up arrow (pay the tier cost if any)"
-        if v == "arrow-stay":
-            return "Stay (the arrow no longer applies)"
-        if v == "road-free":
-            return "Resolve the King's Road space's free effect"
-        if v == "road-egg":
-            return "Pay 1 egg for the King's Road space's egg effect"
-        if v == "remove":
-            return f"Remove the tiles at positions {a} and {b}"
-        if v == "wheel-bonus":
-            slot = C.crane.slots[state.taken_slot - 1] if state.taken_slot > 0 else None
-            if slot is not None and slot.kind == 0:
-                return f"Take {slot.vp} VP instead of the special tile"
-            if slot is not None and slot.kind == 2:
-                return "Buy an egg (wheel bonus)"
-            return f"Take the wheel bonus ({reward_text(slot.gain) if slot else ''})"
-        return str(action)
+    def action_label(self, state: PragaState, action: A.PragaAction) -> str:
+        """A sentence for people (UI buttons, logs, hints): the action's own label."""
+        return action.label(state)
 
     def explain_illegal(self, state: PragaState, action: Any, legal: tuple[Any, ...]) -> str:
         if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from meeplehall.core.engine import ModuleGame
+from meeplehall.core.protocol import PlayerId, Views
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, final, market, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
@@ -88,7 +90,7 @@ RULES_TEXT = {
 }
 
 
-class RedCathedral(ModuleGame):
+class RedCathedral(ModuleGame[RCState, A.RCAction]):
     """The Red Cathedral (Santos & Cendrero, Devir 2020), 1-4 players."""
 
     name = "red-cathedral"
@@ -97,6 +99,7 @@ class RedCathedral(ModuleGame):
     options = setup.OPTIONS
     min_players = 1
     max_players = 4
+    shared_views = True  # every seat sees the same table (views.player_views)
 
     setup = setup
     rules = rules
@@ -132,6 +135,10 @@ class RedCathedral(ModuleGame):
         if kind == IVAN_ORNAMENT:
             return f"{who}: choose where Ivan places his Ornamentation"
         return who
+
+    def player_views(self, state: RCState, seats: Iterable[PlayerId | None],
+                     memo: dict[Any, Any] | None = None) -> Views:
+        return views.player_views(state, seats, memo)
 
     def rules_text(self, state: RCState) -> str:
         if not state.stack:

@@ -99,7 +99,7 @@ def _texts(game: Game, state: Any, logged: dict[int | None, int]) -> Iterator[tu
         legal = game.legal_actions(state)
         yield "prompt", game.describe_decision(state)
         yield "rules", game.rules_text(state)
-        yield "actions", " | ".join(f"{a} {game.action_label(state, a)}"  # type: ignore[attr-defined]
+        yield "actions", " | ".join(f"{a} {game.action_label(state, a)}"
                                     for a in legal)
 
 
@@ -137,7 +137,7 @@ def _knowledge(game: Game, state: Any, seat: int | None) -> tuple[Any, ...]:
     view = game.player_view(state, seat)
     if seat is None or game.current_player(state) != seat:
         return (view,)
-    label = game.action_label  # type: ignore[attr-defined]
+    label = game.action_label
     return (view, game.describe_decision(state),
             [(str(a), label(state, a)) for a in game.legal_actions(state)])
 

@@ -41,7 +41,7 @@ import websockets
 from meeplehall.core.rng import SEED_BOUND, Rng
 from meeplehall.server import jsontext
 from meeplehall.server.cli import tune_gc
-from meeplehall.server.services import (
+from tools.services import (
     find_postgres,
     find_redis,
     free_port,

@@ -8,7 +8,7 @@ with that game's result, and fits a logistic regression by Newton's method (pure
 Python; the features are standardized and every weight but the constant takes a small
 L2 penalty)::
 
-    python3 -m meeplehall.ai.fit_check --games 1000 --seed 20000 --workers 2
+    python -m tools.fit_check --games 1000 --seed 20000 --workers 2
 
 prints the fitted weights as a ``CHECK_WIN`` literal and the mean log-loss of the fit
 and of the rating's "margin" feature alone (both with the constant and "phase"), on
@@ -131,7 +131,7 @@ def _play(args: tuple[int, str]) -> tuple[int, list[Row], int]:
 def main(argv: Sequence[str] | None = None) -> None:
     from meeplehall.ai.heuristics.red_cathedral import CHECK_WIN
 
-    ap = argparse.ArgumentParser(prog="python3 -m meeplehall.ai.fit_check",
+    ap = argparse.ArgumentParser(prog="python -m tools.fit_check",
                                  description=__doc__.split("\n\n")[0])
     ap.add_argument("--games", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=20000, help="seed of the first game")

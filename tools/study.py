@@ -1,15 +1,16 @@
 """Balance study: planner bots following different strategy profiles play each other.
 
-``python -m meeplehall.ai.study praga --players 2 --games 4`` plays every seating of the
-chosen profiles (``planner.PRAGA_PROFILES``, or ``planner.RC_PROFILES`` for
-red-cathedral) and prints, per profile, the mean final score, its spread, the wins and
-the mean points per scoring category. With ``--players 1`` each profile plays its games
-alone against the game's automaton (Ivan in The Red Cathedral). For The Red Cathedral it
-also prints, per profile, the mean cards completed, the turns each player took, the
-Prestige sales (and how many of them cost no Prestige, RC-AMB-4), Ivan's mean score and
-the games won without completing a card. This is how the reconstructed data was checked
-(docs/praga-balance.md, docs/red-cathedral-balance.md): strong play should land in the
-real game's usual range and no single plan should dominate.
+``python -m tools.study praga --players 2 --games 4`` plays every seating of the
+chosen profiles (``PROFILES`` of ``ai/heuristics/praga.py`` or, for red-cathedral,
+``ai/heuristics/red_cathedral.py``) and prints, per profile, the mean final score, its
+spread, the wins and the mean points per scoring category. With ``--players 1`` each
+profile plays its games alone against the game's automaton (Ivan in The Red Cathedral).
+For The Red Cathedral it also prints, per profile, the mean cards completed, the turns
+each player took, the Prestige sales (and how many of them cost no Prestige, RC-AMB-4),
+Ivan's mean score and the games won without completing a card. This is how the
+reconstructed data was checked (docs/praga-balance.md, docs/red-cathedral-balance.md):
+strong play should land in the real game's usual range and no single plan should
+dominate.
 """
 
 from __future__ import annotations
@@ -24,11 +25,13 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from meeplehall.ai.planner import PRAGA_PROFILES, RC_PROFILES, PlannerBot
+from meeplehall.ai.heuristics import praga, red_cathedral
+from meeplehall.ai.ladder import evaluator_for
+from meeplehall.ai.planner import PlannerBot
 from meeplehall.games import GAMES
 
 PROFILES: dict[str, dict[str, dict[str, float]]] = {
-    "praga": PRAGA_PROFILES, "red-cathedral": RC_PROFILES}
+    "praga": praga.PROFILES, "red-cathedral": red_cathedral.PROFILES}
 
 
 def seatings(profiles: Sequence[str], players: int, games: int) -> list[tuple[str, ...]]:
@@ -51,7 +54,8 @@ def play_one(job: tuple[str, tuple[str, ...], int]) -> dict[str, Any]:
     game_name, lineup, seed = job
     game = GAMES[game_name]
     state = game.initial_state({"players": len(lineup)}, seed)
-    bots = [PlannerBot(seed * 10 + i, profile) for i, profile in enumerate(lineup)]
+    bots = [PlannerBot(seed * 10 + i, evaluator_for(game, profile))
+            for i, profile in enumerate(lineup)]
     sales = [0] * len(lineup)
     free_sales = [0] * len(lineup)
     rc = game_name == "red-cathedral"
@@ -130,7 +134,7 @@ def summarise(results: list[dict[str, Any]]) -> dict[str, dict[str, Any]]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meeplehall.ai.study",
+    parser = argparse.ArgumentParser(prog="python -m tools.study",
                                      description=__doc__.splitlines()[0] if __doc__ else "")
     parser.add_argument("game", choices=sorted(PROFILES))
     parser.add_argument("--players", type=int, default=2)
