@@ -15,7 +15,7 @@ from typing import Any
 from meeplehall.core.plain import state_to_plain, to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
-from meeplehall.games.praga import scoring
+from meeplehall.games.praga import scoring, view_sections
 from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
     ACTIONS,
@@ -270,15 +270,19 @@ def _this_turn(s: PragaState) -> str:
 
 def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
-    readable lines first, then the public state for programs (``state``)."""
+    readable lines, the designed sections every client reads (``options``, ``sides``,
+    ``pending``, ``board``: view_sections.py, docs/schemas/praga-view.json), and
+    ``state``, the bot-only public state that ``sample_hidden`` re-deals from."""
     public = state_to_plain(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
-    public["stack"] = to_plain(_stack_for(s, player))
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
               "cat_pile": len(s.cat_pile), "unused": len(s.unused)}
     top = s.stack[-1] if s.stack else None
     over = s.final is not None
+    stack = _stack_for(s, player)
+    public["stack"] = to_plain(stack)
+    names = [side_name(s, p) for p in range(s.players + len(s.bots or ()))]
     view: dict[str, Any] = {
         "game": "praga",
         "seat": player,
@@ -318,6 +322,10 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "river": [f"{C.production_tokens[t].id} {reward_text(C.production_tokens[t].gain)}"
                   for t in s.river],
         "face_down": counts,
+        "options": {name: getattr(s.opts, name) for name in s.opts.__slots__},
+        "sides": names,
+        "pending": view_sections.pending(stack[-1] if stack else None),
+        "board": view_sections.board(s, names),
         "log": list(s.log[-30:]),
         "state": public | {"hidden_counts": counts},
     }
