@@ -152,3 +152,32 @@ def test_praga_private_draws_are_shown_to_their_seat_only() -> None:
                     assert drawn == [None] * len(drawn)
             found += 1
     assert found > 0
+
+
+@pytest.mark.parametrize("name", sorted(MODES))
+def test_player_views_equal_separate_views(name: str) -> None:
+    """The server builds every seat's view at once (``player_views``): each equals the
+    seat's own ``player_view``, private draws included."""
+    game = GAMES[name]
+    build = game.views.player_views  # type: ignore[attr-defined]
+    for i, params in enumerate(MODES[name][:3]):
+        for state in _positions(name, params, 400 + i, 3):
+            seats = _seats(game, state)
+            built = build(state, seats, {})
+            for seat in seats:
+                assert json.dumps(built[seat]) == json.dumps(game.player_view(state, seat))
+
+
+def test_praga_public_state_is_the_generic_plain_form() -> None:
+    """views._public builds the bot-only ``state`` field by field: it equals
+    ``state_to_plain`` of the whitelist, types and key order included."""
+    from meeplehall.core.plain import state_to_plain
+    from meeplehall.games.praga import views
+
+    for i, params in enumerate(MODES["praga"]):
+        for state in _positions("praga", params, 500 + i, 11):
+            slots = views._PUBLIC_SLOTS if state.bots is not None else views._PUBLIC_NO_BOTS
+            fast = views._public(state, slots)
+            slow = state_to_plain(state, slots)
+            assert list(fast) == list(slow)
+            assert repr(fast) == repr(slow)
