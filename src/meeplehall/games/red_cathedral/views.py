@@ -16,6 +16,7 @@ from typing import Any
 
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
+from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -26,7 +27,6 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
-from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.scoring import track
 from meeplehall.games.red_cathedral.state import DECISION_NAMES, RCState
 
