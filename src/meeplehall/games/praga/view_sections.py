@@ -75,8 +75,14 @@ def _placed(code: int, names: tuple[str, ...]) -> dict[str, Any]:
     return {"tile": names[code // 6], "orientation": code % 6}
 
 
-def _bits(mask: int, width: int) -> list[int]:
-    return [b for b in range(width) if mask >> b & 1]
+def _bits(mask: int) -> list[int]:
+    """The numbers of the set bits of ``mask``, lowest first."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 def _player(s: PragaState, p: int, name: str) -> dict[str, Any]:
@@ -117,8 +123,8 @@ def _player(s: PragaState, p: int, name: str) -> dict[str, Any]:
                          for a, stack in enumerate(s.upg[p])},
             "walls": [None if c < 0 else _placed(c, _WALLS) for c in s.walls[p]],
         },
-        "edge_pairs_paid": _bits(s.edge_paid[p], 64),  # P-ADJ-3..6, once per pair
-        "corner_pairs_paid": _bits(s.corner_paid[p], 64),  # P-ADJ-8/10
+        "edge_pairs_paid": _bits(s.edge_paid[p]),  # P-ADJ-3..6, once per pair
+        "corner_pairs_paid": _bits(s.corner_paid[p]),  # P-ADJ-8/10
         "token_triggers_used": {"red": bool(s.once[p] & 1), "blue": bool(s.once[p] & 2)},
         "turns_played": s.played[p],
     }
