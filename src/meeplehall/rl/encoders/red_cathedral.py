@@ -89,7 +89,7 @@ _INFLUENCE = {c.id: i for i, c in enumerate(C.influence)}
 _RESOURCE = {name: i for i, name in enumerate(RESOURCES)}
 _COLOUR = {name: i for i, name in enumerate(COLOURS)}
 _IVAN_CARD = {name: i for i, name in enumerate(IVAN_CARDS)}
-_KIND = {name: i for i, name in enumerate(CARD_KINDS)}
+_CARD = {c.id: c for c in C.cards}
 _SELLING = ("unused", "now", "passed")
 _MARKET_STEPS = ("obtain", "influence", "workshop")
 _ORNAMENTS = ("door", "arch", "cross")
@@ -136,14 +136,18 @@ def _workshop(v: View, seat: int, sides: int) -> list[float]:
 
 def _slots(v: View, seat: int, sides: int) -> list[float]:
     side_of = _side_of(v)
-    entries = sorted(((t, level, slot) for t, tower in enumerate(v["cathedral"])
-                      for level, slot in enumerate(tower)), key=lambda e: e[2]["slot"])
+    entries: list[Any] = []
+    for t, column in enumerate(v["cathedral"]):
+        for level, slot in enumerate(column):
+            entries.append((slot["slot"], t, level, slot))
+    entries.sort()  # slot numbers are distinct: the slot order of the card rows
     out: list[float] = []
-    for tower, level, slot in entries:
+    for _, tower, level, slot in entries:
         owner = slot["owner"]
         ornament = slot["ornament"]
-        out += [1.0, *one_hot([_KIND[slot["kind"]]], len(CARD_KINDS)),
-                *scaled(_materials(slot["cost"]), 5), *scaled(_materials(slot["delivered"]), 5),
+        card = _CARD[slot["card"]]  # the printed card: kind and cost
+        out += [1.0, *one_hot([card.kind], len(CARD_KINDS)),
+                *scaled(card.cost, 5), *scaled(_materials(slot["delivered"]), 5),
                 *one_hot([relative(-1 if owner is None else side_of[owner], seat, sides)],
                          sides),
                 float(slot["completed"]),
@@ -177,20 +181,16 @@ def _flags(v: View, seat: int) -> list[float]:
             turn["turns"] / 1000, turn["decisions_pending"] / 10]
 
 
-def _die_positions(v: View) -> list[int]:
+def _dice(v: View) -> tuple[list[int], list[int]]:
+    """Each die's market space and pips (colour order), from the market's spaces."""
     pos = [-1] * DICE
-    for space in v["market"]:
-        for die in space["dice"]:
-            pos[_COLOUR[die["colour"]]] = space["space"]
-    return pos
-
-
-def _die_values(v: View) -> list[int]:
     values = [0] * DICE
     for space in v["market"]:
         for die in space["dice"]:
-            values[_COLOUR[die["colour"]]] = die["value"]
-    return values
+            d = _COLOUR[die["colour"]]
+            pos[d] = space["space"]
+            values[d] = die["value"]
+    return pos, values
 
 
 def _solo(v: View, seat: int) -> list[float]:
@@ -241,9 +241,9 @@ def blocks(players: int) -> list[Block]:
                              sp["tile"]["amount"] / 3)]),
         Block("die_positions", DICE * MARKET_SPACES,
               "per die (yellow, red, blue, green, white): one-hot of its market space",
-              lambda v, s: one_hot(_die_positions(v), MARKET_SPACES)),
+              lambda v, s: one_hot(_dice(v)[0], MARKET_SPACES)),
         Block("die_values", DICE, "per die: pips / 6",
-              lambda v, s: scaled(_die_values(v), 6)),
+              lambda v, s: scaled(_dice(v)[1], 6)),
         Block("influence", QUADRANTS * len(C.influence),
               f"per quadrant: one-hot of its Influence card ({len(C.influence)} cards)",
               lambda v, s: one_hot([_INFLUENCE[q["card"]] for q in v["influence"]],
