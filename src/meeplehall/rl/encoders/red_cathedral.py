@@ -89,7 +89,10 @@ _INFLUENCE = {c.id: i for i, c in enumerate(C.influence)}
 _RESOURCE = {name: i for i, name in enumerate(RESOURCES)}
 _COLOUR = {name: i for i, name in enumerate(COLOURS)}
 _IVAN_CARD = {name: i for i, name in enumerate(IVAN_CARDS)}
-_CARD = {c.id: c for c in C.cards}
+
+# per printed card: kind one-hot and cost per Material / 5 (never change)
+_CARD_FEATURES = {c.id: [*one_hot([c.kind], len(CARD_KINDS)), *scaled(c.cost, 5)]
+                  for c in C.cards}
 _SELLING = ("unused", "now", "passed")
 _MARKET_STEPS = ("obtain", "influence", "workshop")
 _ORNAMENTS = ("door", "arch", "cross")
@@ -119,6 +122,8 @@ def _tile_features(tile: int) -> list[float]:
     return [*one_hot([wt.die], DICE), *one_hot([wt.resource], len(RESOURCES)), wt.amount / 3]
 
 
+_TILE_FEATURES = {wt.id: _tile_features(i) for i, wt in enumerate(C.tiles)}
+_NO_TILE = [0.0] * 14
 _NO_WORKSHOP = [{}] * len(WS_POSITIONS)  # Ivan's side (solo) has no Workshop board
 
 
@@ -130,7 +135,7 @@ def _workshop(v: View, seat: int, sides: int) -> list[float]:
             state = 1 if entry.get("banner") else (
                 0 if tile is None else 3 if entry["face_up"] else 2)
             out += one_hot([state], 4)
-            out += _tile_features(_TILE[tile]) if tile is not None else [0.0] * 14
+            out += _TILE_FEATURES[tile] if tile is not None else _NO_TILE
     return out
 
 
@@ -145,9 +150,9 @@ def _slots(v: View, seat: int, sides: int) -> list[float]:
     for _, tower, level, slot in entries:
         owner = slot["owner"]
         ornament = slot["ornament"]
-        card = _CARD[slot["card"]]  # the printed card: kind and cost
-        out += [1.0, *one_hot([card.kind], len(CARD_KINDS)),
-                *scaled(card.cost, 5), *scaled(_materials(slot["delivered"]), 5),
+        delivered = slot["delivered"]
+        out += [1.0, *_CARD_FEATURES[slot["card"]],
+                *[delivered.get(m, 0) / 5 for m in MATERIALS],
                 *one_hot([relative(-1 if owner is None else side_of[owner], seat, sides)],
                          sides),
                 float(slot["completed"]),
