@@ -159,11 +159,22 @@ def test_board_shows_cubes_owners_and_the_crane_from_the_view() -> None:
 
 def test_board_falls_back_to_the_views_lines_when_a_section_cannot_be_drawn() -> None:
     view = GAME.player_view(played(2, 1, 10), 0)
-    del view["state"]["slots"]
+    del view["board"]["crane"]["wheel"]
     out = draw(view)
     assert "cannot draw Action crane: KeyError" in out
     assert view["crane"][0].strip() in out  # the view's readable crane lines instead
     assert "Hunger Wall" in out and "Players" in out
+
+
+def test_board_is_drawn_without_the_bot_only_state() -> None:
+    """The terminal reads the view's designed sections only (views.py: ``state`` is for
+    bots re-dealing hidden components)."""
+    for params, seat in (((2, 1, 40), 0), ((4, 3, 90), None)):
+        view = GAME.player_view(played(*params), seat)
+        full = draw(view)
+        del view["state"]
+        assert draw(view) == full
+        assert "cannot draw" not in full
 
 
 def test_log_lines_name_seats_by_colour() -> None:

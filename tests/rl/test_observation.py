@@ -99,3 +99,18 @@ def test_observation_blocks_tile_the_vector() -> None:
     for (_, start, size, _doc), (_, nxt, _, _) in itertools.pairwise(rows):
         assert start + size == nxt
     assert rows[-1][1] + rows[-1][2] == enc.size
+
+
+@pytest.mark.parametrize("game", ["praga", "red-cathedral"])
+def test_observations_read_the_named_sections_not_the_bot_only_state(game: str) -> None:
+    """The encoders read the view's designed sections (docs/schemas): the bot-only
+    ``state`` of a view can be removed without changing an observation."""
+    for players in (1, 2, 4):
+        state = _mid_game(game, players, seed=players + 5, steps=40)
+        g = GAMES[game]
+        encoder = make_encoder(game, g.num_players(state))
+        for seat in range(g.num_players(state)):
+            view = g.player_view(state, seat)
+            full = encoder.encode(view, seat)
+            del view["state"]
+            assert np.array_equal(encoder.encode(view, seat), full)

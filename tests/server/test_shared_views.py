@@ -101,6 +101,26 @@ def test_views_of_one_state_share_all_but_the_seat() -> None:
         live.view(2)
 
 
-def test_games_with_private_views_have_no_builder() -> None:
-    assert views_builder(GAMES["praga"]) is None
+def test_a_builder_keeps_each_seats_private_draws() -> None:
+    """Praga builds its views at once too; the technologies a seat draws in private
+    (P-TECH-2) are in its own view only, and every view equals its ``player_view``."""
     assert views_builder(PerSeat(GAME)) is None
+    praga = GAMES["praga"]
+    build = views_builder(praga)
+    assert build is not None
+    state = praga.initial_state({"players": 3}, 11)
+    rng = Rng.from_seed(4)
+    checked = 0
+    while praga.current_player(state) is not None and checked < 3:
+        top = state.stack[-1]
+        if top[0] == 8:  # TECH_DRAW: (kind, seat, drawn, level)
+            seats: list[int | None] = [0, 1, 2, None]
+            views = build(state, seats, {})
+            for seat in seats:
+                assert json.dumps(views[seat]) == json.dumps(praga.player_view(state, seat))
+                drawn = views[seat]["pending"]["fields"]["drawn"]
+                assert (None in drawn) == (seat != top[1])
+            checked += 1
+        actions = praga.legal_actions(state)
+        praga.apply_unchecked(state, actions[rng.randbelow(len(actions))])
+    assert checked

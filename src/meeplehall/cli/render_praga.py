@@ -1,11 +1,12 @@
 """Terminal board of Praga Caput Regni, drawn from ``player_view`` only.
 
-The view carries the public part of the state (``view["state"]``: indices into the
-component data) next to short readable lines. This module draws the public state with
-the printed component data (``games.praga.components``: names, costs, grids) and so
-never sees what the seat may not know. Each section is drawn on its own; a section the
-view cannot feed (a field renamed in the engine, say) falls back to the view's readable
-lines with a note, so the rest of the table is still drawn.
+The view's designed sections (``view["board"]``, ``view["pending"]``, ``view["options"]``,
+``view["sides"]``: games/praga/view_sections.py) name every component by its printed id
+and every position decoded; this module draws them with the printed component data
+(``games.praga.components``: costs, rewards, grids) and so never sees what the seat may
+not know. It never reads the bot-only ``view["state"]``. Each section is drawn on its
+own; a section the view cannot feed (a field renamed in the engine, say) falls back to
+the view's readable lines with a note, so the rest of the table is still drawn.
 
 Layout at 160 columns, top to bottom: a header (turn, era, platform, what this turn has
 done); the action crane beside the city map (markets, sites, owners, cubes); the three
@@ -38,7 +39,6 @@ from meeplehall.games.praga.components import (
     REWARD_KINDS,
     ROAD_EGG,
     ROAD_FREE,
-    ROAD_TILE_EFFECTS,
     SEAL_EFFECTS,
     TECH_EFFECTS,
     TRACKS,
@@ -48,7 +48,6 @@ from meeplehall.games.praga.components import (
 )
 
 C: Components = load()
-ROW_BITS = 8  # a grid cell is row * ROW_BITS + column (games/praga/effects.py)
 ROMAN = ("", "I", "II", "III", "IV", "V")
 ROW_TITLES = ("Buildings", "Walls", "Upgrades")
 
@@ -115,9 +114,43 @@ SEAL_TEXT: dict[str, str] = {
 }
 
 
+# Components by their printed id (the view names them so).
+_BUILDINGS = {t.id: t for t in C.buildings}
+_WALLS = {t.id: t for t in C.walls}
+_UPGRADES = {t.id: t for t in C.upgrades}
+_TECHS = {t.id: t for t in C.technologies}
+_BRIDGE_TILES = {t.id: t for t in C.bridge_tiles}
+_TOKENS = {t.id: t for t in C.production_tokens}
+_MARKET_TILES = {t.id: t for t in C.market_tiles}
+_ROWS = ("building", "wall", "upgrade")
+
+
 # --- small helpers -----------------------------------------------------------------------
 def _colours(view: Mapping[str, Any]) -> list[str]:
     return list(C.colours[: int(view["players"])])
+
+
+def _board(view: Mapping[str, Any]) -> Mapping[str, Any]:
+    board: Mapping[str, Any] = view["board"]
+    return board
+
+
+def _side_mark(view: Mapping[str, Any], side: int | None) -> Text:
+    """A seat's initial in its colour; a side the engine plays by its initial, bold."""
+    if side is None:
+        return Text("-", style="dim")
+    colours = _colours(view)
+    if side < len(colours):
+        return seat_mark(colours, side)
+    names = view.get("sides") or []
+    return Text(names[side][0].upper() if side < len(names) else "?", style="bold")
+
+
+def _view_reward(items: Mapping[str, int]) -> str:
+    """A reward of the view (``{kind: amount}``) in short words."""
+    if not items:
+        return "nothing"
+    return " + ".join(f"{amount} {REWARD_SHORT.get(kind, kind)}" for kind, amount in items.items())
 
 
 def seat_mark(colours: Sequence[str], seat: int) -> Text:
@@ -147,8 +180,8 @@ def short_cost(gold: int, stone: int) -> str:
     return " ".join(f"{n}{k}" for n, k in ((gold, "g"), (stone, "s")) if n) or "free"
 
 
-def tech_text(index: int) -> str:
-    tech = C.technologies[index]
+def tech_text(tech_id: str) -> str:
+    tech = _TECHS[tech_id]
     effect = TECH_EFFECTS[tech.effect]
     res = ("gold", "stone")[tech.resource - REWARD_KINDS.index("gold")] \
         if tech.resource >= 0 else "?"
@@ -161,8 +194,8 @@ def tech_text(index: int) -> str:
     return f"{tech.id} {ROMAN[tech.level]}: {text}"
 
 
-def bridge_tile_text(index: int) -> str:
-    tile = C.bridge_tiles[index]
+def bridge_tile_text(tile_id: str) -> str:
+    tile = _BRIDGE_TILES[tile_id]
     effect = (V_EFFECTS if tile.is_v else IV_EFFECTS)[tile.effect]
     track = TRACKS[tile.track] if tile.track >= 0 else "?"
     text = BRIDGE_TEXT.get(effect, effect).format(track=track)
@@ -213,11 +246,11 @@ def _side_by_side(*parts: RenderableType, padding: int = 2) -> SideBySide:
 
 
 # --- header ------------------------------------------------------------------------------
-def _platform(state: Mapping[str, Any]) -> Text:
+def _platform(view: Mapping[str, Any]) -> Text:
     spaces = C.crane.platform_spaces
-    line = C.crane.era_line.get(int(state["players"]), -1)
+    line = C.crane.era_line.get(_table_size(view), -1)
     text = Text("platform ")
-    at = int(state["platform"])
+    at = int(_board(view)["platform"])
     for k in range(spaces):
         mark = "■" if k == at else ("|" if k == line else "·")
         text.append(mark, style="bold" if k == at else "dim")
@@ -225,24 +258,29 @@ def _platform(state: Mapping[str, Any]) -> Text:
     return text
 
 
+def _table_size(view: Mapping[str, Any]) -> int:
+    """The player count the board is set up for (``state.players``: the seats)."""
+    return int(view["players"])
+
+
 def header(view: Mapping[str, Any]) -> Text:
-    state = view["state"]
+    b = _board(view)
     colours = _colours(view)
     text = Text("Praga Caput Regni", style="bold")
     text.append(f" · turn {view['turn']} · era {view['era']} · ")
-    text.append_text(_platform(state))
-    if state["platform"] >= C.crane.platform_spaces:
+    text.append_text(_platform(view))
+    if b["platform"] >= C.crane.platform_spaces:
         text.append(" (the cube reached the hourglass)")
     else:
         text.append(f" ({view['platform']}")
-        line = C.crane.era_line.get(int(state["players"]))
-        if line is not None and state["era"] == 1:
+        line = C.crane.era_line.get(_table_size(view))
+        if line is not None and b["era"] == 1:
             text.append(f", era line at {line}"
-                        + (", star armed" if state["star_armed"] else ""))
+                        + (", star armed" if b["star_armed"] else ""))
         text.append(")")
-    if state["platform"] == C.crane.platform_spaces - 1 and view.get("final") is None:
-        left = ", ".join(f"{colours[p]} {C.turns_per_player - n}"
-                         for p, n in enumerate(state["played"]))
+    if b["platform"] == C.crane.platform_spaces - 1 and view.get("final") is None:
+        left = ", ".join(f"{colours[p]} {C.turns_per_player - pl['turns_played']}"
+                         for p, pl in enumerate(b["players"]))
         text.append(f" · last turns: {left}", style="bold red")
     text.append("\n")
     to_move = view.get("to_move")
@@ -282,10 +320,10 @@ def _wheel_bonus(wheel: int, art: bool = False) -> str:
 
 
 def crane_table(view: Mapping[str, Any]) -> Table:
-    state = view["state"]
+    b = _board(view)
     crane = C.crane
-    rotation = int(state["rotation"])
-    five = int(state["five_vp"])
+    rotation = int(b["crane"]["rotation"])
+    five = b["crane"]["five_vp_tile"]
     table = Table(title="Action crane", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, padding=(0, 1))
     table.add_column("#", justify="right")
@@ -294,7 +332,7 @@ def crane_table(view: Mapping[str, Any]) -> Table:
     table.add_column("Wheel bonus")
     table.add_column("Action tile")
     marks = {crane.star: "★", crane.hole: "○", crane.double_rotation_mark: "⟳"}
-    art = state.get("opts", {}).get("egg_price") == "art"
+    art = view["options"].get("egg_price") == "art"
     for board in range(crane.positions):
         wheel = (board - rotation) % crane.positions
         number = Text(str(board))
@@ -303,44 +341,46 @@ def crane_table(view: Mapping[str, Any]) -> Table:
         if wheel == 0:
             table.add_row(number, _zone(board), "", Text("▣ box (arrow)", style="bold"), "")
             continue
-        tile = state["slots"][wheel]
-        if tile < 0:
+        tile = b["crane"]["wheel"][wheel]
+        if tile is None:
             what = Text("empty", style="dim")
         else:
-            pair = "/".join(ACTIONS[a] for a in state["pairs"][tile])
-            what = Text(f"{C.action_tiles[tile].id} {pair}")
+            pair = "/".join(b["action_tiles"][tile])
+            what = Text(f"{tile} {pair}")
             if tile == five:
                 what.append(" +5VP", style="bold")
         table.add_row(number, _zone(board), str(wheel), _wheel_bonus(wheel, art), what)
-    where = ("beside the crane" if five < 0 else f"on {C.action_tiles[five].id}")
+    where = ("beside the crane" if five is None else f"on {five}")
     table.caption = f"★ star  ○ hole  ⟳ double rotation; 5-VP token {where}"
     table.caption_justify = "left"
     return table
 
 
 # --- city map ----------------------------------------------------------------------------
-def _site(state: Mapping[str, Any], colours: Sequence[str], index: int) -> Text:
+def _site(view: Mapping[str, Any], index: int) -> Text:
     site = C.sites[index]
-    tile = state["site_tile"][index]
+    entry = _board(view)["sites"][index]
+    tile = entry["building"]
     text = Text()
-    if tile < 0:
+    if tile is None:
         text.append(site.id, style="dim")
         if site.surcharge or site.vp:
             text.append(f"+{site.surcharge}g/{site.vp}", style="dim")
         return text
-    text.append(f"{site.id}:{C.buildings[tile].id}")
-    owner = state["site_owner"][index]
-    if owner >= 0:
+    text.append(f"{site.id}:{tile}")
+    owner = entry["owner"]
+    if owner is not None:
         text.append(" ")
-        text.append_text(seat_mark(colours, owner))
-    if state["site_cube"][index]:
-        text.append("■", style=COLOUR_STYLES.get(colours[owner], "") if owner >= 0 else "")
+        text.append_text(_side_mark(view, owner))
+    if entry["cube"]:
+        colours = _colours(view)
+        text.append("■", style=COLOUR_STYLES.get(colours[owner], "")
+                    if owner is not None and owner < len(colours) else "")
     return text
 
 
 def city_table(view: Mapping[str, Any]) -> Table:
-    state = view["state"]
-    colours = _colours(view)
+    b = _board(view)
     table = Table(title="City (free Old Town site S01+1g/2: surcharge / VP; ■ cube)",
                   title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("Market")
@@ -352,46 +392,46 @@ def city_table(view: Mapping[str, Any]) -> Table:
         name.append(colour, style=COLOUR_STYLES.get(colour, ""))
         name.append(" Old" if any(C.sites[x].old_town for x in C.market_sites[k]) else " New",
                     style="dim")
-        tile = state["market_tile"][k]
-        if tile < 0:
+        tile = b["markets"][k]["tile"]
+        if tile is None:
             rewards = Text("no tile", style="dim")
         else:
-            mt = C.market_tiles[tile]
+            mt = _MARKET_TILES[tile]
             rewards = Text(f"{reward(mt.upper)} / {reward(mt.lower)}")
-        if state["market_done"][k]:
+        if b["markets"][k]["scored"]:
             rewards.stylize("dim")
             rewards.append(" scored", style="bold")
         sites = C.market_sites[k]
-        built = sum(1 for x in sites if state["site_tile"][x] >= 0)
+        built = sum(1 for x in sites if b["sites"][x]["building"] is not None)
         line = Text(f"{built}/{len(sites)} ", style="bold")
         for i, x in enumerate(sites):
             if i:
                 line.append(" ")
-            line.append_text(_site(state, colours, x))
+            line.append_text(_site(view, x))
         table.add_row(name, rewards, line)
     return table
 
 
 # --- rows, road, bridge, seals -----------------------------------------------------------
-def _hex_tile(row: int, tile: int) -> Text:
-    if tile < 0:
+def _hex_tile(row: int, tile: str | None) -> Text:
+    if tile is None:
         return Text("(empty)", style="dim")
     if row == 0:
-        b = C.buildings[tile]
+        b = _BUILDINGS[tile]
         text = Text(f"{b.id} ", style="bold")
         text.append(short_cost(b.gold, b.stone))
         text.append(f" → {reward(b.reward)}")
         marks = [m for m, on in (("cube", b.cube), ("cath", b.cathedral),
                                  (f"{len(b.blue_corners)}◆blue", bool(b.blue_corners))) if on]
     elif row == 1:
-        w = C.walls[tile]
+        w = _WALLS[tile]
         text = Text(f"{w.id} ", style="bold")
         text.append(short_cost(w.gold, w.stone))
         text.append(f" → {reward(w.reward)}")
         marks = [m for m, on in (("HW", w.hunger_wall),
                                  (f"{len(w.red_corners)}◆red", bool(w.red_corners))) if on]
     else:
-        u = C.upgrades[tile]
+        u = _UPGRADES[tile]
         text = Text(f"{u.id} ", style="bold")
         text.append(ACTIONS[u.action])
         text.append(f" → {reward(u.bonus)} each")
@@ -402,27 +442,25 @@ def _hex_tile(row: int, tile: int) -> Text:
 
 
 def rows_table(view: Mapping[str, Any]) -> Table:
-    state = view["state"]
+    b = _board(view)
     table = Table(title="Hex-tile rows (g gold, s stone; ◆ corners)", title_justify="left",
                   box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
     table.add_column("Row")
     for k in range(1, 5):
         table.add_column("★ special" if k == 4 else str(k), max_width=34)
-    counts = state.get("hidden_counts", {}).get("stacks")
-    era = int(state["era"])
-    for row, tiles in enumerate(state["rows"]):
+    stacks = b["face_down"]["stacks"][int(b["era"]) - 1]
+    for row, name in enumerate(_ROWS):
         label = Text(ROW_TITLES[row], style="bold")
-        if counts:
-            base = (era - 1) * 6 + row * 2
-            label.append(f"\nstack {counts[base]}+{counts[base + 1]}", style="dim")
-        table.add_row(label, *[_hex_tile(row, t) for t in tiles])
+        counts = stacks[name]
+        label.append(f"\nstack {counts['normal']}+{counts['special']}", style="dim")
+        table.add_row(label, *[_hex_tile(row, t) for t in b["rows"][name]])
     return table
 
 
 def road_table(view: Mapping[str, Any]) -> Table:
-    state = view["state"]
+    b = _board(view)
     colours = _colours(view)
-    counts = state.get("hidden_counts", {})
+    counts = b["face_down"]
     table = Table(title="King's Road", title_justify="left", box=box.SIMPLE_HEAD,
                   pad_edge=False, padding=(0, 1))
     table.add_column("")
@@ -432,82 +470,80 @@ def road_table(view: Mapping[str, Any]) -> Table:
 
     def pawns(at: int) -> Text:
         text = Text()
-        for p, pos in enumerate(state["road"]):
-            if pos == at:
+        for p, pl in enumerate(b["players"]):
+            if pl["road"] == at:
                 text.append_text(seat_mark(colours, p))
         return text
 
-    if any(pos == 0 for pos in state["road"]):
+    if any(pl["road"] == 0 for pl in b["players"]):
         table.add_row("-", Text("not yet", style="dim"), "", pawns(0))
     for k, space in enumerate(C.road):
         if space.bridge:
-            pile = ("iv_stack",) if space.bridge == "iv" else ("v_pile",)
+            pile = ("bridge_iv",) if space.bridge == "iv" else ("bridge_v",)
             free = Text(f"{space.entry_eggs} egg to enter", style="dim")
             egg = f"{space.bridge.upper()} tile ({counts.get(pile[0], '?')} left)"
         else:
             free = Text(ROAD_TEXT.get(ROAD_FREE[space.free], ROAD_FREE[space.free]))
             egg = ROAD_TEXT.get(ROAD_EGG[space.egg], ROAD_EGG[space.egg])
-        tile = state["road_effect"][k] if k < len(state["road_effect"]) else -1
-        if tile >= 0:
-            name = ROAD_TILE_EFFECTS[tile]
+        name = b["road_tiles"][k] if k < len(b["road_tiles"]) else None
+        if name is not None:
             free.append(f"; while here: {ROAD_TEXT.get(name, name)}")
         table.add_row(ROMAN[space.numeral], free, egg, pawns(space.numeral))
     return table
 
 
 def bridge_table(view: Mapping[str, Any]) -> Table:
-    state = view["state"]
-    laid = sum(1 for t in state["bridge"] if t >= 0)
-    title = f"Charles Bridge ({laid}/{len(state['bridge'])} planks" + (
-        ", complete)" if laid == len(state["bridge"]) else ")")
+    planks = _board(view)["bridge"]
+    laid = sum(1 for p in planks if p["tile"] is not None)
+    title = f"Charles Bridge ({laid}/{len(planks)} planks" + (
+        ", complete)" if laid == len(planks) else ")")
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
                   padding=(0, 1))
     table.add_column("Plank")
     table.add_column("Fields")
     table.add_column("Tile")
-    for k, fields in enumerate(state["planks"]):
-        tile = state["bridge"][k]
-        table.add_row(str(k), " | ".join(reward(r) for r in fields),
-                      bridge_tile_text(tile) if tile >= 0 else Text("free", style="dim"))
+    for plank in planks:
+        tile = plank["tile"]
+        table.add_row(str(plank["plank"]), " | ".join(_view_reward(r) for r in plank["bonuses"]),
+                      bridge_tile_text(tile) if tile is not None else Text("free", style="dim"))
     return table
 
 
 def seals_and_river(view: Mapping[str, Any]) -> Text:
-    state = view["state"]
-    colours = _colours(view)
+    b = _board(view)
     text = Text("Seals: ", style="bold")
-    for k, owner in enumerate(state["seal_owner"]):
+    for k, entry in enumerate(b["seals"]):
         seal = C.seals[k]
+        owner = entry["owner"]
         if k:
             text.append(" · ")
         effect = SEAL_EFFECTS[seal.effect]
         text.append(f"{seal.id} {SEAL_TEXT.get(effect, effect).format(vp=seal.vp)} "
                     f"(cost {cost(*seal.cost)}): ")
-        text.append_text(seat_mark(colours, owner) if owner >= 0
+        text.append_text(_side_mark(view, owner) if owner is not None
                          else Text("unclaimed", style="dim"))
     text.append("\nProduction tokens: ", style="bold")
-    river = state["river"]
-    text.append(" · ".join(f"{C.production_tokens[t].id} {reward(C.production_tokens[t].gain)}"
-                           for t in river) if river else "none left")
-    counts = state.get("hidden_counts")
-    if counts:
-        tech = "/".join(str(n) for n in counts.get("tech_stacks", ()))
-        text.append("\nFace down: ", style="bold")
-        text.append(f"technologies I-IV {tech}; IV tiles {counts.get('iv_stack')}; V pile "
-                    f"{counts.get('v_pile')}; Cathedral tiles {counts.get('cat_pile')}")
+    river = b["river"]
+    text.append(" · ".join(f"{t} {reward(_TOKENS[t].gain)}" for t in river)
+                if river else "none left")
+    counts = b["face_down"]
+    tech = "/".join(str(counts["technologies"][lv]) for lv in ("1", "2", "3", "4"))
+    text.append("\nFace down: ", style="bold")
+    text.append(f"technologies I-IV {tech}; IV tiles {counts['bridge_iv']}; V pile "
+                f"{counts['bridge_v']}; Cathedral tiles {counts['cathedral_tiles']}")
     return text
 
 
 # --- Hunger Wall and Cathedral -----------------------------------------------------------
 def grid_table(view: Mapping[str, Any], grid: int) -> Table:
     """One grid, top row first; each cell shows its symbol and the cubes on it."""
-    state = view["state"]
     colours = _colours(view)
     g = C.grids[grid]
-    tier_set = state["opts"]["hunger_wall_tiers" if grid == 0 else "cathedral_tiers"]
+    tier_set = view["options"]["hunger_wall_tiers" if grid == 0 else "cathedral_tiers"]
     tiers = g.tiers[tier_set]
     side = "←" if g.direction < 0 else "→"
-    cubes = state["hw" if grid == 0 else "cat"]
+    key = "hunger_wall" if grid == 0 else "cathedral"
+    cubes = [(pl[key]["row"], pl[key]["column"]) for pl in _board(view)["players"]]
     title = (f"Hunger Wall {side} (col x blue tok)" if grid == 0
              else f"Cathedral {side} (col x red tok)")
     table = Table(title=title, title_justify="left", box=box.SIMPLE_HEAD, pad_edge=False,
@@ -537,7 +573,7 @@ def grid_table(view: Mapping[str, Any], grid: int) -> Table:
                 cell.append(str(code), style="yellow")
             else:
                 cell.append("·", style="dim")
-            here = [p for p, at in enumerate(cubes) if divmod(at, ROW_BITS) == (row, col)]
+            here = [p for p, at in enumerate(cubes) if at == (row, col)]
             if here:
                 for p in here:
                     cell.append_text(seat_mark(colours, p))
@@ -551,11 +587,12 @@ def grid_table(view: Mapping[str, Any], grid: int) -> Table:
 
 
 # --- players -----------------------------------------------------------------------------
-def _grid_spot(state: Mapping[str, Any], grid: int, seat: int) -> str:
+def _grid_spot(view: Mapping[str, Any], grid: int, seat: int) -> str:
     g = C.grids[grid]
-    tier_set = state["opts"]["hunger_wall_tiers" if grid == 0 else "cathedral_tiers"]
+    tier_set = view["options"]["hunger_wall_tiers" if grid == 0 else "cathedral_tiers"]
     values = [v for t in g.tiers[tier_set] for v in t.row_values]
-    row, col = divmod(state["hw" if grid == 0 else "cat"][seat], ROW_BITS)
+    cube = _board(view)["players"][seat]["hunger_wall" if grid == 0 else "cathedral"]
+    row, col = cube["row"], cube["column"]
     return f"row {row + 1} ({values[row]} VP), col {col} (x{g.column_values[col]})"
 
 
@@ -565,73 +602,76 @@ def _tech_level(steps: int) -> str:
 
 
 def _player_cells(view: Mapping[str, Any], seat: int) -> list[RenderableType]:
-    state = view["state"]
+    b = _board(view)
+    pl = b["players"][seat]
     gold_t, quarry_t = C.gold_track, C.quarry_track
-    mine, quarry = state["mine"][seat], state["quarry"][seat]
-    tokens = state["ptoken"][seat]
-    wealth = state["wealth"][seat]
-    reached = [name for bit, name in ((1, "6g"), (2, "6s"), (4, "9")) if wealth & bit]
-    gold_stone = f"{state['gold'][seat]} gold, {state['stone'][seat]} stone"
+    mine, quarry = pl["mines"] + 1, pl["quarries"] + 1  # track spaces (GL-P1)
+    tokens = (pl["production_tokens"]["gold"], pl["production_tokens"]["quarry"])
+    wealth = pl["wealth_bonuses"]
+    reached = [name for key, name in (("six_gold", "6g"), ("six_stone", "6s"), ("nine", "9"))
+               if wealth[key]]
+    gold_stone = f"{pl['gold']} gold, {pl['stone']} stone"
     if reached:
         gold_stone += f" (wealth {' '.join(reached)})"
 
-    def track(pos: int, t: Any, name: str, token: int) -> Text:
+    def track(pos: int, t: Any, name: str, token: str | None) -> Text:
         bar = track_bar(pos, t.spaces, {t.token_space: "T", t.seal_space: "S"})
         text = Text(f"{pos - 1} {name} {bar}")
-        if token >= 0:
-            pt = C.production_tokens[token]
+        if token is not None:
+            pt = _TOKENS[token]
             text.append(f" {pt.id} {reward(pt.gain)}", style="dim")
         return text
 
-    tech, univ = state["tech"][seat], state["univ"][seat]
+    tech, univ = pl["technology"], pl["university"]
     univ_x = C.univ_multiplier[min(univ, len(C.univ_multiplier) - 1)]
-    used = state.get("tech_used", [0] * (seat + 1))[seat]
+    used = set(pl["technology_levels_used"])
     techs = Text()
-    for i, t in enumerate(state["techs"][seat]):
+    for i, t in enumerate(pl["technologies"]):
         if i:
             techs.append("\n")
-        level = C.technologies[t].level
-        techs.append(tech_text(t), style="dim" if level >= 3 and used >> (level - 1) & 1
-                     else "")
-        if level >= 3 and used >> (level - 1) & 1:
+        level = _TECHS[t].level
+        techs.append(tech_text(t), style="dim" if level >= 3 and level in used else "")
+        if level >= 3 and level in used:
             techs.append(" (used)", style="dim")
     upgrades = Text()
-    for action, stack in enumerate(state["upg"][seat]):
+    for action in ACTIONS:
+        stack = pl["action_board"]["upgrades"][action]
         if stack:
             if upgrades.plain:
                 upgrades.append("\n")
-            tiles = " < ".join(f"{C.upgrades[c // 6].id} {reward(C.upgrades[c // 6].bonus)}"
-                               for c in stack)
-            upgrades.append(f"{ACTIONS[action]}: {tiles}")
-    walls = [C.walls[c // 6].id for c in state["walls"][seat] if c >= 0]
-    wall_text = f"{len(walls)}/{len(state['walls'][seat])}" + (
+            tiles = " < ".join(f"{u['tile']} {reward(_UPGRADES[u['tile']].bonus)}"
+                               for u in stack)
+            upgrades.append(f"{action}: {tiles}")
+    positions = pl["action_board"]["walls"]
+    walls = [w["tile"] for w in positions if w is not None]
+    wall_text = f"{len(walls)}/{len(positions)}" + (
         f": {' '.join(walls)}" if walls else "")
-    seals = [C.seals[k].id for k, o in enumerate(state["seal_owner"]) if o == seat]
-    rights = state["seal_rights"][seat]
+    seals = [s["id"] for s in b["seals"] if s["owner"] == seat]
+    rights = pl["seal_rights"]
     seal_text = (" ".join(seals) or "-") + (f" (+{rights} to claim)" if rights else "")
     bridge = [f"{label}: {bridge_tile_text(t)}" for label, t in
-              (("bridge", state["v_tile"][seat]), ("Cathedral", state["cat_tile"][seat]))
-              if t >= 0]
-    road = state["road"][seat]
+              (("bridge", pl["v_tile"]), ("Cathedral", pl["cathedral_tile"]))
+              if t is not None]
+    road = pl["road"]
     return [
-        Text(f"{state['vp'][seat]}", style="bold"),
+        Text(f"{pl['vp']}", style="bold"),
         gold_stone,
         track(mine, gold_t, "mines", tokens[0]),
         track(quarry, quarry_t, "quarries", tokens[1]),
         f"{tech}/{C.tech_top} {track_bar(tech, C.tech_top, {})} level {_tech_level(tech)}",
         f"{univ}/{C.univ_top} {track_bar(univ, C.univ_top, {})} x{univ_x}",
-        f"{state['silver'][seat]} silver, {state['goldw'][seat]} gold",
-        f"eggs {state['eggs'][seat]} · red {state['red'][seat]} · blue {state['blue'][seat]}"
-        f" · cubes {state['cubes'][seat]}",
-        _grid_spot(state, 0, seat),
-        _grid_spot(state, 1, seat),
+        f"{pl['silver_windows']} silver, {pl['gold_windows']} gold",
+        f"eggs {pl['eggs']} · red {pl['red_tokens']} · blue {pl['blue_tokens']}"
+        f" · cubes {pl['cubes']}",
+        _grid_spot(view, 0, seat),
+        _grid_spot(view, 1, seat),
         f"space {ROMAN[road]}" if road else "not yet",
         techs if techs.plain else Text("-", style="dim"),
         upgrades if upgrades.plain else Text("-", style="dim"),
         wall_text,
         seal_text,
         "\n".join(bridge) or Text("-", style="dim"),
-        f"{state['played'][seat]}/{C.turns_per_player}",
+        f"{pl['turns_played']}/{C.turns_per_player}",
     ]
 
 
@@ -664,10 +704,9 @@ def players_table(view: Mapping[str, Any]) -> Table:
 
 # --- score and log -----------------------------------------------------------------------
 def score_line(view: Mapping[str, Any]) -> Text:
-    state = view["state"]
     colours = _colours(view)
     final = view.get("final")
-    vp = list(final["vp"]) if final else list(state["vp"])
+    vp = list(final["vp"]) if final else [pl["vp"] for pl in _board(view)["players"]]
     text = Text("Final score: " if final else "Score: ", style="bold")
     order = sorted(range(len(colours)), key=lambda p: -vp[p])
     for i, p in enumerate(order):
@@ -737,13 +776,13 @@ def status_praga(view: Mapping[str, Any]) -> RenderableType:
     seat = view.get("seat")
     if seat is None:
         return Text("")
-    state = view["state"]
+    pl = _board(view)["players"][seat]
     colours = _colours(view)
     text = styled(colours[seat])
-    text.append(f": {state['vp'][seat]} VP, {state['gold'][seat]} gold, "
-                f"{state['stone'][seat]} stone, windows {state['silver'][seat]} silver + "
-                f"{state['goldw'][seat]} gold, {state['eggs'][seat]} eggs, tokens "
-                f"{state['red'][seat]} red + {state['blue'][seat]} blue")
+    text.append(f": {pl['vp']} VP, {pl['gold']} gold, "
+                f"{pl['stone']} stone, windows {pl['silver_windows']} silver + "
+                f"{pl['gold_windows']} gold, {pl['eggs']} eggs, tokens "
+                f"{pl['red_tokens']} red + {pl['blue_tokens']} blue")
     if view.get("turn_of") == colours[seat]:
         text.append(f" | this turn: {view['this_turn']}", style="dim")
     return text

@@ -180,7 +180,7 @@ class _Observer:
         view = dict(state.table.view(player))
         if not self.perfect_recall:
             view.pop("log", None)
-            view["state"] = {k: v for k, v in view["state"].items() if k != "log"}
+            view.pop("state", None)  # the bot-only copy of the public state, log included
         return json.dumps(view, sort_keys=True)
 
 

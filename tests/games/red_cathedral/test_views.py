@@ -15,7 +15,7 @@ import pytest
 
 from meeplehall.core.plain import state_to_plain
 from meeplehall.core.rng import Rng
-from meeplehall.games.red_cathedral import GAME, views
+from meeplehall.games.red_cathedral import GAME, view_sections, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -110,6 +110,8 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
                 "workshop": _workshop(s, side),
                 "ornaments_available": dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))})
             for side in range(s.sides)],
+        "turn": view_sections.turn(s),
+        "pending": view_sections.pending(s),
         "log": list(s.log),
         "state": public,
     }
@@ -119,7 +121,9 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
                      "face_up": s.iv_up[i]} for i, c in enumerate(s.ivan_order)],
             "banners": s.iv_banners,
             "next_ornament": ORNAMENTS[(0, 1, 1, 2)[s.iv_orn]] if s.iv_orn < 4 else None,
-            "inventory_card": _mats(s.iv_inv), "build_card": _mats(s.iv_build)}
+            "inventory_card": _mats(s.iv_inv), "build_card": _mats(s.iv_build),
+            "carrying_out": None if s.iv_next < 0 else s.iv_next,
+            "ornaments_given": s.iv_orn}
     if s.final is not None:
         view["final"] = {"prestige": list(s.final[0]),
                          "breakdown": [list(p) for p in s.final[1]]}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
 from meeplehall.core.engine import ModuleGame
+from meeplehall.core.protocol import PlayerId, Views
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
 from meeplehall.games.praga.state import (
@@ -84,6 +86,7 @@ class Praga(ModuleGame[PragaState, A.PragaAction]):
     options = setup.OPTIONS
     min_players = 1
     max_players = 4
+    shared_views = True  # one view for every seat, but for private draws (views.player_views)
 
     setup = setup
     rules = rules
@@ -115,6 +118,10 @@ class Praga(ModuleGame[PragaState, A.PragaAction]):
                     PARLER_ORIENT: "turn {}'s building"}[kind]
             return f"{who}: {what.format(bot)}"
         return f"{who}: {RULES_TEXT[kind].split(':', 1)[1].strip()}"
+
+    def player_views(self, state: PragaState, seats: Iterable[PlayerId | None],
+                     memo: dict[Any, Any] | None = None) -> Views:
+        return views.player_views(state, seats, memo)
 
     def rules_text(self, state: PragaState) -> str:
         if not state.stack:

@@ -10,12 +10,13 @@ sections and as the public part of the state, so a bot can rebuild a full state 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any
 
-from meeplehall.core.plain import state_to_plain, to_plain
+from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
-from meeplehall.games.praga import scoring
+from meeplehall.games.praga import scoring, view_sections
 from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
     ACTIONS,
@@ -71,6 +72,32 @@ _PUBLIC_SLOTS: tuple[str, ...] = tuple(
 _PUBLIC_NO_BOTS: tuple[str, ...] = tuple(name for name in _PUBLIC_SLOTS if name != "bots")
 HIDDEN_COUNTS: tuple[str, ...] = ("stacks", "tech_stacks", "iv_stack", "v_pile",
                                   "cat_pile", "unused")
+# How deep each public field's lists nest (state.py), for ``_public``: 2 a list of lists of
+# ints, 3 one level more; the fields not named are ints, bools or flat lists of them.
+_NESTED: dict[str, int] = {"pairs": 2, "rows": 2, "ptoken": 2, "techs": 2, "walls": 2,
+                           "bots": 2, "upg": 3}
+_SPECIAL = ("opts", "planks", "final", "log")
+
+
+def _public(s: PragaState, slots: tuple[str, ...]) -> dict[str, Any]:
+    """``state_to_plain(s, slots)`` field by field: the same data in fresh lists, without
+    walking every int (the view of every seat is built after every move)."""
+    out: dict[str, Any] = {}
+    for name in slots:
+        value = getattr(s, name)
+        depth = _NESTED.get(name)
+        if name in _SPECIAL:
+            out[name] = (value.to_params() if name == "opts" else list(value)
+                         if name == "log" else to_plain(value))
+        elif depth == 2:
+            out[name] = [list(x) for x in value]
+        elif depth == 3:
+            out[name] = [[list(y) for y in x] for x in value]
+        elif type(value) is list or type(value) is tuple:
+            out[name] = list(value)
+        else:
+            out[name] = value
+    return out
 
 
 def side_name(s: PragaState, seat: int) -> str:
@@ -250,15 +277,19 @@ def _this_turn(s: PragaState) -> str:
 
 def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
-    readable lines first, then the public state for programs (``state``)."""
-    public = state_to_plain(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
-    public["stack"] = to_plain(_stack_for(s, player))
+    readable lines, the designed sections every client reads (``options``, ``sides``,
+    ``pending``, ``board``: view_sections.py, docs/schemas/praga-view.json), and
+    ``state``, the bot-only public state that ``sample_hidden`` re-deals from."""
+    public = _public(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
               "cat_pile": len(s.cat_pile), "unused": len(s.unused)}
     top = s.stack[-1] if s.stack else None
     over = s.final is not None
+    stack = _stack_for(s, player)
+    public["stack"] = to_plain(stack)
+    names = [side_name(s, p) for p in range(s.players + len(s.bots or ()))]
     view: dict[str, Any] = {
         "game": "praga",
         "seat": player,
@@ -298,6 +329,10 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "river": [f"{C.production_tokens[t].id} {reward_text(C.production_tokens[t].gain)}"
                   for t in s.river],
         "face_down": counts,
+        "options": {name: getattr(s.opts, name) for name in s.opts.__slots__},
+        "sides": names,
+        "pending": view_sections.pending(stack[-1] if stack else None),
+        "board": view_sections.board(s, names),
         "log": list(s.log[-30:]),
         "state": public | {"hidden_counts": counts},
     }
@@ -306,6 +341,35 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     if s.final is not None:
         view["final"] = _final(s)
     return view
+
+
+def player_views(s: PragaState, seats: Iterable[int | None],
+                 memo: dict[Any, Any] | None = None) -> dict[int | None, dict[str, Any]]:
+    """``player_view`` for each of ``seats``, for a server pushing one state to them all
+    (``memo`` is accepted for the server's interface and not used).
+
+    Seats differ only in ``seat`` and in what the decision stack shows them of the
+    technologies or bridge tiles a seat draws in private (``pending``, ``state.stack``),
+    so the view is built once; the others share every other member with it (read-only;
+    equal to separate ``player_view`` calls)."""
+    out: dict[int | None, dict[str, Any]] = {}
+    base: dict[str, Any] | None = None
+    private = any(d[0] in (TECH_DRAW, BRIDGE_TILE) for d in s.stack)
+    for seat in seats:
+        if seat in out:
+            continue
+        if base is None:
+            base = out[seat] = player_view(s, seat)
+            continue
+        view = dict(base)
+        view["seat"] = seat
+        if private:
+            stack = _stack_for(s, seat)
+            view["pending"] = view_sections.pending(stack[-1] if stack else None)
+            view["state"] = dict(base["state"])
+            view["state"]["stack"] = to_plain(stack)
+        out[seat] = view
+    return out
 
 
 def _final(s: PragaState) -> dict[str, Any]:

@@ -2,8 +2,10 @@
 
 The Red Cathedral has no private hands: every seat sees the same table. Hidden are the
 PRNG state (future dice, Ivan's reshuffles) and the components that left the game
-unseen (unused Cathedral cards, Workshop tiles, Influence cards). A view carries the
-public part of the state, so a bot can rebuild a full state with ``sample_hidden``.
+unseen (unused Cathedral cards, Workshop tiles, Influence cards). Clients read the named
+sections (market, influence, cathedral, supply, sides, ivan, turn, pending;
+docs/schemas/red-cathedral-view.json); ``state`` is the bot-only public part of the
+state, from which a bot rebuilds a full state with ``sample_hidden``.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
+from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -256,7 +259,8 @@ def _ivan(s: RCState) -> dict[str, Any]:
                  "face_up": s.iv_up[i]} for i, c in enumerate(s.ivan_order)],
         "banners": s.iv_banners,
         "next_ornament": _NEXT_ORNAMENT[s.iv_orn] if s.iv_orn < 4 else None,
-        "inventory_card": _counts(s.iv_inv), "build_card": _counts(s.iv_build)}
+        "inventory_card": _counts(s.iv_inv), "build_card": _counts(s.iv_build),
+        **view_sections.ivan_progress(s)}
 
 
 def _list(value: Any) -> list[Any]:
@@ -318,7 +322,8 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
     public = _public_kept(s, memo)
     ivan = None if not s.solo else _keep(
         memo, "ivan", (tuple(s.iv_tiles), tuple(s.iv_up), tuple(s.ivan_order),
-                       s.iv_banners, s.iv_orn, tuple(s.iv_inv), tuple(s.iv_build)),
+                       s.iv_banners, s.iv_orn, tuple(s.iv_inv), tuple(s.iv_build),
+                       s.iv_next),
         _ivan, s)
     view: dict[str, Any] = {
         "game": "red-cathedral",
@@ -336,6 +341,8 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "cathedral": cathedral,
         "supply": supply,
         "sides": sides,
+        "turn": view_sections.turn(s),
+        "pending": view_sections.pending(s),
         "log": list(s.log),
         "state": public,
     }

@@ -3,10 +3,12 @@
 The catalogue is every action value the engine can produce: each action class of
 ``actions.CLASSES`` times the range of each of its fields, taken from the component data
 (wheel slots from the crane, wall positions and bridge planks from the action board, the
-ids of sites, seals, technologies, bridge tiles, markets and production tokens). Observations
-read ``view["state"]``, the public part that ``player_view`` whitelists; the face-down
-stacks appear there only as counts, and the technologies or bridge tiles another seat is
-choosing among are masked (P-TECH-2, P-BRIDGE-2).
+ids of sites, seals, technologies, bridge tiles, markets and production tokens).
+Observations read the view's designed sections (``view["board"]``, ``view["pending"]``:
+games/praga/view_sections.py), never the bot-only ``view["state"]``; the face-down stacks
+appear there only as counts, and the technologies or bridge tiles another seat is
+choosing among are null (P-TECH-2, P-BRIDGE-2). Grid positions are rows and columns,
+tiles in the rows are described by their cost, not by a component index.
 """
 
 from __future__ import annotations
@@ -22,7 +24,6 @@ from meeplehall.rl.encoders.base import (
     Block,
     Encoder,
     View,
-    flatten,
     one_hot,
     relative,
     rotate,
@@ -68,87 +69,140 @@ def catalogue(players: int) -> list[A.PragaAction]:
     return out
 
 
-def _st(v: View) -> dict[str, Any]:
-    state: dict[str, Any] = v["state"]
-    return state
+def _b(v: View) -> dict[str, Any]:
+    board: dict[str, Any] = v["board"]
+    return board
 
 
-def _top(v: View) -> list[Any]:
-    stack = _st(v)["stack"]
-    return list(stack[-1]) if stack else []
+# Component ids -> their index in the component data (for one-hots).
+_ACTION_TILE = {t.id: i for i, t in enumerate(C.action_tiles)}
+_MARKET_TILE = {t.id: i for i, t in enumerate(C.market_tiles)}
+_TECH = {t.id: i for i, t in enumerate(C.technologies)}
+_TOKEN = {t.id: i for i, t in enumerate(C.production_tokens)}
+_MARKET = {m.id: i for i, m in enumerate(C.markets)}
+_ROW_COST = tuple({t.id: (t.gold, t.stone) for t in tiles}
+                  for tiles in (C.buildings, C.walls))
+_PARLER_CARD: dict[Any, int] = {}
 
 
-# Per-seat counters: (state field, scale).
+def _parler_card(card: Any) -> int:
+    if not _PARLER_CARD:
+        from meeplehall.games.praga.parler import PARLER
+
+        _PARLER_CARD.update({c.id: i for i, c in enumerate(PARLER.cards)})
+    return -1 if card is None else _PARLER_CARD[card]
+
+
+def _index(table: dict[str, int], key: str | None) -> int:
+    return -1 if key is None else table[key]
+
+
+# Per-seat counters: (field of view["board"]["players"][i], scale).
 SEAT_FIELDS: tuple[tuple[str, float], ...] = (
-    ("vp", 100), ("gold", 10), ("stone", 10), ("eggs", 5), ("silver", 5), ("goldw", 5),
-    ("red", 5), ("blue", 5), ("mine", 10), ("quarry", 10), ("tech", 10), ("univ", 10),
-    ("wealth", 10), ("cubes", 10), ("hw", 25), ("cat", 25), ("road", 10),
-    ("seal_rights", 5), ("once", 5), ("played", 16),
+    ("vp", 100), ("gold", 10), ("stone", 10), ("eggs", 5), ("silver_windows", 5),
+    ("gold_windows", 5), ("red_tokens", 5), ("blue_tokens", 5), ("mines", 10),
+    ("quarries", 10), ("technology", 10), ("university", 10), ("cubes", 10), ("road", 10),
+    ("seal_rights", 5), ("turns_played", 16),
 )
-# Per-seat extras: Cathedral / V tile held, production tokens (2), technology levels ready
-# and used, edge and corner bonuses paid, technologies held.
-_SEAT_EXTRA = 9
+# Per-seat extras: Hunger Wall and Cathedral row / 6 and column / 7, wealth bonuses (3),
+# GL-T2-2 token triggers used (2), Cathedral / V tile held, production tokens (2),
+# technology levels ready and used, edge and corner bonuses paid, technologies held.
+_SEAT_EXTRA = 4 + 3 + 2 + 9
 
 
 def _seats(v: View, seat: int) -> list[float]:
-    st = _st(v)
-    if len(st["vp"]) != st["players"]:
-        # A solo automaton kept as an extra seat would need a block of its own.
-        raise ValueError(f"praga encoder: the view has {len(st['vp'])} seats for "
-                         f"{st['players']} players; this layout has no automaton block")
+    players = _b(v)["players"]
+    if len(players) != v["players"]:
+        raise ValueError(f"praga encoder: the view has {len(players)} seats for "
+                         f"{v['players']} players; this layout has no automaton block")
     out: list[float] = []
-    for p in rotate(list(range(st["players"])), seat):
-        out += [st[name][p] / scale for name, scale in SEAT_FIELDS]
-        out += [float(st["cat_tile"][p] >= 0), float(st["v_tile"][p] >= 0),
-                *[float(t >= 0) for t in st["ptoken"][p]],
-                bin(st["tech_ready"][p]).count("1") / 4, bin(st["tech_used"][p]).count("1") / 4,
-                bin(st["edge_paid"][p]).count("1") / 10,
-                bin(st["corner_paid"][p]).count("1") / 10, len(st["techs"][p]) / 5]
+    for pl in rotate(players, seat):
+        hw = pl["hunger_wall"]
+        cat = pl["cathedral"]
+        wealth = pl["wealth_bonuses"]
+        once = pl["token_triggers_used"]
+        tokens = pl["production_tokens"]
+        out += [pl[name] / scale for name, scale in SEAT_FIELDS]
+        out += [hw["row"] / 6, hw["column"] / 7, cat["row"] / 6, cat["column"] / 7,
+                float(wealth["six_gold"]), float(wealth["six_stone"]), float(wealth["nine"]),
+                float(once["red"]), float(once["blue"]),
+                float(pl["cathedral_tile"] is not None), float(pl["v_tile"] is not None),
+                float(tokens["gold"] is not None), float(tokens["quarry"] is not None),
+                len(pl["technology_levels_ready"]) / 4, len(pl["technology_levels_used"]) / 4,
+                len(pl["edge_pairs_paid"]) / 10, len(pl["corner_pairs_paid"]) / 10,
+                len(pl["technologies"]) / 5]
     return out
 
 
 def _seat_techs(v: View, seat: int) -> list[float]:
-    st = _st(v)
     out: list[float] = []
-    for p in rotate(list(range(st["players"])), seat):
+    for pl in rotate(_b(v)["players"], seat):
         row = [0.0] * len(C.technologies)
-        for t in st["techs"][p]:
-            row[t] = 1.0
+        for t in pl["technologies"]:
+            row[_TECH[t]] = 1.0
         out += row
     return out
 
 
 def _seat_boards(v: View, seat: int) -> list[float]:
     """Per seat: upgrades per action (6, / 3) and walls built per position (12)."""
-    st = _st(v)
     out: list[float] = []
-    for p in rotate(list(range(st["players"])), seat):
-        out += [len(stack) / 3 for stack in st["upg"][p]]
-        out += [float(w >= 0) for w in st["walls"][p]]
+    for pl in rotate(_b(v)["players"], seat):
+        board = pl["action_board"]
+        out += [len(board["upgrades"][a]) / 3 for a in ACTIONS]
+        out += [float(w is not None) for w in board["walls"]]
     return out
 
 
 def _turn(v: View, seat: int) -> list[float]:
-    st = _st(v)
-    return [float(st["action_done"]), float(st["bonus"]), float(st["special"]),
-            st["xact"] / 2, float(st["refreshed"]), st["moves_hw"] / 5, st["moves_cat"] / 5,
-            float(st["t14"]), st["road_free"] / 3, st["road_egg"] / 3,
-            *[float(x) for x in st["performed"]]]
+    turn = _b(v)["turn"]
+    moves = turn["sideways_moves"]
+    performed = turn["performed"]
+    return [float(turn["action_done"]), float(turn["wheel_bonus"]),
+            float(turn["special_bonus"]), _EXTRA.index(turn["extra_action"]) / 2,
+            float(turn["row_refreshed"]), moves["hunger-wall"] / 5, moves["cathedral"] / 5,
+            float(turn["t14_used"]), turn["road_free"] / 3, turn["road_egg"] / 3,
+            *[float(performed[a]) for a in ACTIONS]]
 
 
-def _board(v: View, seat: int) -> list[float]:
-    st = _st(v)
-    counts = st["hidden_counts"]
-    return [st["era"] / 2, st["platform"] / C.crane.platform_spaces,
-            float(st["star_armed"]), st["turns"] / 64, float(st["five_vp"] >= 0),
-            *scaled(counts["stacks"], 15), *scaled(counts["tech_stacks"], 6),
-            counts["iv_stack"] / 6, counts["v_pile"] / 3, counts["cat_pile"] / 3,
-            counts["unused"] / 5]
+_EXTRA = ("available", "bought", "done")
 
 
-def _owner(value: int, seat: int, players: int) -> int:
+def _table(v: View, seat: int) -> list[float]:
+    b = _b(v)
+    fd = b["face_down"]
+    stacks = [n for era in fd["stacks"] for row in ROW_NAMES
+              for n in (era[row]["normal"], era[row]["special"])]
+    return [b["era"] / 2, b["platform"] / C.crane.platform_spaces,
+            float(b["star_armed"]), b["turns_done"] / 64,
+            float(b["crane"]["five_vp_tile"] is not None),
+            *scaled(stacks, 15), *[fd["technologies"][lv] / 6 for lv in ("1", "2", "3", "4")],
+            fd["bridge_iv"] / 6, fd["bridge_v"] / 3, fd["cathedral_tiles"] / 3,
+            fd["market_tiles_unused"] / 5]
+
+
+def _row_tiles(v: View, seat: int) -> list[float]:
+    """Per row and position: a tile is there, its gold and stone cost / 5 (upgrades cost
+    nothing to take, P-UPG-1)."""
+    out: list[float] = []
+    for r, name in enumerate(ROW_NAMES):
+        costs = _ROW_COST[r] if r < 2 else None
+        for tile in _b(v)["rows"][name]:
+            if tile is None:
+                out += [0.0, 0.0, 0.0]
+            elif costs is None:
+                out += [1.0, 0.0, 0.0]
+            else:
+                gold, stone = costs[tile]
+                out += [1.0, gold / 5, stone / 5]
+    return out
+
+
+def _owner(value: int | None, seat: int, players: int) -> int:
     """An owner as seen from ``seat``: seats relative to it (0 = you), the engine's sides
     (``players + b``, solo bots) after them, unchanged; -1: nobody."""
+    if value is None:
+        return -1
     return relative(value, seat, players) if value < players else value
 
 
@@ -156,22 +210,64 @@ def _bots(v: View, seat: int) -> list[float]:
     """Solo sides: per bot, turns / 16, gold mines and quarries / 10, row pointers / 4,
     pawn's market / 10, latest card / 20, cubes / 10, cards left in the pile / 16."""
     out: list[float] = []
-    for bot in (_st(v).get("bots") or [])[:MAX_BOTS]:
-        turns, mines, quarries, p0, p1, p2, pawn, card, cubes, deck = bot[:BOT_FIELDS]
-        out += [turns / 16, mines / 10, quarries / 10, p0 / 4, p1 / 4, p2 / 4,
-                (pawn + 1) / 10, (card + 1) / 20, cubes / 10, bin(deck).count("1") / 16]
+    for bot in (_b(v).get("bots") or [])[:MAX_BOTS]:
+        if bot["kind"] != "parler":
+            out += [bot["turns"] / 16] + [0.0] * (BOT_FIELDS - 1)
+            continue
+        ptr = bot["row_pointers"]
+        out += [bot["turns"] / 16, bot["mines"] / 10, bot["quarries"] / 10,
+                *[ptr[r] / 4 for r in ROW_NAMES],
+                (_index(_MARKET, bot["pawn_market"]) + 1) / 10,
+                (_parler_card(bot["last_card"]) + 1) / 20, bot["cubes"] / 10,
+                bot["draw_pile"] / 16]
     return out
 
 
 def _sites(v: View, seat: int, players: int) -> list[float]:
-    st = _st(v)
     out: list[float] = []
-    for x in range(len(C.sites)):
-        out += [float(st["site_tile"][x] >= 0), float(st["site_cube"][x]),
-                st["site_spent"][x] / 5,
-                *one_hot([_owner(st["site_owner"][x], seat, players)], MAX_SIDES),
-                *one_hot([st["site_orient"][x] if st["site_tile"][x] >= 0 else -1],
-                         ORIENTATIONS)]
+    for site in _b(v)["sites"]:
+        orientation = site["orientation"]
+        out += [float(site["building"] is not None), float(site["cube"]), site["spent"] / 5,
+                *one_hot([_owner(site["owner"], seat, players)], MAX_SIDES),
+                *one_hot([-1 if orientation is None else orientation], ORIENTATIONS)]
+    return out
+
+
+# The pending decision's fields: (field, its values) for the one-hot parts.
+_FIELD_CLASSES: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("row", ROW_NAMES), ("track", ("mines", "quarries")),
+    ("grid", ("hunger-wall", "cathedral")), ("pile", ("IV", "V")),
+)
+_BRIDGE_TILE = {t.id: i for i, t in enumerate(C.bridge_tiles)}
+DECISION_FIELDS = (sum(len(values) for _, values in _FIELD_CLASSES) + 3
+                   + len(C.technologies) + len(C.bridge_tiles))
+
+
+def _decision_fields(v: View, seat: int) -> list[float]:
+    pending = v.get("pending")
+    fields: dict[str, Any] = pending["fields"] if pending else {}
+    out: list[float] = []
+    for name, values in _FIELD_CLASSES:
+        value = fields.get(name)
+        out += one_hot([values.index(value) if value is not None else -1], len(values))
+    offered = fields.get("options") or fields.get("drawn") or fields.get("tiles") or ()
+    out += [fields.get("discount", 0) / 5, fields.get("level", -1) / 4 + 0.25,
+            len(offered) / 3]
+    techs = [0.0] * len(C.technologies)
+    for t in fields.get("drawn") or ():
+        if t is not None:
+            techs[_TECH[t]] = 1.0
+    tiles = [0.0] * len(C.bridge_tiles)
+    for t in fields.get("tiles") or ():
+        if t is not None:
+            tiles[_BRIDGE_TILE[t]] = 1.0
+    return out + techs + tiles
+
+
+def _river(v: View) -> list[float]:
+    out = [0.0] * len(C.production_tokens)
+    for t in _b(v)["river"]:
+        out[_TOKEN[t]] = 1.0
     return out
 
 
@@ -190,16 +286,22 @@ def blocks(players: int) -> list[Block]:
               lambda v, s: one_hot([relative(v["to_move"] if v["to_move"] is not None
                                              else -1, s, players)], players)),
         Block("turn_of", players, "one-hot of the seat whose turn it is, relative to you",
-              lambda v, s: one_hot([relative(_st(v)["seat"], s, players)], players)),
-        Block("decision_args", 6,
-              "the pending decision's numeric arguments after its seat (values another "
-              "seat may not see are -1), / 10, zero-padded",
-              lambda v, s: scaled(flatten(_top(v)[2:])[:6], 10)),
+              lambda v, s: one_hot([relative(_b(v)["turn"]["seat"], s, players)], players)),
+        Block("decision_fields", DECISION_FIELDS,
+              "the pending decision's fields: row one-hot (building, wall, upgrade), track "
+              "one-hot (mines, quarries), grid one-hot (Hunger Wall, Cathedral), bridge pile "
+              "one-hot (IV, V), discount / 5, technology level (0-3) / 4 + 1/4 (0: none), "
+              "choices offered / 3 (rewards, technologies or bridge tiles; those another "
+              f"seat draws count, unseen), the technologies drawn (multi-hot of "
+              f"{len(C.technologies)}) and the bridge tiles offered (multi-hot of "
+              f"{len(C.bridge_tiles)}) as far as you may see them",
+              _decision_fields),
         Block("taken_tile", n_tiles + wheel,
               f"one-hot of the action tile taken this turn ({n_tiles}), one-hot of its wheel slot "
               f"({wheel})",
-              lambda v, s: [*one_hot([_st(v)["taken"]], n_tiles),
-                            *one_hot([_st(v)["taken_slot"]], wheel)]),
+              lambda v, s: [*one_hot([_index(_ACTION_TILE, _b(v)["turn"]["action_tile"])],
+                                     n_tiles),
+                            *one_hot([_b(v)["turn"]["wheel_slot"] or -1], wheel)]),
         Block("this_turn", 16,
               "action done, wheel bonus, special tile, extra actions / 2, row refreshed, "
               "Hunger Wall moves / 5, Cathedral moves / 5, technology T14 used, King's "
@@ -209,42 +311,44 @@ def blocks(players: int) -> list[Block]:
               "era / 2, platform space, star armed, turns / 64, 5-VP bonus claimed, "
               "face-down stack sizes (12, / 15), technology stacks (4, / 6), IV stack / 6, "
               "V pile / 3, Cathedral pile / 3, unused market tiles / 5",
-              _board),
+              _table),
         Block("wheel", wheel * n_tiles,
               f"per wheel position 0-{wheel - 1}: one-hot of the action tile on it",
-              lambda v, s: one_hot(_st(v)["slots"], n_tiles)),
+              lambda v, s: one_hot([_index(_ACTION_TILE, t) for t in _b(v)["crane"]["wheel"]],
+                                   n_tiles)),
         Block("rotation", wheel, "one-hot of the crane's rotation",
-              lambda v, s: one_hot([_st(v)["rotation"] % wheel], wheel)),
-        Block("rows", len(ROW_NAMES) * ROW_POSITIONS * 2,
-              f"per row ({', '.join(ROW_NAMES)}) and position 0-3: tile present, tile "
-              "index / 150",
-              lambda v, s: [x for row in _st(v)["rows"] for t in row
-                            for x in (float(t >= 0), max(t, 0) / 150)]),
+              lambda v, s: one_hot([_b(v)["crane"]["rotation"] % wheel], wheel)),
+        Block("rows", len(ROW_NAMES) * ROW_POSITIONS * 3,
+              f"per row ({', '.join(ROW_NAMES)}) and position 0-3: tile present, its gold "
+              "and stone cost / 5 (0 for upgrade tiles)",
+              _row_tiles),
         Block("markets", len(C.markets) * (len(C.market_tiles) + 1),
               f"per market (10): one-hot of its market tile ({len(C.market_tiles)}), scored",
-              lambda v, s: [x for m, t in enumerate(_st(v)["market_tile"])
-                            for x in (*one_hot([t], len(C.market_tiles)),
-                                      float(_st(v)["market_done"][m]))]),
+              lambda v, s: [x for m in _b(v)["markets"]
+                            for x in (*one_hot([_index(_MARKET_TILE, m["tile"])],
+                                               len(C.market_tiles)),
+                                      float(m["scored"]))]),
         Block("seals", len(C.seals) * MAX_SIDES, "per seal: one-hot of its owner (4: seats "
               "relative to you, then the solo sides the engine plays; all zero: free)",
-              lambda v, s: one_hot([_owner(o, s, players) for o in _st(v)["seal_owner"]],
-                                   MAX_SIDES)),
+              lambda v, s: one_hot([_owner(seal["owner"], s, players)
+                                    for seal in _b(v)["seals"]], MAX_SIDES)),
         Block("bridge", len(C.bridge_pieces) * 2 + len(C.production_tokens),
               "per plank: a bridge tile is on it, King's Road effect set; production tokens "
               "still in the river (multi-hot)",
-              lambda v, s: [*[float(t >= 0) for t in _st(v)["bridge"]],
-                            *[float(e >= 0) for e in _st(v)["road_effect"]],
-                            *[float(t in _st(v)["river"])
-                              for t in range(len(C.production_tokens))]]),
+              lambda v, s: [*[float(p["tile"] is not None) for p in _b(v)["bridge"]],
+                            *[float(e is not None) for e in _b(v)["road_tiles"]],
+                            *_river(v)]),
         Block("sites", len(C.sites) * site_width,
               f"per building site ({len(C.sites)}): built, cube on it, spent / 5, owner "
               "one-hot (4, as for seals), orientation one-hot (6)",
               lambda v, s: _sites(v, s, players)),
         Block("seats", players * seat_width,
               "per seat, you first: " + ", ".join(f"{n} / {sc:g}" for n, sc in SEAT_FIELDS)
-              + ", holds a Cathedral tile, holds a V tile, production tokens on the gold and "
-              "quarry tracks, technology levels ready / 4 and used / 4, edge and corner "
-              "bonuses paid / 10, technologies held / 5",
+              + ", Hunger Wall row / 6 and column / 7, Cathedral row / 6 and column / 7, "
+              "wealth bonuses taken (six gold, six stone, nine), GL-T2-2 red and blue token "
+              "triggers used this turn, holds a Cathedral tile, holds a V tile, production "
+              "tokens on the gold and quarry tracks, technology levels ready / 4 and used / 4, "
+              "edge and corner bonuses paid / 10, technologies held / 5",
               _seats),
         Block("seat_boards", players * (len(ACTIONS) + len(C.wall_positions)),
               "per seat, you first: upgrades stacked on each action / 3 (mines, quarries, "

@@ -3,9 +3,10 @@
 The catalogue is built from the component data: Cathedral slots from the largest
 Building Plan for the player count (RC-SETUP-2), Materials, die colours, Workshop
 positions, market spaces, and the exchange and discard sizes printed on Influence cards
-(RC-INFL-*). Observations read ``view["state"]``, the public part of the state that
-``player_view`` whitelists: every seat sees the same table in this game, and what is
-hidden (the PRNG state, unused cards and tiles) is never in a view.
+(RC-INFL-*). Observations read the view's named sections (market, influence, cathedral,
+supply, sides, ivan, turn, pending: games/red_cathedral/views.py), never the bot-only
+``view["state"]``: every seat sees the same table in this game, and what is hidden (the
+PRNG state, unused cards and tiles) is never in a view.
 """
 
 from __future__ import annotations
@@ -82,14 +83,37 @@ def catalogue(players: int) -> list[Any]:
     return out
 
 
-def _st(v: View) -> dict[str, Any]:
-    state: dict[str, Any] = v["state"]
-    return state
+# Component ids and names -> their index in the component data (for one-hots).
+_TILE = {t.id: i for i, t in enumerate(C.tiles)}
+_INFLUENCE = {c.id: i for i, c in enumerate(C.influence)}
+_RESOURCE = {name: i for i, name in enumerate(RESOURCES)}
+_COLOUR = {name: i for i, name in enumerate(COLOURS)}
+_IVAN_CARD = {name: i for i, name in enumerate(IVAN_CARDS)}
+
+# per printed card: kind one-hot and cost per Material / 5 (never change)
+_CARD_FEATURES = {c.id: [*one_hot([c.kind], len(CARD_KINDS)), *scaled(c.cost, 5)]
+                  for c in C.cards}
+_SELLING = ("unused", "now", "passed")
+_MARKET_STEPS = ("obtain", "influence", "workshop")
+_ORNAMENTS = ("door", "arch", "cross")
 
 
-def _top(v: View) -> list[Any]:
-    stack = _st(v)["stack"]
-    return list(stack[-1]) if stack else []
+def _materials(counts: dict[str, int]) -> list[int]:
+    return [counts.get(m, 0) for m in MATERIALS]
+
+
+def _side_of(v: View) -> dict[str, int]:
+    """Side names (as the named sections give owners) -> side numbers."""
+    return {side["name"]: side["side"] for side in v["sides"]}
+
+
+def _fields(v: View) -> list[Any]:
+    """The pending decision's fields in order, components as their index."""
+    pending = v["pending"]
+    if pending is None:
+        return []
+    return [_TILE[value] if name == "tile" else value
+            for name, value in pending["fields"].items()]
 
 
 def _tile_features(tile: int) -> list[float]:
@@ -98,60 +122,93 @@ def _tile_features(tile: int) -> list[float]:
     return [*one_hot([wt.die], DICE), *one_hot([wt.resource], len(RESOURCES)), wt.amount / 3]
 
 
+_TILE_FEATURES = {wt.id: _tile_features(i) for i, wt in enumerate(C.tiles)}
+_NO_TILE = [0.0] * 14
+_NO_WORKSHOP = [{}] * len(WS_POSITIONS)  # Ivan's side (solo) has no Workshop board
+
+
 def _workshop(v: View, seat: int, sides: int) -> list[float]:
     out: list[float] = []
-    for board in rotate(_st(v)["ws"], seat):
-        for value in board:
-            state = 1 if value == -2 else (3 if value >= 0 and value & 1 else
-                                           (2 if value >= 0 else 0))
+    for side in rotate(v["sides"], seat):
+        for entry in side.get("workshop", _NO_WORKSHOP):
+            tile = entry.get("tile")
+            state = 1 if entry.get("banner") else (
+                0 if tile is None else 3 if entry["face_up"] else 2)
             out += one_hot([state], 4)
-            out += _tile_features(value >> 1) if value >= 0 else [0.0] * 14
+            out += _TILE_FEATURES[tile] if tile is not None else _NO_TILE
     return out
 
 
 def _slots(v: View, seat: int, sides: int) -> list[float]:
-    st = _st(v)
+    side_of = _side_of(v)
+    entries: list[Any] = []
+    for t, column in enumerate(v["cathedral"]):
+        for level, slot in enumerate(column):
+            entries.append((slot["slot"], t, level, slot))
+    entries.sort()  # slot numbers are distinct: the slot order of the card rows
     out: list[float] = []
-    for slot, card_index in enumerate(st["card_of"]):
-        card = C.cards[card_index]
-        out += [1.0, *one_hot([card.kind], len(CARD_KINDS)), *scaled(card.cost, 5),
-                *scaled(st["delivered"][slot], 5),
-                *one_hot([relative(st["owner"][slot], seat, sides)], sides),
-                float(st["done"][slot]),
-                *one_hot([relative(st["orn"][slot], seat, sides)], sides),
-                *one_hot([st["slot_tower"][slot]], TOWERS), st["slot_level"][slot] / 5,
-                card.rp / 10, card.rubles / 10, float(st["ws_tile"][slot] >= 0)]
+    for _, tower, level, slot in entries:
+        owner = slot["owner"]
+        ornament = slot["ornament"]
+        delivered = slot["delivered"]
+        out += [1.0, *_CARD_FEATURES[slot["card"]],
+                *[delivered.get(m, 0) / 5 for m in MATERIALS],
+                *one_hot([relative(-1 if owner is None else side_of[owner], seat, sides)],
+                         sides),
+                float(slot["completed"]),
+                *one_hot([relative(-1 if ornament is None else side_of[ornament["owner"]],
+                                   seat, sides)], sides),
+                *one_hot([tower], TOWERS), level / 5,
+                slot["rp"] / 10, slot["rubles"] / 10, float(slot["workshop_tile"] is not None)]
     return out
 
 
 def _per_side(v: View, seat: int) -> list[float]:
-    st = _st(v)
     out: list[float] = []
-    for side in rotate(list(range(st["sides"])), seat):
-        out += [st["rubles"][side] / 20, *scaled(st["inv"][side], 10),
-                st["inv_banners"][side] / 4, st["out_banners"][side] / 4,
-                *scaled(st["orn_avail"][side], 2), st["orn_placed"][side] / 4,
-                st["completed"][side] / 5, st["score"][side] / 100]
+    for side in rotate(v["sides"], seat):
+        ornaments = side.get("ornaments_available", {})
+        out += [side.get("rubles", 0) / 20, *scaled(_materials(side.get("inventory", {})), 10),
+                side.get("banners_in_inventory", 0) / 4, side.get("banners_outside", 0) / 4,
+                *[ornaments.get(o, 0) / 2 for o in _ORNAMENTS], side["ornaments_placed"] / 4,
+                side["completed"] / 5, side["recognition"] / 100]
     return out
 
 
 def _flags(v: View, seat: int) -> list[float]:
-    st = _st(v)
-    return [float(st["main_done"]), st["sell_state"] / 2, float(st["reroll_used"]),
-            float(st["bonus_given"]), float(st["end_trigger"] >= 0),
-            *[float(st["mk_used"] >> b & 1) for b in range(3)],
-            *[float(st["act_used"] >> b & 1) for b in range(6)],
-            st["turns"] / 1000, len(st["stack"]) / 10]
+    turn = v["turn"]
+    steps = turn["market_steps_used"]
+    used = turn["workshop_positions_used"]
+    return [float(turn["main_action_done"]), _SELLING.index(turn["selling"]) / 2,
+            float(turn["reroll_used"]), float(turn["end_bonus_given"]),
+            float(v["end_triggered_by"] is not None),
+            *[float(name in steps) for name in _MARKET_STEPS],
+            *[float(name in used) for name in WS_POSITIONS],
+            turn["turns"] / 1000, turn["decisions_pending"] / 10]
+
+
+def _dice(v: View) -> tuple[list[int], list[int]]:
+    """Each die's market space and pips (colour order), from the market's spaces."""
+    pos = [-1] * DICE
+    values = [0] * DICE
+    for space in v["market"]:
+        for die in space["dice"]:
+            d = _COLOUR[die["colour"]]
+            pos[d] = space["space"]
+            values[d] = die["value"]
+    return pos, values
 
 
 def _solo(v: View, seat: int) -> list[float]:
-    st = _st(v)
-    if not st["solo"]:
+    ivan = v.get("ivan")
+    if ivan is None:
         return []
-    return [st["iv_banners"] / 10, st["iv_orn"] / 4, *scaled(st["iv_inv"], 10),
-            *scaled(st["iv_build"], 10), *[float(u) for u in st["iv_up"]],
-            *one_hot(st["ivan_order"], len(IVAN_CARDS)),
-            *one_hot([st["iv_next"]], len(IVAN_CARDS))]
+    row = ivan["row"]
+    carrying = ivan["carrying_out"]
+    return [ivan["banners"] / 10, ivan["ornaments_given"] / 4,
+            *scaled(_materials(ivan["inventory_card"]), 10),
+            *scaled(_materials(ivan["build_card"]), 10), *[float(c["face_up"]) for c in row],
+            *one_hot([_IVAN_CARD[c["card"]] for c in row], len(IVAN_CARDS)),
+            *one_hot([-1 if carrying is None else carrying], len(IVAN_CARDS))]
 
 
 def blocks(players: int) -> list[Block]:
@@ -171,35 +228,38 @@ def blocks(players: int) -> list[Block]:
                                              else -1, s, sides)], sides)),
         Block("decision_args", 6,
               "the pending decision's numeric arguments after its seat, / 10, zero-padded",
-              lambda v, s: scaled(flatten(_top(v)[2:])[:6], 10)),
+              lambda v, s: scaled(flatten(_fields(v))[:6], 10)),
         Block("flags", 16,
               "main action done, sell state / 2, reroll used, end bonus given, end "
               "triggered, market steps used (3 bits), Workshop positions used (6 bits), "
               "turns / 1000, decision stack depth / 10",
               _flags),
         Block("moved_die", DICE, f"one-hot of the die moved this turn ({', '.join(COLOURS)})",
-              lambda v, s: one_hot([_st(v)["moved_die"]], DICE)),
+              lambda v, s: one_hot([_COLOUR.get(v["turn"]["moved_die"], -1)], DICE)),
         Block("destination", MARKET_SPACES, "one-hot of the market space the die reached",
-              lambda v, s: one_hot([_st(v)["dest"]], MARKET_SPACES)),
+              lambda v, s: one_hot([v["turn"]["destination"] if v["turn"]["destination"]
+                                    is not None else -1], MARKET_SPACES)),
         Block("market_tiles", MARKET_SPACES * (n_res + 1),
               f"per market space 0-7: resource one-hot ({', '.join(RESOURCES)}), amount / 3",
-              lambda v, s: [x for t in _st(v)["tiles"] for x in
-                            (*one_hot([C.resource_tiles[t].resource], n_res),
-                             C.resource_tiles[t].amount / 3)]),
+              lambda v, s: [x for sp in v["market"] for x in
+                            (*one_hot([_RESOURCE[sp["tile"]["resource"]]], n_res),
+                             sp["tile"]["amount"] / 3)]),
         Block("die_positions", DICE * MARKET_SPACES,
               "per die (yellow, red, blue, green, white): one-hot of its market space",
-              lambda v, s: one_hot(_st(v)["die_pos"], MARKET_SPACES)),
+              lambda v, s: one_hot(_dice(v)[0], MARKET_SPACES)),
         Block("die_values", DICE, "per die: pips / 6",
-              lambda v, s: scaled(_st(v)["die_val"], 6)),
+              lambda v, s: scaled(_dice(v)[1], 6)),
         Block("influence", QUADRANTS * len(C.influence),
               f"per quadrant: one-hot of its Influence card ({len(C.influence)} cards)",
-              lambda v, s: one_hot(_st(v)["influence"], len(C.influence))),
+              lambda v, s: one_hot([_INFLUENCE[q["card"]] for q in v["influence"]],
+                                   len(C.influence))),
         Block("supply", len(MATERIALS), f"general supply per Material ({', '.join(MATERIALS)})"
-              " / 20", lambda v, s: scaled(_st(v)["supply"], 20)),
+              " / 20", lambda v, s: scaled(_materials(v["supply"]), 20)),
         Block("sides", sides * 15,
               "per side, you first: rubles / 20, inventory per Material / 10, Banners in "
               "inventory / 4, Banners outside / 4, Ornaments available (door, arch, cross) "
-              "/ 2, Ornaments placed / 4, cards completed / 5, Recognition / 100",
+              "/ 2, Ornaments placed / 4, cards completed / 5, Recognition / 100 (Ivan, solo: "
+              "no rubles, inventory, Banners or Ornaments to place, all zero)",
               _per_side),
         Block("workshops", sides * len(WS_POSITIONS) * 18,
               "per side, you first, per Workshop position (yellow, red, blue, green, "

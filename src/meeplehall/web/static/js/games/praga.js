@@ -85,15 +85,24 @@ class PragaBoard {
     this.C = g.components;
     this.N = g.names;
     this.view = view;
-    this.s = view.state;
+    // The view's designed sections (games/praga/view_sections.py): components by id.
+    this.b = view.board;
+    this.byId = {};
+    for (const kind of ["buildings", "walls", "upgrades", "technologies", "bridge_tiles",
+      "production_tokens", "market_tiles"]) {
+      this.byId[kind] = new Map(this.C[kind].map((c) => [c.id, c]));
+    }
     this.ctx = ctx;
     this.seat = ctx.seat ?? view.seat ?? null;
     this.legal = parseLegal(ctx.legal);
     this.targets = [];
-    const top = this.s.stack && this.s.stack.length ? this.s.stack[this.s.stack.length - 1] : null;
-    this.top = top;
-    this.decision = view.decision;
+    this.top = view.pending || null;  // {kind, seat, fields}
   }
+
+  // The pending decision's seat is this seat and its kind is `kind`.
+  mine(kind) { return this.top !== null && this.top.kind === kind && this.top.seat === this.seat; }
+
+  actionIndex(name) { return this.N.actions.indexOf(name); }
 
   // --- i18n --------------------------------------------------------------------------
   t(msgid, params) {
@@ -150,6 +159,13 @@ class PragaBoard {
     return r.map(([k, n]) => this.amount(n, this.N.reward_kinds[k])).join(" + ");
   }
 
+  // A reward of the view: {kind: amount}.
+  rewardOf(r) {
+    const items = Object.entries(r || {});
+    if (!items.length) return this.t("nothing");
+    return items.map(([k, n]) => this.amount(n, k)).join(" + ");
+  }
+
   // --- drawing -----------------------------------------------------------------------
   draw() {
     const H = heightFor(this.view.players);
@@ -187,7 +203,7 @@ class PragaBoard {
     const grp = el("g", { class: "status", "data-part": "status" });
     const parts = [
       `${this.t("era")} ${v.era}`,
-      this.t("turn {n} of {m}", { n: Math.min(this.s.turns + 1, this.C.turns_per_player * v.players),
+      this.t("turn {n} of {m}", { n: Math.min(this.b.turns_done + 1, this.C.turns_per_player * v.players),
         m: this.C.turns_per_player * v.players }),
       `${this.t("platform")}: ${this.tr(v.platform)}`,
     ];
@@ -203,33 +219,33 @@ class PragaBoard {
   drawCrane(x, y, w, h) {
     const C = this.C;
     const crane = C.crane;
-    const s = this.s;
+    const b = this.b;
     const z = this.g.zones;
     const grp = this.section("crane", x, y, w, h, this.t("action crane"));
     const cx = w / 2;
     const cy = 165;
     const R = 118;
     const n = crane.positions;
-    for (let b = 0; b < n; b++) {
-      const a0 = (b / n) * 2 * Math.PI - Math.PI / 2 - Math.PI / n;
+    for (let pos = 0; pos < n; pos++) {
+      const a0 = (pos / n) * 2 * Math.PI - Math.PI / 2 - Math.PI / n;
       const a1 = a0 + (2 * Math.PI) / n;
-      const zone = b < z.green_start ? "red" : b < z.blue_start ? "green"
-        : b < z.beyond ? "blue" : "beyond";
-      const wheel = ((b - s.rotation) % n + n) % n;
+      const zone = pos < z.green_start ? "red" : pos < z.blue_start ? "green"
+        : pos < z.beyond ? "blue" : "beyond";
+      const wheel = ((pos - b.crane.rotation) % n + n) % n;
       const p = (ang, r) => [cx + r * Math.cos(ang), cy + r * Math.sin(ang)];
       const [x0, y0] = p(a0, R);
       const [x1, y1] = p(a1, R);
       const [x2, y2] = p(a1, 44);
       const [x3, y3] = p(a0, 44);
-      const sector = el("g", { class: `crane-pos zone-${zone}`, "data-board": b,
+      const sector = el("g", { class: `crane-pos zone-${zone}`, "data-board": pos,
         "data-wheel": wheel });
       sector.append(el("path", {
         d: `M${x0},${y0} A${R},${R} 0 0 1 ${x1},${y1} L${x2},${y2} A44,44 0 0 0 ${x3},${y3} Z`,
         class: `zone zone-${zone}`,
       }));
       const mid = (a0 + a1) / 2;
-      const cost = b < z.green_start ? crane.red_costs[b] : 0;
-      const vp = b >= z.blue_start && b < z.beyond ? crane.blue_vp[b - z.blue_start] : 0;
+      const cost = pos < z.green_start ? crane.red_costs[pos] : 0;
+      const vp = pos >= z.blue_start && pos < z.beyond ? crane.blue_vp[pos - z.blue_start] : 0;
       const [zx, zy] = p(mid, R + 11);
       const zoneLabel = cost ? `−${cost}` : vp ? `+${vp}` : "";
       if (zoneLabel) grp.append(txt(zx, zy + 4, zoneLabel, { class: "small" }));
@@ -241,7 +257,7 @@ class PragaBoard {
         tip += ` — ${this.t("the box (white arrow)")}`;
       } else {
         const slot = crane.slots[wheel - 1];
-        const tile = s.slots[wheel];
+        const tile = b.crane.wheel[wheel];  // an action tile's id, or null
         const [sx, sy] = p(mid, 104);
         sector.append(txt(sx, sy + 4, String(wheel), { class: "tiny" }));
         const bonus = slot.kind === 0 ? this.t("special tile or {n} VP", { n: slot.vp })
@@ -251,18 +267,18 @@ class PragaBoard {
         const [gx, gy] = p(mid, 56);
         sector.append(txt(gx, gy + 3, bonusIcon(slot), { class: "tiny" }));
         tip += ` — ${this.t("slot {n}", { n: wheel })}: ${this.t("wheel bonus")}: ${bonus}`;
-        if (tile >= 0) {
+        if (tile !== null) {
           const [tx, ty] = p(mid, 80);
-          const acts = s.pairs[tile].map((a) => this.name(this.N.actions[a]));
+          const acts = b.action_tiles[tile].map((a) => this.name(a));
           sector.append(el("circle", { cx: tx, cy: ty, r: 15, class: "action-tile" }));
-          sector.append(txt(tx, ty - 1, C.action_tiles[tile].id, { class: "tiny bold" }));
-          sector.append(txt(tx, ty + 8, s.pairs[tile].map((a) => ACTION_ABBR[a]).join("/"),
+          sector.append(txt(tx, ty - 1, tile, { class: "tiny bold" }));
+          sector.append(txt(tx, ty + 8, b.action_tiles[tile].map((a) => ACTION_ABBR[this.actionIndex(a)]).join("/"),
             { class: "tiny" }));
-          if (s.five_vp === tile) {
+          if (b.crane.five_vp_tile === tile) {
             sector.append(el("circle", { cx: tx + 13, cy: ty - 12, r: 6, class: "five-vp" }));
             sector.append(txt(tx + 13, ty - 9, "5", { class: "tiny bold" }));
           }
-          tip += ` — ${this.t("action tile")} ${C.action_tiles[tile].id}: ${acts.join(" / ")}`;
+          tip += ` — ${this.t("action tile")} ${tile}: ${acts.join(" / ")}`;
         } else {
           tip += ` — ${this.t("empty")}`;
         }
@@ -274,12 +290,13 @@ class PragaBoard {
     // hub: the taken tile and the wheel bonus
     const hub = el("g", { class: "hub" });
     hub.append(el("circle", { cx, cy, r: 40, class: "hub-disc" }));
-    if (s.taken >= 0) {
-      hub.append(txt(cx, cy - 4, C.action_tiles[s.taken].id, { class: "bold" }));
-      hub.append(txt(cx, cy + 10, s.pairs[s.taken].map((a) => ACTION_ABBR[a]).join(" / "),
+    const taken = b.turn.action_tile;
+    if (taken !== null) {
+      hub.append(txt(cx, cy - 4, taken, { class: "bold" }));
+      hub.append(txt(cx, cy + 10, b.action_tiles[taken].map((a) => ACTION_ABBR[this.actionIndex(a)]).join(" / "),
         { class: "tiny" }));
-      hub.append(el("title", {}, [`${this.t("action tile")} ${C.action_tiles[s.taken].id}: `
-        + s.pairs[s.taken].map((a) => this.name(this.N.actions[a])).join(" / ")]));
+      hub.append(el("title", {}, [`${this.t("action tile")} ${taken}: `
+        + b.action_tiles[taken].map((a) => this.name(a)).join(" / ")]));
     } else {
       hub.append(txt(cx, cy + 4, this.t("wheel"), { class: "tiny" }));
       hub.append(el("title", {}, [this.t("no action tile taken yet")]));
@@ -301,7 +318,7 @@ class PragaBoard {
         + (k === era ? ` — ${this.t("era II begins")}` : "")]));
       grp.append(cell);
     }
-    const pk = Math.min(this.s.platform, ps - 1);
+    const pk = Math.min(b.platform, ps - 1);
     grp.append(el("rect", { x: px0 + pk * pw + 8, y: py + 3, width: 12, height: 12,
       class: "platform-cube" }, [el("title", {}, [this.tr(this.view.platform)])]));
     grp.append(txt(px0 - 6, py + 13, "⌛", { class: "small", "text-anchor": "end" }));
@@ -310,24 +327,24 @@ class PragaBoard {
 
   // --- the three hex rows ---------------------------------------------------------------
   drawRows(x, y, w, h) {
-    const s = this.s;
+    const b = this.b;
     const grp = this.section("rows", x, y, w, h, this.t("hex tile rows"));
     const size = 30;
     const rowNames = ["building", "wall", "upgrade"];
-    const pick = this.top && this.decision === "pick-tile" && this.top[1] === this.seat
-      ? this.top[2] : -1;
-    const refresh = this.top && this.decision === "refresh" ? this.top[2] : -1;
+    const pick = this.mine("pick-tile") ? rowNames.indexOf(this.top.fields.row) : -1;
+    const refresh = this.top && this.top.kind === "refresh"
+      ? rowNames.indexOf(this.top.fields.row) : -1;
     for (let r = 0; r < 3; r++) {
       const ry = 72 + r * 94;
       grp.append(txt(8, ry - 34, this.t(`${rowNames[r]} row`), { class: "small bold",
         "text-anchor": "start" }));
       for (let k = 0; k < 4; k++) {
         const cx = 40 + k * (size * 1.8 + 6);
-        const tile = s.rows[r][k];
+        const tile = b.rows[rowNames[r]][k];  // a tile's id, or null
         const cell = el("g", { class: `row-tile ${k === 3 ? "special" : ""}`,
           "data-row": rowNames[r], "data-pos": k });
         cell.append(el("polygon", { points: hexPoints(cx, ry, size), class: `hex tile-${rowNames[r]}` }));
-        if (tile >= 0) {
+        if (tile !== null) {
           const comp = this.tileComp(r, tile);
           cell.append(txt(cx, ry - 4, comp.id, { class: "small bold" }));
           cell.append(txt(cx, ry + 10, this.tileShort(r, comp), { class: "tiny" }));
@@ -336,7 +353,7 @@ class PragaBoard {
           cell.append(txt(cx, ry + 4, "—", { class: "small" }));
         }
         cell.append(el("title", {}, [(k === 3 ? this.t("special tile") + ": " : "")
-          + (tile >= 0 ? this.tileTip(r, this.tileComp(r, tile)) : this.t("empty"))]));
+          + (tile !== null ? this.tileTip(r, this.tileComp(r, tile)) : this.t("empty"))]));
         if (pick === r) this.target(cell, `pick ${k}`);
         grp.append(cell);
       }
@@ -359,10 +376,9 @@ class PragaBoard {
         });
       }
       // face-down stacks of this row (counts only: their contents are hidden)
-      const era = s.era;
-      const counts = this.view.face_down.stacks;
-      const normal = counts[(era - 1) * 6 + r * 2];
-      const special = counts[(era - 1) * 6 + r * 2 + 1];
+      const counts = b.face_down.stacks[b.era - 1][rowNames[r]];
+      const normal = counts.normal;
+      const special = counts.special;
       const st = txt(8, ry + 44, `${this.t("stack")}: ${normal} + ★${special}`,
         { class: "tiny", "text-anchor": "start" });
       st.append(el("title", {}, [this.t("face-down tiles left in this era's stacks")]));
@@ -371,8 +387,9 @@ class PragaBoard {
     return grp;
   }
 
-  tileComp(row, tile) {
-    return row === 0 ? this.C.buildings[tile] : row === 1 ? this.C.walls[tile] : this.C.upgrades[tile];
+  // A hex tile by row (0 buildings, 1 walls, 2 upgrades) and id.
+  tileComp(row, id) {
+    return this.byId[["buildings", "walls", "upgrades"][row]].get(id);
   }
 
   // A hex tile in words: cost, reward and printed symbols (components.py).
@@ -428,10 +445,10 @@ class PragaBoard {
   // --- Hunger Wall and Cathedral ---------------------------------------------------------
   drawGrid(gi, x, y, w, h) {
     const C = this.C;
-    const s = this.s;
     const grid = C.grids[gi];
     const gname = this.N.grids[gi];
-    const set = gi === 0 ? s.opts.hunger_wall_tiers : s.opts.cathedral_tiers;
+    const opts = this.view.options;
+    const set = gi === 0 ? opts.hunger_wall_tiers : opts.cathedral_tiers;
     const tiers = grid.tiers[set] || grid.tiers.standard;
     const grp = this.section(`grid-${gname}`, x, y, w, h, this.t(gname));
     grp.setAttribute("data-part", `grid-${gname}`);
@@ -440,7 +457,6 @@ class PragaBoard {
     const gx = 40;
     const gy = 34;
     const rows = tiers.length * 2;
-    const cubes = gi === 0 ? s.hw : s.cat;
     for (let row = 0; row < rows; row++) {
       const tier = tiers[Math.floor(row / 2)];
       const codes = tier.rows[row % 2];
@@ -477,8 +493,9 @@ class PragaBoard {
     // player cubes
     const n = this.view.players;
     for (let p = 0; p < n; p++) {
-      const row = Math.floor(cubes[p] / 8);
-      const col = cubes[p] % 8;
+      const cube = this.b.players[p][gi === 0 ? "hunger_wall" : "cathedral"];  // {row, column}
+      const row = cube.row;
+      const col = cube.column;
       const px = gx + col * cell + 8 + (p % 2) * 14;
       const py = gy + (rows - 1 - row) * cell + 9 + Math.floor(p / 2) * 14;
       grp.append(this.piece(p, px, py, 6, `${this.t(gname)} ${this.t("row")} ${row + 1}, ${this.t("column")} ${col}`));
@@ -490,7 +507,7 @@ class PragaBoard {
       [`side ${gname}`, `${grid.direction < 0 ? "◀" : "▶"} ${this.t("sideways")}`],
       [`tech-grid ${gname}`, `▲ ${this.t("technology")}`],
     ];
-    if (this.top && this.decision === "up-arrow" && this.top[2] === gi) {
+    if (this.top && this.top.kind === "up-arrow" && this.top.fields.grid === gname) {
       buttons.push(["arrow-up", `↑ ${this.t("follow")}`], ["arrow-stay", `· ${this.t("stay")}`]);
     }
     let bx = gx - 30;
@@ -507,7 +524,7 @@ class PragaBoard {
   // --- the city map, King's Road and Charles Bridge ------------------------------------------
   drawCity(x, y, w, h) {
     const C = this.C;
-    const s = this.s;
+    const b = this.b;
     const grp = this.section("city", x, y, w, h, this.t("city map"));
     const hexes = [];
     for (const m of C.markets) hexes.push(m.hex);
@@ -536,12 +553,12 @@ class PragaBoard {
         g.append(el("title", {}, [parts.join("; ")]));
         // players' road markers
         for (let p = 0; p < this.view.players; p++) {
-          if (s.road[p] === sp.numeral) {
+          if (b.players[p].road === sp.numeral) {
             g.append(this.piece(p, cx - size * 0.45 + p * 8, cy - size * 0.45, 5,
               `${this.t("King's Road")} ${ROMAN[sp.numeral]}`));
           }
         }
-        if (this.seat !== null && s.road[this.seat] === sp.numeral) {
+        if (this.seat !== null && b.players[this.seat].road === sp.numeral) {
           this.target(g, "road-free") || this.target(g, "road-egg");
         }
       } else {
@@ -554,36 +571,36 @@ class PragaBoard {
       const [cx, cy] = at(piece.hex);
       const g = el("g", { class: "plank", "data-plank": k });
       g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.97), class: "hex" }));
-      const fields = s.planks[k];
-      const tile = s.bridge[k];
+      const fields = b.bridge[k].bonuses;
+      const tile = b.bridge[k].tile;  // a bridge tile's id, or null
       g.append(txt(cx, cy - 2, `⟂${k}`, { class: "tiny" }));
-      if (tile >= 0) g.append(txt(cx, cy + 9, C.bridge_tiles[tile].id, { class: "tiny bold" }));
+      if (tile !== null) g.append(txt(cx, cy + 9, tile, { class: "tiny bold" }));
       g.append(el("title", {}, [`${this.t("Charles Bridge")} — ${this.t("plank")} ${k}: `
-        + fields.map((r) => this.reward(r)).join(" + ")
-        + (tile >= 0 ? ` — ${this.t("bridge tile")} ${C.bridge_tiles[tile].id}: `
-          + this.bridgeEffect(C.bridge_tiles[tile]) : ` — ${this.t("free")}`)]));
+        + fields.map((r) => this.rewardOf(r)).join(" + ")
+        + (tile !== null ? ` — ${this.t("bridge tile")} ${tile}: `
+          + this.bridgeEffect(this.byId.bridge_tiles.get(tile)) : ` — ${this.t("free")}`)]));
       this.target(g, `plank ${k}`);
       grp.append(g);
     });
     // markets
-    const siteDecision = this.top && this.decision === "site" && this.top[1] === this.seat;
+    const siteDecision = this.mine("site");
     C.markets.forEach((m, k) => {
       const [cx, cy] = at(m.hex);
       const inUse = Math.max(this.view.players, 2) >= m.min_players;  // 2: also solo (city.toml)
       const g = el("g", { class: `market ${inUse ? "" : "unused"}`, "data-market": m.id });
       g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.97),
         class: `hex market-${this.N.market_colours[m.colour]}` }));
-      const mt = s.market_tile[k];
+      const mt = b.markets[k].tile;  // a market tile's id, or null
       g.append(txt(cx, cy - 2, m.id, { class: "tiny bold" }));
       let tip = `${this.t("market")} ${m.id} (${this.t(this.N.market_colours[m.colour])})`;
-      if (mt >= 0) {
-        const tileC = C.market_tiles[mt];
+      if (mt !== null) {
+        const tileC = this.byId.market_tiles.get(mt);
         g.append(txt(cx, cy + 9, shortReward(tileC.upper, this.N.reward_kinds), { class: "tiny" }));
         tip += `: ${this.reward(tileC.upper)} / ${this.reward(tileC.lower)}`;
       } else {
         tip += `: ${this.t(inUse ? "empty market" : "not used with this player count")}`;
       }
-      if (s.market_done[k]) { g.append(txt(cx + size * 0.5, cy - size * 0.4, "✓", { class: "tiny" })); tip += ` (${this.t("scored")})`; }
+      if (b.markets[k].scored) { g.append(txt(cx + size * 0.5, cy - size * 0.4, "✓", { class: "tiny" })); tip += ` (${this.t("scored")})`; }
       g.append(el("title", {}, [tip]));
       this.target(g, `at-market ${m.id}`) || this.target(g, `market-tile ${m.id}`);
       grp.append(g);
@@ -593,20 +610,19 @@ class PragaBoard {
       const [cx, cy] = at(st.hex);
       const g = el("g", { class: `site ${st.old_town ? "old-town" : "new-town"}`, "data-site": st.id });
       g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.97), class: "hex" }));
-      const tile = s.site_tile[k];
-      const owner = s.site_owner[k];
+      const tile = b.sites[k].building;  // a building's id, or null
+      const owner = b.sites[k].owner;
       let tip = `${this.t("building site")} ${st.id} — ${this.t(st.old_town ? "Old Town" : "New Town")}`
         + (st.old_town ? `: +${st.surcharge} ${this.t("gold")}, ${st.vp} ${this.t("VP")}` : "");
-      if (tile >= 0) {
-        const b = C.buildings[tile];
+      if (tile !== null) {
         g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.78), class: "hex building" }));
-        g.append(txt(cx, cy + 3, b.id, { class: "tiny bold" }));
-        tip += ` — ${this.t("building tile")} ${b.id}`;
-        if (owner >= 0) {
+        g.append(txt(cx, cy + 3, tile, { class: "tiny bold" }));
+        tip += ` — ${this.t("building tile")} ${tile}`;
+        if (owner !== null) {
           g.append(this.piece(owner, cx + size * 0.42, cy - size * 0.42, 5));
           tip += ` (${this.seatName(owner)})`;
         }
-        if (s.site_cube[k]) {
+        if (b.sites[k].cube) {
           g.append(el("rect", { x: cx - size * 0.55, y: cy + size * 0.2, width: 7, height: 7,
             class: "cube" }));
           tip += ` + ${this.t("cube")}`;
@@ -633,7 +649,7 @@ class PragaBoard {
   // --- seals, production tokens, technologies, choices --------------------------------------
   drawSide(x, y, w, h) {
     const C = this.C;
-    const s = this.s;
+    const b = this.b;
     const grp = this.section("side", x, y, w, h, "");
     // seals
     grp.append(txt(8, 16, this.t("seals"), { class: "title", "text-anchor": "start" }));
@@ -643,18 +659,18 @@ class PragaBoard {
       g.append(el("circle", { cx: sx + 18, cy: 40, r: 16, class: "seal-disc" }));
       g.append(txt(sx + 18, 44, seal.id, { class: "tiny bold" }));
       g.append(txt(sx + 40, 44, `${seal.vp}`, { class: "tiny", "text-anchor": "start" }));
-      const owner = s.seal_owner[k];
-      if (owner >= 0) g.append(this.piece(owner, sx + 32, 28, 6));
+      const owner = b.seals[k].owner;
+      if (owner !== null) g.append(this.piece(owner, sx + 32, 28, 6));
       g.append(el("title", {}, [`${this.t("seal")} ${seal.id}: ${this.t(this.N.seal_effects[seal.effect])} ${seal.vp}; `
         + `${this.t("cost")} ${costText(seal.cost, this.N.cost_kinds, (c) => this.t(c))}`
-        + (owner >= 0 ? ` — ${this.seatName(owner)}` : ` — ${this.t("free")}`)]));
+        + (owner !== null ? ` — ${this.seatName(owner)}` : ` — ${this.t("free")}`)]));
       this.target(g, `claim-seal ${seal.id}`);
       grp.append(g);
     });
     // production tokens (the river)
     grp.append(txt(8, 78, this.t("production tokens"), { class: "title", "text-anchor": "start" }));
-    s.river.forEach((t, k) => {
-      const tok = C.production_tokens[t];
+    b.river.forEach((t, k) => {
+      const tok = this.byId.production_tokens.get(t);
       const tx = 8 + k * 55;
       const g = el("g", { class: "token", "data-token": tok.id });
       g.append(el("rect", { x: tx, y: 86, width: 50, height: 30, rx: 4, class: "token-box" }));
@@ -665,11 +681,11 @@ class PragaBoard {
       grp.append(g);
     });
     // face-down piles
-    const fd = this.view.face_down;
+    const fd = b.face_down;
     const pileLines = [
-      `${this.t("technologies")}: ${fd.tech_stacks.join(" / ")}`,
-      `${this.t("bridge tiles IV")}: ${fd.iv_stack} · ${this.t("bridge tiles V")}: ${fd.v_pile}`
-        + ` · ${this.t("Cathedral tiles")}: ${fd.cat_pile}`,
+      `${this.t("technologies")}: ${[1, 2, 3, 4].map((lv) => fd.technologies[lv]).join(" / ")}`,
+      `${this.t("bridge tiles IV")}: ${fd.bridge_iv} · ${this.t("bridge tiles V")}: ${fd.bridge_v}`
+        + ` · ${this.t("Cathedral tiles")}: ${fd.cathedral_tiles}`,
     ];
     pileLines.forEach((line, i) => {
       const piles = txt(8, 132 + i * 12, line, { class: "tiny", "text-anchor": "start" });
@@ -686,11 +702,12 @@ class PragaBoard {
       cx += width + 6;
       grp.append(node);
     };
-    if (this.decision === "orientation" && this.top && this.top[1] === this.seat) {
+    if (this.mine("orientation")) {
+      const row = ["building", "wall", "upgrade"].indexOf(this.top.fields.row);
       for (let k = 0; k < 6; k++) {
         const key = `orient ${k}`;
         if (!this.legal.has(key)) continue;
-        const node = this.orientPreview(this.top[2], this.top[3], k);
+        const node = this.orientPreview(row, this.top.fields.tile, k);
         this.target(node, key);
         place(node, 40);
       }
@@ -783,13 +800,14 @@ class PragaBoard {
 
   drawPlayer(p, x, y, w, h) {
     const C = this.C;
-    const s = this.s;
+    const b = this.b;
+    const pl = b.players[p];
     const mine = p === this.seat;
-    const acting = this.top && this.top[1] === p && mine;
+    const acting = this.top && this.top.seat === p && mine;
     const grp = this.section(`player player-${p}`, x, y, w, h, "");
     grp.setAttribute("data-part", `player-${p}`);
     grp.append(this.piece(p, 14, 13, 8));
-    grp.append(txt(28, 17, `${this.seatName(p)}${mine ? " (" + this.t("you") + ")" : ""} — ${s.vp[p]} ${this.t("VP")}`,
+    grp.append(txt(28, 17, `${this.seatName(p)}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
       { class: "title", "text-anchor": "start" }));
     grp.children[0].setAttribute("stroke", this.colour(p));
     // action board flower on the left
@@ -807,14 +825,14 @@ class PragaBoard {
       const [cx, cy] = action(hx);
       const g = el("g", { class: "action-hex", "data-action": this.N.actions[a] });
       g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.95), class: "hex action" }));
-      const stack = s.upg[p][a];
+      const stack = pl.action_board.upgrades[this.N.actions[a]];  // [{tile, orientation}], bottom first
       g.append(txt(cx, cy + (stack.length ? -1 : 3), ACTION_ABBR[a], { class: "tiny bold" }));
       let tip = this.t(this.N.actions[a]);
       if (stack.length) {
-        const topU = C.upgrades[Math.floor(stack[stack.length - 1] / 6)];
+        const topU = this.byId.upgrades.get(stack[stack.length - 1].tile);
         g.append(txt(cx, cy + 8, `${topU.id}${stack.length > 1 ? "×" + stack.length : ""}`, { class: "tiny" }));
-        tip += ` — ${this.t("upgrades")}: ` + stack.map((c) => {
-          const u = C.upgrades[Math.floor(c / 6)];
+        tip += ` — ${this.t("upgrades")}: ` + stack.map((placed) => {
+          const u = this.byId.upgrades.get(placed.tile);
           return `${u.id} (+${this.reward(u.bonus)})`;
         }).join(", ");
       }
@@ -828,14 +846,13 @@ class PragaBoard {
     });
     C.wall_positions.forEach((hx, k) => {
       const [cx, cy] = action(hx);
-      const code = s.walls[p][k];
-      const g = el("g", { class: `wall-pos ${code >= 0 ? "built" : "free"}`, "data-wall": k });
+      const placed = pl.action_board.walls[k];  // {tile, orientation}, or null
+      const g = el("g", { class: `wall-pos ${placed !== null ? "built" : "free"}`, "data-wall": k });
       g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.9), class: "hex wall" }));
       let tip = `${this.t("wall position")} ${k}`;
-      if (code >= 0) {
-        const wall = C.walls[Math.floor(code / 6)];
-        g.append(txt(cx, cy + 3, wall.id, { class: "tiny" }));
-        tip += `: ${this.t("wall tile")} ${wall.id} (${this.t("orientation")} ${code % 6})`;
+      if (placed !== null) {
+        g.append(txt(cx, cy + 3, placed.tile, { class: "tiny" }));
+        tip += `: ${this.t("wall tile")} ${placed.tile} (${this.t("orientation")} ${placed.orientation})`;
       } else {
         g.append(txt(cx, cy + 3, String(k), { class: "tiny faint" }));
         tip += `: ${this.t("free")}`;
@@ -847,11 +864,11 @@ class PragaBoard {
     // resources and tracks on the right
     const tx = fx + fs * 4.6;
     const lines = [
-      [`${this.amount(s.gold[p], "gold")} · ${this.amount(s.stone[p], "stone")} · `
-        + `${this.amount(s.eggs[p], "egg")} · ${this.t("cubes")}: ${s.cubes[p]}`, this.t("resources")],
-      [`${this.t("windows")}: ${this.amount(s.silver[p], "silver")} + ${this.amount(s.goldw[p], "gold_window")}`,
+      [`${this.amount(pl.gold, "gold")} · ${this.amount(pl.stone, "stone")} · `
+        + `${this.amount(pl.eggs, "egg")} · ${this.t("cubes")}: ${pl.cubes}`, this.t("resources")],
+      [`${this.t("windows")}: ${this.amount(pl.silver_windows, "silver")} + ${this.amount(pl.gold_windows, "gold_window")}`,
         this.t("silver / gold windows and corner bonus tokens")],
-      [`${this.t("tokens")}: ${s.red[p]} ${this.t("red")} + ${s.blue[p]} ${this.t("blue")}`,
+      [`${this.t("tokens")}: ${pl.red_tokens} ${this.t("red")} + ${pl.blue_tokens} ${this.t("blue")}`,
         this.t("silver / gold windows and corner bonus tokens")],
     ];
     let ly = 34;
@@ -862,12 +879,14 @@ class PragaBoard {
       ly += 13;
     }
     const trackW = Math.max(120, w - tx - 10);
-    const mineDecision = acting && this.decision === "mine-or-quarry" ? this.top[2] : -1;
+    const mineDecision = acting && this.top.kind === "mine-or-quarry"
+      ? ["mines", "quarries"].indexOf(this.top.fields.track) : -1;
+    // the mines and quarries tracks start at space 1 with no mine (GL-P1)
     const tracks = [
-      ["mines track", C.gold_track.spaces, s.mine[p], 1, C.gold_track],
-      ["quarries track", C.quarry_track.spaces, s.quarry[p], 1, C.quarry_track],
-      ["technology track", C.tech_top + 1, s.tech[p], 0, null],
-      ["University track", C.univ_top + 1, s.univ[p], 0, null],
+      ["mines track", C.gold_track.spaces, pl.mines + 1, 1, C.gold_track],
+      ["quarries track", C.quarry_track.spaces, pl.quarries + 1, 1, C.quarry_track],
+      ["technology track", C.tech_top + 1, pl.technology, 0, null],
+      ["University track", C.univ_top + 1, pl.university, 0, null],
     ];
     tracks.forEach(([name, spaces, pos, base, track], i) => {
       const g = el("g", { class: "track", "data-track": name.split(" ")[0] });
@@ -908,19 +927,21 @@ class PragaBoard {
     ly += 4 * 18 + 4;
     // technologies, seals, production tokens, bridge tiles
     const extras = [];
-    for (const t of s.techs[p]) {
-      const tech = C.technologies[t];
+    for (const t of pl.technologies) {
+      const tech = this.byId.technologies.get(t);
       extras.push([tech.id, `${this.t("technology")} ${tech.id} (${this.t("level")} ${ROMAN[tech.level]}): ${this.techEffect(tech)}`,
         `use-tech ${tech.id}`]);
     }
-    s.seal_owner.forEach((o, k) => { if (o === p) extras.push([C.seals[k].id, `${this.t("seal")} ${C.seals[k].id}`, null]); });
-    s.ptoken[p].forEach((t) => { if (t >= 0) extras.push([C.production_tokens[t].id, `${this.t("production token")} ${C.production_tokens[t].id}`, null]); });
-    if (s.v_tile[p] >= 0) {
-      const tile = C.bridge_tiles[s.v_tile[p]];
+    b.seals.forEach((seal) => { if (seal.owner === p) extras.push([seal.id, `${this.t("seal")} ${seal.id}`, null]); });
+    for (const t of [pl.production_tokens.gold, pl.production_tokens.quarry]) {
+      if (t !== null) extras.push([t, `${this.t("production token")} ${t}`, null]);
+    }
+    if (pl.v_tile !== null) {
+      const tile = this.byId.bridge_tiles.get(pl.v_tile);
       extras.push([tile.id, `${this.t("bridge tile V")}: ${this.bridgeEffect(tile)}`, null]);
     }
-    if (s.cat_tile[p] >= 0) {
-      const tile = C.bridge_tiles[s.cat_tile[p]];
+    if (pl.cathedral_tile !== null) {
+      const tile = this.byId.bridge_tiles.get(pl.cathedral_tile);
       extras.push([tile.id, `${this.t("Cathedral tile")}: ${this.bridgeEffect(tile)}`, null]);
     }
     let ex = tx;
@@ -932,8 +953,8 @@ class PragaBoard {
       ex += 48;
       if (ex + 44 > w) { ex = tx; ly += 22; }
     }
-    if (s.seal_rights[p]) {
-      grp.append(txt(ex, ly + 13, `${this.t("seal rights")}: ${s.seal_rights[p]}`, { class: "tiny", "text-anchor": "start" }));
+    if (pl.seal_rights) {
+      grp.append(txt(ex, ly + 13, `${this.t("seal rights")}: ${pl.seal_rights}`, { class: "tiny", "text-anchor": "start" }));
     }
     return grp;
   }

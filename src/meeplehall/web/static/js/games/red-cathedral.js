@@ -24,7 +24,7 @@ const PIPS = {
 /** The element key each legal action targets (one action may target several). */
 function targets(action, view, seat) {
   const [verb, ...args] = action.text.split(" ");
-  const dest = view.state ? view.state.dest : -1;
+  const dest = view.turn && view.turn.destination !== null ? view.turn.destination : -1;
   switch (verb) {
     case "claim": case "deliver": case "decorate": case "ivan-claim": case "ivan-ornament":
       return [`card:${verb === "deliver" ? args[1] : args[0]}`];
@@ -135,7 +135,7 @@ function drawTrack(svg, view, y, t, tr, target) {
 function drawMarket(svg, view, y, t, tr, target) {
   const spaceW = W / 8;
   svg.append(s("text", { x: 4, y: y + 14, "font-weight": 700 }, t("Market board")));
-  const dest = view.state ? view.state.dest : -1;
+  const dest = view.turn && view.turn.destination !== null ? view.turn.destination : -1;
   for (const sp of view.market || []) {
     const x = sp.space * spaceW + 4;
     const g = s("g", {});
