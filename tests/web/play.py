@@ -35,7 +35,9 @@ def click_move(page: Any, k: int, board_every: int = 3) -> str:
     if board_every and k % board_every == 0 and targets.count():
         target = targets.first
         count = int(target.get_attribute("data-count") or "1")
-        target.click()
+        # near its top-left corner, as a player would where a die sits on a market space
+        # that is itself a target
+        target.click(position={"x": 8, "y": 8})
         if count > 1:
             page.locator(".board-chooser button[data-action]").first.click()
         return seq
