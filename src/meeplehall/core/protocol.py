@@ -194,6 +194,21 @@ class GameBase:
     def describe_decision(self, state: Any) -> str:  # pragma: no cover - overridden
         return ""
 
+    def decision_message(self, state: Any) -> Any:
+        """The current decision's prompt as a :class:`~meeplehall.core.messages.Message`
+        (games override it; by default the English prompt as a key of its own)."""
+        from meeplehall.core.messages import term
+
+        return term(self.describe_decision(state))
+
+    def action_message(self, state: Any, action: Any) -> Any:
+        """The label of ``action`` as a :class:`~meeplehall.core.messages.Message`
+        (games override it; by default the English label or the action's text)."""
+        from meeplehall.core.messages import term
+
+        label = getattr(self, "action_label", None)
+        return term(label(state, action) if label else str(action))
+
     def current_player(self, state: Any) -> PlayerId | None:  # pragma: no cover
         raise NotImplementedError
 

@@ -110,7 +110,7 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
                 "workshop": _workshop(s, side),
                 "ornaments_available": dict(zip(ORNAMENTS, s.orn_avail[side], strict=True))})
             for side in range(s.sides)],
-        "log": list(s.log),
+        "log": [m.to_json() for m in s.log],
         "state": public,
     }
     if s.solo:

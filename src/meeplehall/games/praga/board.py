@@ -13,16 +13,16 @@ from __future__ import annotations
 
 from functools import cache
 
+from meeplehall.core.messages import M
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.components import (
-    ACTIONS,
     EDGE_REWARD,
     RED_TOKEN,
     UNIV,
     UPGRADE,
     load,
 )
-from meeplehall.games.praga.effects import gain, gain_reward, log, side_name
+from meeplehall.games.praga.effects import ACTION_TERMS, gain, gain_reward, log, who
 from meeplehall.games.praga.state import CHOOSE, PragaState
 
 C = load()
@@ -159,7 +159,8 @@ def place_upgrade(s: PragaState, seat: int, tile: int, orient: int) -> None:
     stacks = list(s.upg[seat])
     stacks[a] = (*stacks[a], tile * 6 + orient)
     s.upg[seat] = tuple(stacks)
-    log(s, f"{side_name(s, seat)} upgrades its {ACTIONS[a]} action with {u.id}")
+    log(s, M("{seat} upgrades its {action} action with {tile}", seat=who(s, seat),
+             action=ACTION_TERMS[a], tile=u.id))
     gain(s, seat, UNIV, 1 if u.era == 1 else 2)  # UNIV
     _adjacency(s, seat, a)
     if seat != s.seat:

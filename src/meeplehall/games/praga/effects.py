@@ -13,7 +13,9 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga.components import (
+    ACTIONS,
     BLUE_TOKEN,
     CAT_MOVE,
     CATHEDRAL,
@@ -27,6 +29,7 @@ from meeplehall.games.praga.components import (
     MINE,
     QUARRY,
     RED_TOKEN,
+    REWARD_KINDS,
     SIDE_MOVE,
     SILVER,
     STONE,
@@ -41,6 +44,7 @@ from meeplehall.games.praga.state import (
     ARROW,
     CAT_TILE,
     CHOOSE,
+    ROW_NAMES,
     TECH_DRAW,
     TOKEN,
     PragaState,
@@ -106,8 +110,30 @@ def in_final(s: PragaState) -> bool:
     return s.turns >= C.turns_per_player * s.players
 
 
-def log(s: PragaState, text: str) -> None:
-    s.log.append(text)
+def log(s: PragaState, message: Message) -> None:
+    s.log.append(message)
+
+
+# The six actions named inside a sentence ("green performs mines").
+ACTION_TERMS = tuple(term(f"{a} (action)") for a in ACTIONS)
+# The three rows of tiles named inside a sentence ("the building row").
+ROW_TERMS = tuple(term(f"{r} (row)") for r in ROW_NAMES)
+
+
+def who(s: PragaState, seat: int) -> Message:
+    """A seat in a message: its colour."""
+    return term(C.colours[seat])
+
+
+def reward_message(reward: Reward) -> Message:
+    """A reward as a message: ``2 vp + 1 silver`` (``nothing`` when empty)."""
+    if not reward:
+        return term("nothing")
+    parts = [M("{n} " + REWARD_KINDS[kind], n=amount) for kind, amount in reward]
+    out = parts[-1]
+    for part in reversed(parts[:-1]):
+        out = M("{a} + {b}", a=part, b=out)
+    return out
 
 
 def side_name(s: PragaState, seat: int) -> str:
@@ -198,7 +224,8 @@ def add_resource(s: PragaState, seat: int, kind: int, amount: int) -> None:
         if reached and not s.wealth[seat] & bit:
             s.wealth[seat] |= bit
             s.cubes[seat] += 1  # the cube joins the supply (P-COMP-3)
-            log(s, f"{side_name(s, seat)} gains a wealth bonus: {_reward_text(reward)}")
+            log(s, M("{seat} gains a wealth bonus: {reward}", seat=who(s, seat),
+                     reward=reward_message(reward)))
             gain_reward(s, seat, reward)
 
 
@@ -259,7 +286,8 @@ def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int)
     level = C.technologies[keep].level
     if level >= 3 and seat == s.seat and not in_final(s):
         s.tech_ready[seat] |= 1 << (level - 1)  # P-EFR-6: usable this turn
-    log(s, f"{side_name(s, seat)} keeps technology {C.technologies[keep].id}")
+    log(s, M("{seat} keeps technology {tech}", seat=who(s, seat),
+             tech=C.technologies[keep].id))
 
 
 def advance_track(s: PragaState, seat: int, track: int) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeplehall.core.messages import Message, term
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import parler
@@ -41,6 +42,7 @@ from meeplehall.games.praga.components import (
 )
 from meeplehall.games.praga.effects import (
     GOLD_TRACK,
+    ROW_TERMS,
     add_resource,
     advance_track,
     can_move_up,
@@ -477,4 +479,27 @@ def apply_unchecked(s: PragaState, action: Any) -> None:
     # The move in the log: verbs whose handler always writes a line for it need no echo;
     # the others get ``colour: move`` before what the move caused (P-TURN-2 order).
     if verb not in SELF_LOGGED and (verb not in LOGGED_IF_PLACED or len(s.log) == n):
-        s.log.insert(n, f"{side_name(s, seat)}: {action}")
+        s.log.insert(n, _echo(s, seat, action))
+
+
+# How the words of an echoed move become message arguments, by argument kind (the rest:
+# the word itself, an id or a number).
+_ECHO_TERMS: dict[str, tuple[Message, ...]] = {
+    "row": ROW_TERMS,
+    "res": (term("gold"), term("stone")),
+    "grid": (term("hunger-wall"), term("cathedral")),
+    "track": (term("gold mine"), term("quarry")),
+    "win": (term("2 gold windows"), term("1 gold + 1 silver window")),
+}
+
+
+def _echo(s: PragaState, seat: int, action: Any) -> Message:
+    """The log entry of a move whose handler writes none: the verb is part of the key
+    (``{seat}: refresh {a} {b}``), its arguments are ``a`` and ``b``."""
+    words = str(action).split()
+    args: dict[str, Any] = {"seat": term(side_name(s, seat))}
+    for name, kind, value, word in zip(("a", "b"), A.VERBS[action.verb], (action.a, action.b),
+                                       words[1:], strict=False):
+        terms = _ECHO_TERMS.get(kind)
+        args[name] = terms[value] if terms is not None else word
+    return Message(" ".join(("{seat}:", words[0], *("{a}", "{b}")[:len(words) - 1])), args)

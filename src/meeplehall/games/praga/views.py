@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.messages import log_json
 from meeplehall.core.plain import state_to_plain, to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
@@ -273,6 +274,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     readable lines first, then the public state for programs (``state``)."""
     public = state_to_plain(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
     public["stack"] = to_plain(_stack_for(s, player))
+    public["log"] = log_json(s.log, player)  # the entries this seat may read
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
@@ -318,7 +320,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "river": [f"{C.production_tokens[t].id} {reward_text(C.production_tokens[t].gain)}"
                   for t in s.river],
         "face_down": counts,
-        "log": list(s.log[-30:]),
+        "log": public["log"][-30:],
         "state": public | {"hidden_counts": counts},
     }
     if s.bots is not None:

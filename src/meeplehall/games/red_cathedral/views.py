@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from operator import is_
 from typing import Any
 
+from meeplehall.core.messages import M, Message, log_json, term
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral.components import (
@@ -43,6 +44,14 @@ PUBLIC_FIELDS: tuple[str, ...] = (
 
 def side_name(s: RCState, side: int) -> str:
     return "Ivan" if s.solo and side == 1 else C.colours[side]
+
+
+def tile_message(tile: int) -> Message:
+    """A Workshop tile's benefit, as a message."""
+    wt = C.tiles[tile]
+    if wt.die >= 0:
+        return M("what lies beside the {colour} die", colour=term(COLOURS[wt.die]))
+    return M("{n} {resource}", n=wt.amount, resource=term(RESOURCES[wt.resource]))
 
 
 def tile_text(tile: int) -> str:
@@ -336,7 +345,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "cathedral": cathedral,
         "supply": supply,
         "sides": sides,
-        "log": list(s.log),
+        "log": log_json(s.log, player),  # no entry is addressed to some seats only
         "state": public,
     }
     if ivan is not None:
