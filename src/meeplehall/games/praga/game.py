@@ -9,16 +9,20 @@ from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
 from meeplehall.games.praga.components import (
-    ACTIONS,
-    GRIDS,
     IV_EFFECTS,
     SEAL_EFFECTS,
     TECH_EFFECTS,
     V_EFFECTS,
     load,
-    reward_text,
 )
-from meeplehall.games.praga.effects import ROW_TERMS
+from meeplehall.games.praga.effects import (
+    ACTION_TERMS,
+    GRID_TERMS,
+    ROW_TERMS,
+    joined,
+    reward_message,
+    tile_message,
+)
 from meeplehall.games.praga.state import (
     ANY_ACTION,
     ARROW,
@@ -36,7 +40,6 @@ from meeplehall.games.praga.state import (
     PICK,
     PLANK,
     REFRESH,
-    ROW_NAMES,
     SITE,
     TECH_DRAW,
     TECH_GRID,
@@ -47,6 +50,15 @@ from meeplehall.games.praga.state import (
 )
 
 C = load()
+
+SIMPLE_LABELS = {
+    "expand": "Expand: +1 and move the cube right",
+    "produce": "Produce",
+    "arrow-up": "Follow the up arrow (pay the tier cost if any)",
+    "arrow-stay": "Stay (the arrow no longer applies)",
+    "road-free": "Resolve the King's Road space's free effect",
+    "road-egg": "Pay 1 egg for the King's Road space's egg effect",
+}
 
 RULES_TEXT = {
     TURN: "P-TURN-2/3: take one action tile (pay the red cost / gain the blue VP), perform "
@@ -145,109 +157,114 @@ class Praga(ModuleGame):
         return RULES_TEXT[state.stack[-1][0]]
 
     def action_label(self, state: PragaState, action: Any) -> str:
-        """A sentence for people (UI buttons, logs, hints)."""
+        """A sentence for people (UI buttons, logs, hints), in English."""
+        return str(self.action_message(state, action))
+
+    def action_message(self, state: PragaState, action: Any) -> Message:
+        """The label of ``action`` as a message (rendered by every client)."""
         v, a, b = action.verb, action.a, action.b
         d = state.stack[-1] if state.stack else None
         if v == "take-tile":
             tile = state.slots[a]
-            pair = " / ".join(ACTIONS[x] for x in state.pairs[tile]) if tile >= 0 else "?"
-            return f"Take action tile {C.action_tiles[tile].id} ({pair}) from slot {a}"
+            pair = (M("{a} / {b}", a=ACTION_TERMS[state.pairs[tile][0]],
+                      b=ACTION_TERMS[state.pairs[tile][1]]) if tile >= 0 else "?")
+            return M("Take action tile {tile} ({actions}) from slot {slot}",
+                     tile=C.action_tiles[tile].id, actions=pair, slot=a)
         if v == "perform":
-            return f"Perform {ACTIONS[a]}"
+            return M("Perform {action}", action=ACTION_TERMS[a])
         if v == "extra":
-            return f"Perform {ACTIONS[a]} as your extra action"
+            return M("Perform {action} as your extra action", action=ACTION_TERMS[a])
         if v == "buy-extra":
-            return ("Buy the extra action with 2 gold windows" if a == 0
-                    else "Buy the extra action with 1 gold + 1 silver window")
+            return term("Buy the extra action with 2 gold windows" if a == 0
+                        else "Buy the extra action with 1 gold + 1 silver window")
         if v == "up":
-            return f"Pay 2 silver windows to move up on the {GRIDS[a]}"
+            return M("Pay 2 silver windows to move up on the {grid}", grid=GRID_TERMS[a])
         if v == "side":
-            return f"Move sideways on the {GRIDS[a]}"
+            return M("Move sideways on the {grid}", grid=GRID_TERMS[a])
         if v == "pick" and d is not None and d[0] == PICK:
-            return f"Take {views._tile_text(d[2], state.rows[d[2]][a])}"
+            return M("Take {what}", what=tile_message(d[2], state.rows[d[2]][a]))
         if v == "choose" and d is not None and d[0] == CHOOSE:
-            return f"Take {reward_text(d[2][a])}"
+            return M("Take {what}", what=reward_message(d[2][a]))
         if d is not None and d[0] in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
             bot = views.side_name(state, state.players + d[2])
             if v == "at-market":
-                return f"Put {bot}'s pawn on market {C.markets[a].id}"
+                return M("Put {bot}'s pawn on market {market}", bot=bot, market=C.markets[a].id)
             if v == "site":
-                return f"Place {bot}'s building on {C.sites[a].id}"
+                return M("Place {bot}'s building on {site}", bot=bot, site=C.sites[a].id)
             if v == "orient":
-                return f"Turn {bot}'s building to orientation {a} ({a * 60} degrees)"
+                return M("Turn {bot}'s building to orientation {n} ({deg} degrees)", bot=bot,
+                         n=a, deg=a * 60)
         if v == "at-market":
             m = C.markets[a]
             tile = state.market_tile[a]
-            rewards = ("empty market" if tile < 0 else
-                       f"{reward_text(C.market_tiles[tile].upper)} / "
-                       f"{reward_text(C.market_tiles[tile].lower)}")
-            return f"Build next to market {m.id} ({rewards})"
+            rewards = (term("empty market") if tile < 0 else
+                       M("{a} / {b}", a=reward_message(C.market_tiles[tile].upper),
+                         b=reward_message(C.market_tiles[tile].lower)))
+            return M("Build next to market {market} ({rewards})", market=m.id, rewards=rewards)
         if v == "site":
             site = C.sites[a]
-            extra = f" (Old Town: +{site.surcharge} gold, {site.vp} VP)" if site.old_town else ""
-            return f"Build on {site.id} at market {C.markets[site.market].id}{extra}"
+            market = C.markets[site.market].id
+            if site.old_town:
+                return M("Build on {site} at market {market} (Old Town: +{gold} gold, {vp} VP)",
+                         site=site.id, market=market, gold=site.surcharge, vp=site.vp)
+            return M("Build on {site} at market {market}", site=site.id, market=market)
         if v == "refresh":
-            return f"Pay 1 {('gold', 'stone')[b]} to refresh the {ROW_NAMES[a]} row"
+            return M("Pay 1 {resource} to refresh the {row} row",
+                     resource=term(("gold", "stone")[b]), row=ROW_TERMS[a])
         if v == "end-turn":
-            return "End your turn"
+            return term("End your turn")
         if v == "claim-seal":
             seal = C.seals[a]
-            return f"Claim seal {seal.id} ({SEAL_EFFECTS[seal.effect]}, {seal.vp})"
-        if v == "use-tech":
+            return M("Claim seal {seal} ({effect}, {vp})", seal=seal.id,
+                     effect=term(f"{SEAL_EFFECTS[seal.effect]} (seal)"), vp=seal.vp)
+        if v in ("use-tech", "keep-tech"):
             tech = C.technologies[a]
-            return f"Use technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
-        if v in ("keep-tech",):
-            tech = C.technologies[a]
-            return f"Keep technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
+            return M("Use technology {tech} ({effect})" if v == "use-tech"
+                     else "Keep technology {tech} ({effect})", tech=tech.id,
+                     effect=term(f"{TECH_EFFECTS[tech.effect]} (technology)"))
         if v in ("bridge-tile", "cathedral-tile"):
-            tile = C.bridge_tiles[a]
-            effects = V_EFFECTS if tile.is_v else IV_EFFECTS
-            return f"Take bridge tile {tile.id} ({effects[tile.effect]})"
+            bridge = C.bridge_tiles[a]
+            effects = V_EFFECTS if bridge.is_v else IV_EFFECTS
+            return M("Take bridge tile {tile} ({effect})", tile=bridge.id,
+                     effect=term(f"{effects[bridge.effect]} (bridge tile)"))
         if v == "plank":
-            return ("Lay it on plank " + str(a) + " ("
-                    + " + ".join(reward_text(r) for r in state.planks[a]) + ")")
+            return M("Lay it on plank {n} ({rewards})", n=a,
+                     rewards=joined([reward_message(r) for r in state.planks[a]], "{a} + {b}"))
         if v == "token":
             token = C.production_tokens[a]
-            return f"Take production token {token.id} ({reward_text(token.gain)})"
+            return M("Take production token {token} ({reward})", token=token.id,
+                     reward=reward_message(token.gain))
         if v == "wall-at":
-            return f"Place the wall on position {a} around your action board"
+            return M("Place the wall on position {n} around your action board", n=a)
         if v == "orient":
-            return f"Turn the tile to orientation {a} ({a * 60} degrees)"
+            return M("Turn the tile to orientation {n} ({deg} degrees)", n=a, deg=a * 60)
         if v == "keep-silver":
-            return f"Keep {a} silver and {2 - a} gold windows"
-        if v in ("any-action",):
-            return f"Perform {ACTIONS[a]}"
+            return M("Keep {n} silver and {m} gold windows", n=a, m=2 - a)
+        if v == "any-action":
+            return M("Perform {action}", action=ACTION_TERMS[a])
         if v == "tech-grid":
-            return f"Move up 1 row on the {GRIDS[a]} for free"
+            return M("Move up 1 row on the {grid} for free", grid=GRID_TERMS[a])
         if v == "market-tile":
             tile = C.market_tiles[state.market_tile[a]]
-            return (f"Take both rewards of market {C.markets[a].id}: "
-                    f"{reward_text(tile.upper)} and {reward_text(tile.lower)}")
+            return M("Take both rewards of market {market}: {a} and {b}",
+                     market=C.markets[a].id, a=reward_message(tile.upper),
+                     b=reward_message(tile.lower))
         if v == "grow":
-            return (f"+1 {('gold mine', 'quarry')[a]}, then produce "
-                    f"{('gold', 'stone')[b]}")
-        if v == "expand":
-            return "Expand: +1 and move the cube right"
-        if v == "produce":
-            return "Produce"
-        if v == "arrow-up":
-            return "Follow the up arrow (pay the tier cost if any)"
-        if v == "arrow-stay":
-            return "Stay (the arrow no longer applies)"
-        if v == "road-free":
-            return "Resolve the King's Road space's free effect"
-        if v == "road-egg":
-            return "Pay 1 egg for the King's Road space's egg effect"
+            return M("+1 {track}, then produce {resource}",
+                     track=term(("gold mine", "quarry")[a]), resource=term(("gold", "stone")[b]))
+        if v in SIMPLE_LABELS:
+            return term(SIMPLE_LABELS[v])
         if v == "remove":
-            return f"Remove the tiles at positions {a} and {b}"
+            return M("Remove the tiles at positions {a} and {b}", a=a, b=b)
         if v == "wheel-bonus":
             slot = C.crane.slots[state.taken_slot - 1] if state.taken_slot > 0 else None
             if slot is not None and slot.kind == 0:
-                return f"Take {slot.vp} VP instead of the special tile"
+                return M("Take {n} VP instead of the special tile", n=slot.vp)
             if slot is not None and slot.kind == 2:
-                return "Buy an egg (wheel bonus)"
-            return f"Take the wheel bonus ({reward_text(slot.gain) if slot else ''})"
-        return str(action)
+                return term("Buy an egg (wheel bonus)")
+            return M("Take the wheel bonus ({reward})",
+                     reward=reward_message(slot.gain) if slot else "")
+        return term(str(action))
 
     def explain_illegal(self, state: PragaState, action: Any, legal: tuple[Any, ...]) -> str:
         if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")
