@@ -22,8 +22,10 @@ from meeplehall.core.testing import (
 )
 from meeplehall.games.praga import GAME, parler
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.actions import AtMarket, Site
 from meeplehall.games.praga.components import load
-from meeplehall.games.praga.parler import PARLER, load_parler, parler_turn, placements
+from meeplehall.games.praga.parler import PARLER, parler_turn, placements
+from meeplehall.games.praga.parler_data import load_parler
 from meeplehall.games.praga.solo import (
     B_CARD,
     B_CUBES,
@@ -107,11 +109,12 @@ def test_P_SOLO_4_parler_setup_is_that_of_the_whole_table(bots, table):
     for b in range(bots):
         assert s.stack[-1] == (PARLER_PAWN, 0, b) and GAME.current_player(s) == 0
         legal = GAME.legal_actions(s)
-        assert all(a.verb == "at-market" and a.a not in chosen for a in legal)
-        assert all(s.market_tile[a.a] >= 0 for a in legal)
+        markets = [a.market for a in legal if isinstance(a, AtMarket)]
+        assert len(markets) == len(legal) and not set(markets) & set(chosen)
+        assert all(s.market_tile[m] >= 0 for m in markets)
         s = GAME.apply(s, legal[-1])
-        chosen.append(legal[-1].a)
-        assert s.bots is not None and s.bots[b][B_PAWN] == legal[-1].a
+        chosen.append(markets[-1])
+        assert s.bots is not None and s.bots[b][B_PAWN] == markets[-1]
     assert s.stack == [(TURN, 0)]
 
 
@@ -292,8 +295,8 @@ def test_parler_card_1_builds_at_his_plaza_with_a_cube_and_moves_his_pawn():
     done = parler_turn(s, 0)
     if not done:
         assert GAME.current_player(s) == 0 and s.stack[-1][0] in (PARLER_SITE, PARLER_ORIENT)
-        sites = {a.a for a in GAME.legal_actions(s)} if s.stack[-1][0] == PARLER_SITE else {
-            s.stack[-1][4]}
+        sites = ({a.site for a in GAME.legal_actions(s) if isinstance(a, Site)}
+                 if s.stack[-1][0] == PARLER_SITE else {s.stack[-1][4]})
         assert sites <= set(C.market_sites[pawn])
         s = _finish_parler_placement(s)
     site = s.site_tile.index(tile)
@@ -513,7 +516,7 @@ def test_parler_plaza_choice_owed_to_the_human(last_round):
 def test_parler_data_errors_name_the_problem(tmp_path):
     """The data file is checked: provenance on every item, five cards, the loop."""
     from meeplehall.core.data import DataError
-    from meeplehall.games.praga.parler import DATA_DIR
+    from meeplehall.games.praga.parler_data import DATA_DIR
 
     text = (DATA_DIR / "parler.toml").read_text(encoding="utf-8")
     broken = {

@@ -29,20 +29,21 @@ def test_log_names_seats_by_colour_and_echoes_each_move_once():
     assert lines[1] == "green performs upgrade"
     assert lines[2] == "green takes upgrade U16"
     assert lines[3] == "green upgrades its upgrade action with U16"
-    assert lines[4] == "green: end-turn"
+    assert lines[4] == "green ends the turn"  # key "{seat}: end-turn", a sentence
     assert not any("take-tile" in line or "pick 0" in line for line in lines)
     assert sum("orient" in line for line in lines) == 0  # the placement line says it
 
 
 def test_log_echoes_moves_without_their_own_line_before_their_effects():
-    """A move with no line of its own (``produce``) is echoed as ``colour: move``, before
-    the lines of what it caused (the wealth bonus)."""
+    """A move with no line of its own (``produce``) is echoed (key ``{seat}: produce``, a
+    sentence in every language), before the lines of what it caused (the wealth bonus)."""
     s = build({"crane": (2, GREEN_ZONE, ("mines", "wall")),
                "p": {GREEN: {"mine": 7, "gold": 4}}})
     s = play(s, "take-tile 2", "perform mines")
     start = len(s.log)
     s = play(s, "produce")
-    assert log_lines(s.log)[start] == "green: produce"
+    assert log_lines(s.log)[start] == "green produces"
+    assert s.log[start].key == "{seat}: produce"
     assert log_lines(s.log)[start + 1].startswith("green gains a wealth bonus")
 
 

@@ -31,7 +31,6 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.effects import (
-    ACTION_TERMS,
     GOLD_TRACK,
     QUARRY_TRACK,
     active,
@@ -56,6 +55,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ACTION_TERMS
 
 C = load()
 ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}

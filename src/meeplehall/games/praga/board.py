@@ -22,8 +22,9 @@ from meeplehall.games.praga.components import (
     UPGRADE,
     load,
 )
-from meeplehall.games.praga.effects import ACTION_TERMS, gain, gain_reward, log, who
+from meeplehall.games.praga.effects import gain, gain_reward, log, who
 from meeplehall.games.praga.state import CHOOSE, PragaState
+from meeplehall.games.praga.texts import ACTION_TERMS
 
 C = load()
 POS_HEX = (*C.board_actions, *C.wall_positions)

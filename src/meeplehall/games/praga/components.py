@@ -998,3 +998,27 @@ def reward_text(reward: Reward) -> str:
     if not reward:
         return "nothing"
     return " + ".join(f"{amount} {REWARD_KINDS[kind]}" for kind, amount in reward)
+
+
+def tile_text(row: int, tile: int) -> str:
+    """A tile of a row (0 building, 1 wall, 2 upgrade) as people read it: its id, cost,
+    reward and marks; ``-`` for an empty position."""
+    if tile < 0:
+        return "-"
+    c = load()
+    if row == 0:
+        b = c.buildings[tile]
+        cost = " ".join(f"{n} {k}" for n, k in ((b.gold, "gold"), (b.stone, "stone")) if n)
+        marks = [x for x, on in (("cube", b.cube), ("cathedral", b.cathedral),
+                                 ("blue corner", bool(b.blue_corners))) if on]
+        return f"{b.id} ({cost} -> {reward_text(b.reward)}{'; ' if marks else ''}" \
+               f"{', '.join(marks)})"
+    if row == 1:
+        w = c.walls[tile]
+        cost = " ".join(f"{n} {k}" for n, k in ((w.gold, "gold"), (w.stone, "stone")) if n)
+        marks = [x for x, on in (("hunger wall", w.hunger_wall),
+                                 ("red corner", bool(w.red_corners))) if on]
+        return f"{w.id} ({cost or 'free'} -> {reward_text(w.reward)}" \
+               f"{'; ' if marks else ''}{', '.join(marks)})"
+    u = c.upgrades[tile]
+    return f"{u.id} ({ACTIONS[u.action]}: {reward_text(u.bonus)} per performance)"

@@ -8,21 +8,6 @@ from meeplehall.core.engine import ModuleGame
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
-from meeplehall.games.praga.components import (
-    IV_EFFECTS,
-    SEAL_EFFECTS,
-    TECH_EFFECTS,
-    V_EFFECTS,
-    load,
-)
-from meeplehall.games.praga.effects import (
-    ACTION_TERMS,
-    GRID_TERMS,
-    ROW_TERMS,
-    joined,
-    reward_message,
-    tile_message,
-)
 from meeplehall.games.praga.state import (
     ANY_ACTION,
     ARROW,
@@ -48,17 +33,7 @@ from meeplehall.games.praga.state import (
     WALL_AT,
     PragaState,
 )
-
-C = load()
-
-SIMPLE_LABELS = {
-    "expand": "Expand: +1 and move the cube right",
-    "produce": "Produce",
-    "arrow-up": "Follow the up arrow (pay the tier cost if any)",
-    "arrow-stay": "Stay (the arrow no longer applies)",
-    "road-free": "Resolve the King's Road space's free effect",
-    "road-egg": "Pay 1 egg for the King's Road space's egg effect",
-}
+from meeplehall.games.praga.texts import ROW_TERMS
 
 RULES_TEXT = {
     TURN: "P-TURN-2/3: take one action tile (pay the red cost / gain the blue VP), perform "
@@ -136,8 +111,7 @@ class Praga(ModuleGame):
                 return M("{seat}: free activities, extra action or end your turn", seat=who)
             return M("{seat}: perform one action of your action tile", seat=who)
         if kind == PICK:
-            return M("{seat}: choose a tile of the {row} row", seat=who,
-                     row=ROW_TERMS[d[2]])
+            return M("{seat}: choose a tile of the {row} row", seat=who, row=ROW_TERMS[d[2]])
         if kind == CHOOSE:
             why = d[3]
             reason = (M("market {market}", market=why[len("market "):])
@@ -156,115 +130,13 @@ class Praga(ModuleGame):
             return "P-SCORE-1..9: the game is over."
         return RULES_TEXT[state.stack[-1][0]]
 
-    def action_label(self, state: PragaState, action: Any) -> str:
-        """A sentence for people (UI buttons, logs, hints), in English."""
-        return str(self.action_message(state, action))
+    def action_label(self, state: PragaState, action: A.PragaAction) -> str:
+        """A sentence for people (UI buttons, logs, hints): the action's own label."""
+        return action.label(state)
 
-    def action_message(self, state: PragaState, action: Any) -> Message:
-        """The label of ``action`` as a message (rendered by every client)."""
-        v, a, b = action.verb, action.a, action.b
-        d = state.stack[-1] if state.stack else None
-        if v == "take-tile":
-            tile = state.slots[a]
-            pair = (M("{a} / {b}", a=ACTION_TERMS[state.pairs[tile][0]],
-                      b=ACTION_TERMS[state.pairs[tile][1]]) if tile >= 0 else "?")
-            return M("Take action tile {tile} ({actions}) from slot {slot}",
-                     tile=C.action_tiles[tile].id, actions=pair, slot=a)
-        if v == "perform":
-            return M("Perform {action}", action=ACTION_TERMS[a])
-        if v == "extra":
-            return M("Perform {action} as your extra action", action=ACTION_TERMS[a])
-        if v == "buy-extra":
-            return term("Buy the extra action with 2 gold windows" if a == 0
-                        else "Buy the extra action with 1 gold + 1 silver window")
-        if v == "up":
-            return M("Pay 2 silver windows to move up on the {grid}", grid=GRID_TERMS[a])
-        if v == "side":
-            return M("Move sideways on the {grid}", grid=GRID_TERMS[a])
-        if v == "pick" and d is not None and d[0] == PICK:
-            return M("Take {what}", what=tile_message(d[2], state.rows[d[2]][a]))
-        if v == "choose" and d is not None and d[0] == CHOOSE:
-            return M("Take {what}", what=reward_message(d[2][a]))
-        if d is not None and d[0] in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
-            bot = views.side_name(state, state.players + d[2])
-            if v == "at-market":
-                return M("Put {bot}'s pawn on market {market}", bot=bot, market=C.markets[a].id)
-            if v == "site":
-                return M("Place {bot}'s building on {site}", bot=bot, site=C.sites[a].id)
-            if v == "orient":
-                return M("Turn {bot}'s building to orientation {n} ({deg} degrees)", bot=bot,
-                         n=a, deg=a * 60)
-        if v == "at-market":
-            m = C.markets[a]
-            tile = state.market_tile[a]
-            rewards = (term("empty market") if tile < 0 else
-                       M("{a} / {b}", a=reward_message(C.market_tiles[tile].upper),
-                         b=reward_message(C.market_tiles[tile].lower)))
-            return M("Build next to market {market} ({rewards})", market=m.id, rewards=rewards)
-        if v == "site":
-            site = C.sites[a]
-            market = C.markets[site.market].id
-            if site.old_town:
-                return M("Build on {site} at market {market} (Old Town: +{gold} gold, {vp} VP)",
-                         site=site.id, market=market, gold=site.surcharge, vp=site.vp)
-            return M("Build on {site} at market {market}", site=site.id, market=market)
-        if v == "refresh":
-            return M("Pay 1 {resource} to refresh the {row} row",
-                     resource=term(("gold", "stone")[b]), row=ROW_TERMS[a])
-        if v == "end-turn":
-            return term("End your turn")
-        if v == "claim-seal":
-            seal = C.seals[a]
-            return M("Claim seal {seal} ({effect}, {vp})", seal=seal.id,
-                     effect=term(f"{SEAL_EFFECTS[seal.effect]} (seal)"), vp=seal.vp)
-        if v in ("use-tech", "keep-tech"):
-            tech = C.technologies[a]
-            return M("Use technology {tech} ({effect})" if v == "use-tech"
-                     else "Keep technology {tech} ({effect})", tech=tech.id,
-                     effect=term(f"{TECH_EFFECTS[tech.effect]} (technology)"))
-        if v in ("bridge-tile", "cathedral-tile"):
-            bridge = C.bridge_tiles[a]
-            effects = V_EFFECTS if bridge.is_v else IV_EFFECTS
-            return M("Take bridge tile {tile} ({effect})", tile=bridge.id,
-                     effect=term(f"{effects[bridge.effect]} (bridge tile)"))
-        if v == "plank":
-            return M("Lay it on plank {n} ({rewards})", n=a,
-                     rewards=joined([reward_message(r) for r in state.planks[a]], "{a} + {b}"))
-        if v == "token":
-            token = C.production_tokens[a]
-            return M("Take production token {token} ({reward})", token=token.id,
-                     reward=reward_message(token.gain))
-        if v == "wall-at":
-            return M("Place the wall on position {n} around your action board", n=a)
-        if v == "orient":
-            return M("Turn the tile to orientation {n} ({deg} degrees)", n=a, deg=a * 60)
-        if v == "keep-silver":
-            return M("Keep {n} silver and {m} gold windows", n=a, m=2 - a)
-        if v == "any-action":
-            return M("Perform {action}", action=ACTION_TERMS[a])
-        if v == "tech-grid":
-            return M("Move up 1 row on the {grid} for free", grid=GRID_TERMS[a])
-        if v == "market-tile":
-            tile = C.market_tiles[state.market_tile[a]]
-            return M("Take both rewards of market {market}: {a} and {b}",
-                     market=C.markets[a].id, a=reward_message(tile.upper),
-                     b=reward_message(tile.lower))
-        if v == "grow":
-            return M("+1 {track}, then produce {resource}",
-                     track=term(("gold mine", "quarry")[a]), resource=term(("gold", "stone")[b]))
-        if v in SIMPLE_LABELS:
-            return term(SIMPLE_LABELS[v])
-        if v == "remove":
-            return M("Remove the tiles at positions {a} and {b}", a=a, b=b)
-        if v == "wheel-bonus":
-            slot = C.crane.slots[state.taken_slot - 1] if state.taken_slot > 0 else None
-            if slot is not None and slot.kind == 0:
-                return M("Take {n} VP instead of the special tile", n=slot.vp)
-            if slot is not None and slot.kind == 2:
-                return term("Buy an egg (wheel bonus)")
-            return M("Take the wheel bonus ({reward})",
-                     reward=reward_message(slot.gain) if slot else "")
-        return term(str(action))
+    def action_message(self, state: PragaState, action: A.PragaAction) -> Message:
+        """The action's label as a message (rendered by every client)."""
+        return action.message(state)
 
     def explain_illegal(self, state: PragaState, action: Any, legal: tuple[Any, ...]) -> str:
         if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")

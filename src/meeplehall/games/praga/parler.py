@@ -1,6 +1,6 @@
 """Peter Parler, the publishers' solo opponent (P-SOLO-4; the evidence file's "Peter Parler
-solo opponent", P.1-P.7), with up to three bots. Data: ``data/solo/parler.toml``; reading
-choices: docs/praga-solo.md.
+solo opponent", P.1-P.7), with up to three bots. Data: ``parler_data.py``
+(``data/solo/parler.toml``); reading choices: docs/praga-solo.md.
 
 Each bot's turn (P.4): reveal a card (drawn at random from the cards left in this cycle
 of five, P.3), do its sections (take an upgrade or wall tile and put it under its stack,
@@ -16,12 +16,9 @@ way (``site``, then ``orient``; the blue-corner rule of P.5 step 2 limits the op
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from functools import cache
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-from meeplehall.core.data import DataError, check_provenance, read_toml
 from meeplehall.core.messages import M, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga.actions_family import refill, stack_index
@@ -35,13 +32,13 @@ from meeplehall.games.praga.city import (
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.effects import (
     GOLD_TRACK,
-    ROW_TERMS,
     best_final,
     gain_reward,
     in_final,
     log,
     side_name,
 )
+from meeplehall.games.praga.parler_data import PARLER as PARLER
 from meeplehall.games.praga.solo import (
     B_CARD,
     B_CUBES,
@@ -65,104 +62,9 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ROW_TERMS
 
 C = load()
-act = A.act
-DATA_DIR = Path(__file__).parent / "data" / "solo"
-SECTIONS = ("building", "wall", "upgrade", "mine", "quarry", "mine-or-quarry")
-
-
-@dataclass(frozen=True, slots=True)
-class ParlerCard:
-    id: int
-    sections: tuple[str, ...]
-    recycle: int  # 0 oldest, 1 second-oldest, 2 third-oldest
-
-
-@dataclass(frozen=True, slots=True)
-class ParlerData:
-    names: tuple[str, ...]
-    start_mines: int
-    start_quarries: int
-    max_mines: int
-    max_quarries: int
-    token_mines: int
-    token_quarries: int
-    cards: tuple[ParlerCard, ...]
-    gold_seal: int
-    stone_seal: int
-    fallback_seal: int
-    loop: tuple[int, ...]  # market indices, clockwise
-    benchmark: int
-    ranks: tuple[tuple[int, str], ...]
-
-
-def _int(entry: dict[str, Any], key: str, label: str, low: int, high: int) -> int:
-    value = entry.get(key)
-    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-        raise DataError(f"parler.toml: {label} needs {key} = an integer {low}..{high}, "
-                        f"got {value!r}")
-    return value
-
-
-def _seal(entry: dict[str, Any], key: str) -> int:
-    ids = [seal.id for seal in C.seals]
-    if entry.get(key) not in ids:
-        raise DataError(f"parler.toml: seals.{key} must be one of {', '.join(ids)}")
-    return ids.index(entry[key])
-
-
-@cache
-def load_parler(directory: Path = DATA_DIR) -> ParlerData:
-    """Read and check ``data/solo/parler.toml`` (cached).
-
-    Raises:
-        DataError: the file is missing or malformed, or an item has no ``source``.
-    """
-    f = "parler.toml"
-    data = read_toml(directory, f)
-    for key in ("bot", "seals", "plaza_loop", "benchmark"):
-        if not isinstance(data.get(key), dict):
-            raise DataError(f"{f}: table [{key}] is missing")
-        check_provenance(data[key], f, key)
-    bot = data["bot"]
-    names = bot.get("names")
-    if not isinstance(names, list) or len(names) != 3 or not all(
-            isinstance(n, str) and n for n in names):
-        raise DataError(f"{f}: bot.names needs the 3 bots' names")
-    cards = []
-    for k, e in enumerate(data.get("card", [])):
-        label = f"card {k + 1}"
-        check_provenance(e, f, label)
-        sections = e.get("sections")
-        if (not isinstance(sections, list) or not sections
-                or any(x not in SECTIONS for x in sections)):
-            raise DataError(f"{f}: {label} sections must be from {', '.join(SECTIONS)}")
-        if "building" in sections[:-1]:  # the turn resumes after a placement choice
-            raise DataError(f"{f}: {label}: a building must be the card's last section")
-        cards.append(ParlerCard(_int(e, "id", label, 1, 9), tuple(sections),
-                                _int(e, "recycle", label, 1, 3) - 1))
-    if len(cards) != 5:
-        raise DataError(f"{f}: the deck needs 5 cards (P.3), got {len(cards)}")
-    ids = [m.id for m in C.markets]
-    order = data["plaza_loop"].get("order")
-    if not isinstance(order, list) or sorted(order) != sorted(ids):
-        raise DataError(f"{f}: plaza_loop.order must list every market once")
-    ranks = []
-    for k, e in enumerate(data.get("rank", [])):
-        check_provenance(e, f, f"rank {k + 1}")
-        ranks.append((_int(e, "vp", f"rank {k + 1}", 0, 999), str(e.get("title", ""))))
-    return ParlerData(
-        tuple(names), _int(bot, "start_mines", "bot", 0, 9),
-        _int(bot, "start_quarries", "bot", 0, 9), _int(bot, "max_mines", "bot", 1, 9),
-        _int(bot, "max_quarries", "bot", 1, 9), _int(bot, "token_mines", "bot", 1, 9),
-        _int(bot, "token_quarries", "bot", 1, 9), tuple(cards),
-        _seal(data["seals"], "gold"), _seal(data["seals"], "stone"),
-        _seal(data["seals"], "fallback"), tuple(ids.index(m) for m in order),
-        _int(data["benchmark"], "vp", "benchmark", 1, 999), tuple(sorted(ranks)))
-
-
-PARLER = load_parler()
 FULL_DECK = (1 << len(PARLER.cards)) - 1
 
 
@@ -237,18 +139,18 @@ def settle_pawns(s: PragaState) -> None:
             move_pawn(s, b, 0)
 
 
-def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     taken = {bot[B_PAWN] for bot in s.bots}
-    return [act("at-market", m) for m in PARLER.loop
+    return [A.at_market(m) for m in PARLER.loop
             if buildable(s, m) and m not in taken]
 
 
-def _h_pawn(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_pawn(s: PragaState, d: tuple[Any, ...], a: A.AtMarket) -> None:
     s.stack.pop()
-    put(s, d[2], B_PAWN, a.a)
+    put(s, d[2], B_PAWN, a.market)
     log(s, M("{bot}'s pawn starts at market {market}", bot=PARLER.names[d[2]],
-             market=C.markets[a.a].id))
+             market=C.markets[a.market].id))
 
 
 # --- his turn (P.4) ---------------------------------------------------------------------
@@ -531,32 +433,32 @@ def human_build(s: PragaState, seat: int, tile: int, site: int, orient: int,
 
 
 # --- the human's choices for Parler (generators and handlers for rules.py) --------------
-def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [act("site", x) for x in sorted({x for x, _ in options})]
+    return [A.site(x) for x in sorted({x for x, _ in options})]
 
 
-def _h_site(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_site(s: PragaState, d: tuple[Any, ...], a: A.Site) -> None:
     assert s.bots is not None
     s.stack.pop()
     b, tile = d[2], d[3]
-    orients = [o for x, o in placements(s, tile, s.bots[b][B_PAWN]) if x == a.a]
+    orients = [o for x, o in placements(s, tile, s.bots[b][B_PAWN]) if x == a.site]
     if len(orients) > 1:
-        s.stack.append((PARLER_ORIENT, d[1], b, tile, a.a))
+        s.stack.append((PARLER_ORIENT, d[1], b, tile, a.site))
         return
-    _place_and_go_on(s, b, tile, a.a, orients[0])
+    _place_and_go_on(s, b, tile, a.site, orients[0])
 
 
-def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     assert s.bots is not None
     options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [act("orient", o) for x, o in options if x == d[4]]
+    return [A.orient(o) for x, o in options if x == d[4]]
 
 
-def _h_orient(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_orient(s: PragaState, d: tuple[Any, ...], a: A.Orient) -> None:
     s.stack.pop()
-    _place_and_go_on(s, d[2], d[3], d[4], a.a)
+    _place_and_go_on(s, d[2], d[3], d[4], a.orientation)
 
 
 def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -> None:
@@ -566,4 +468,5 @@ def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -
 
 
 GENERATORS = {PARLER_PAWN: _gen_pawn, PARLER_SITE: _gen_site, PARLER_ORIENT: _gen_orient}
-HANDLERS = {PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}
+HANDLERS: dict[int, Callable[..., None]] = {
+    PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}

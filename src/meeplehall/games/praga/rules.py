@@ -10,6 +10,7 @@ the crane's rotation, the clock, final scoring) happen inside ``apply``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -42,7 +43,6 @@ from meeplehall.games.praga.components import (
 )
 from meeplehall.games.praga.effects import (
     GOLD_TRACK,
-    ROW_TERMS,
     add_resource,
     advance_track,
     can_move_up,
@@ -87,6 +87,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ROW_TERMS
 from meeplehall.games.praga.turn import (
     GRIDS,
     REFRESH_PAIRS,
@@ -111,95 +112,94 @@ from meeplehall.games.praga.turn import (
 )
 
 C = load()
-act = A.act
 
 
 # --- generators of the other decisions ---------------------------------------------------
-def _gen_mine(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_mine(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     seat, track = d[1], d[2]
     t = C.gold_track if track == GOLD_TRACK else C.quarry_track
     pos = (s.mine if track == GOLD_TRACK else s.quarry)[seat]
     return [A.EXPAND, A.PRODUCE] if pos < t.spaces else [A.PRODUCE]  # P-MINE-6
 
 
-def _gen_pick(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("pick", p) for p in pick_options(s, d[1], d[2], d[3], d[4])]
+def _gen_pick(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.pick(p) for p in pick_options(s, d[1], d[2], d[3], d[4])]
 
 
-def _gen_wall_at(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("wall-at", k) for k in free_wall_positions(s, d[1])]
+def _gen_wall_at(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.wall_at(k) for k in free_wall_positions(s, d[1])]
 
 
-def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     """P-BLD-4/5 in two steps: a market with an affordable free site, then the site."""
     sites = affordable_sites(s, d[1], d[2], d[3])
     if d[4] < 0:
-        return [act("at-market", m) for m in sorted({C.sites[x].market for x in sites})]
-    return [act("site", x) for x in sites if C.sites[x].market == d[4]]
+        return [A.at_market(m) for m in sorted({C.sites[x].market for x in sites})]
+    return [A.site(x) for x in sites if C.sites[x].market == d[4]]
 
 
-def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("orient", o) for o in range(6)]
+def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.orient(o) for o in range(6)]
 
 
-def _gen_refresh(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("remove", i, j) for i, j in REFRESH_PAIRS if _refresh_ok(s, d[2], i, j)]
+def _gen_refresh(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.remove(i, j) for i, j in REFRESH_PAIRS if _refresh_ok(s, d[2], i, j)]
 
 
-def _gen_choose(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("choose", i) for i in range(len(d[2]))]
+def _gen_choose(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.choose(i) for i in range(len(d[2]))]
 
 
-def _gen_tech_draw(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("keep-tech", t) for t in sorted(d[2])]
+def _gen_tech_draw(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.keep_tech(t) for t in sorted(d[2])]
 
 
-def _gen_token(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("token", t) for t in sorted(set(s.river))]
+def _gen_token(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.token(t) for t in sorted(set(s.river))]
 
 
-def _gen_bridge_tile(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("bridge-tile", t) for t in sorted(d[2])]
+def _gen_bridge_tile(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.bridge_tile(t) for t in sorted(d[2])]
 
 
-def _gen_plank(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("plank", k) for k, t in enumerate(s.bridge) if t < 0]
+def _gen_plank(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.plank(k) for k, t in enumerate(s.bridge) if t < 0]
 
 
-def _gen_arrow(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_arrow(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     if can_move_up(s, d[1], d[2], windows=False):
         return [A.ARROW_UP, A.ARROW_STAY]
     return [A.ARROW_STAY]  # the tier cost can no longer be paid
 
 
-def _gen_cat_tile(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("cathedral-tile", t) for t in sorted(s.cat_pile)]
+def _gen_cat_tile(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.cathedral_tile(t) for t in sorted(s.cat_pile)]
 
 
-def _gen_discard(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_discard(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     seat = d[1]
-    return [act("keep-silver", n) for n in range(3)
+    return [A.keep_silver(n) for n in range(3)
             if n <= s.silver[seat] and 2 - n <= s.goldw[seat]]
 
 
-def _gen_any_action(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("any-action", a) for a in range(6) if performable(s, d[1], a, SRC_TECH)]
+def _gen_any_action(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.any_action(a) for a in range(6) if performable(s, d[1], a, SRC_TECH)]
 
 
-def _gen_tech_grid(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("tech-grid", g) for g in GRIDS
+def _gen_tech_grid(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.tech_grid(g) for g in GRIDS
             if _row(s, d[1], g) + 1 < grid_of(s, g).rows]
 
 
-def _gen_market_pick(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("market-tile", m) for m, t in enumerate(s.market_tile) if t >= 0]
+def _gen_market_pick(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.market_tile(m) for m, t in enumerate(s.market_tile) if t >= 0]
 
 
-def _gen_grow(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
-    return [act("grow", track, res) for track in (0, 1) for res in (0, 1)]
+def _gen_grow(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
+    return [A.grow(track, res) for track in (0, 1) for res in (0, 1)]
 
 
-_GENERATORS: dict[int, Callable[[PragaState, tuple[Any, ...]], list[Any]]] = {
+_GENERATORS: dict[int, Callable[[PragaState, tuple[Any, ...]], list[A.PragaAction]]] = {
     TURN: _gen_turn, MINE: _gen_mine, PICK: _gen_pick, WALL_AT: _gen_wall_at,
     SITE: _gen_site, ORIENT: _gen_orient, REFRESH: _gen_refresh, CHOOSE: _gen_choose,
     TECH_DRAW: _gen_tech_draw, TOKEN: _gen_token, BRIDGE_TILE: _gen_bridge_tile,
@@ -209,7 +209,7 @@ _GENERATORS: dict[int, Callable[[PragaState, tuple[Any, ...]], list[Any]]] = {
 }
 
 
-def legal_actions(s: PragaState) -> tuple[Any, ...]:
+def legal_actions(s: PragaState) -> tuple[A.PragaAction, ...]:
     """The legal actions of the decision on top of the stack, in generator order."""
     if s.final is not None or not s.stack:
         return ()
@@ -249,7 +249,8 @@ def _fragile(s: PragaState) -> bool:
     return True
 
 
-def _keep_tile_action(s: PragaState, d: tuple[Any, ...], out: list[Any]) -> list[Any]:
+def _keep_tile_action(s: PragaState, d: tuple[Any, ...],
+                      out: list[A.PragaAction]) -> list[A.PragaAction]:
     """P-TURN-2: once a tile is taken whose action can be performed, the action is
     mandatory, so nothing may be done that makes it impossible (e.g. spending the gold a
     building needs). At the hub this applies while the action is performable; inside
@@ -262,7 +263,7 @@ def _keep_tile_action(s: PragaState, d: tuple[Any, ...], out: list[Any]) -> list
     return kept or out
 
 
-def _keeps(s: PragaState, a: Any, depth: int) -> bool:
+def _keeps(s: PragaState, a: A.PragaAction, depth: int) -> bool:
     c = s.clone()
     _HANDLERS[a.verb](c, c.stack[-1], a)
     if c.final is not None or not c.stack:
@@ -279,45 +280,45 @@ def _keeps(s: PragaState, a: Any, depth: int) -> bool:
 
 
 # --- handlers: inside actions ----------------------------------------------------------
-def _h_expand(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_expand(s: PragaState, d: tuple[Any, ...], a: A.Expand) -> None:
     s.stack.pop()
     seat, track = d[1], d[2]
     add_resource(s, seat, GOLD if track == GOLD_TRACK else STONE, 1)
     advance_track(s, seat, track)
 
 
-def _h_produce(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_produce(s: PragaState, d: tuple[Any, ...], a: A.Produce) -> None:
     s.stack.pop()
     produce(s, d[1], d[2])
 
 
-def _h_pick(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_pick(s: PragaState, d: tuple[Any, ...], a: A.Pick) -> None:
     s.stack.pop()
-    pick_tile(s, d[1], d[2], d[3], d[4], a.a)
+    pick_tile(s, d[1], d[2], d[3], d[4], a.position)
 
 
-def _h_wall_at(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_wall_at(s: PragaState, d: tuple[Any, ...], a: A.WallAt) -> None:
     s.stack.pop()
-    wall_at(s, d[1], d[2], a.a)
+    wall_at(s, d[1], d[2], a.position)
 
 
-def _h_at_market(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_at_market(s: PragaState, d: tuple[Any, ...], a: A.AtMarket) -> None:
     if d[0] == PARLER_PAWN:
         parler.HANDLERS[PARLER_PAWN](s, d, a)
         return
-    s.stack[-1] = (*d[:4], a.a)
+    s.stack[-1] = (*d[:4], a.market)
 
 
-def _h_site(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_site(s: PragaState, d: tuple[Any, ...], a: A.Site) -> None:
     if d[0] == PARLER_SITE:
         parler.HANDLERS[PARLER_SITE](s, d, a)
         return
     s.stack.pop()
     seat, tile, discount = d[1], d[2], d[3]
     if blue_mask(tile, 0):
-        s.stack.append((ORIENT, seat, BUILDING_ROW, tile, a.a, discount))
+        s.stack.append((ORIENT, seat, BUILDING_ROW, tile, a.site, discount))
     else:
-        _place_building(s, seat, tile, a.a, 0, discount)
+        _place_building(s, seat, tile, a.site, 0, discount)
 
 
 def _place_building(s: PragaState, seat: int, tile: int, site: int, orient: int,
@@ -329,25 +330,25 @@ def _place_building(s: PragaState, seat: int, tile: int, site: int, orient: int,
         place_building(s, seat, tile, site, orient, discount)
 
 
-def _h_orient(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_orient(s: PragaState, d: tuple[Any, ...], a: A.Orient) -> None:
     if d[0] == PARLER_ORIENT:
         parler.HANDLERS[PARLER_ORIENT](s, d, a)
         return
     s.stack.pop()
     _, seat, row, tile, where, discount = d
     if row == BUILDING_ROW:
-        _place_building(s, seat, tile, where, a.a, discount)
+        _place_building(s, seat, tile, where, a.orientation, discount)
     elif row == WALL_ROW:
-        place_wall(s, seat, tile, where, a.a)
+        place_wall(s, seat, tile, where, a.orientation)
     else:
-        place_upgrade(s, seat, tile, a.a)
+        place_upgrade(s, seat, tile, a.orientation)
 
 
-def _h_remove(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_remove(s: PragaState, d: tuple[Any, ...], a: A.Remove) -> None:
     """P-ROW-5: the two tiles go under their stacks; the gaps are refilled."""
     s.stack.pop()
     row = d[2]
-    removed = [(pos, s.rows[row][pos]) for pos in (a.a, a.b)]
+    removed = [(pos, s.rows[row][pos]) for pos in (a.first, a.second)]
     for pos, _ in removed:
         refill(s, row, pos)
     for pos, tile in removed:
@@ -355,93 +356,93 @@ def _h_remove(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
         s.stacks[k] = (*s.stacks[k], tile)
 
 
-def _h_choose(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_choose(s: PragaState, d: tuple[Any, ...], a: A.Choose) -> None:
     s.stack.pop()
-    gain_reward(s, d[1], d[2][a.a])
+    gain_reward(s, d[1], d[2][a.index])
 
 
-def _h_keep_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_keep_tech(s: PragaState, d: tuple[Any, ...], a: A.KeepTech) -> None:
     s.stack.pop()
-    keep_technology(s, d[1], d[2], a.a)
+    keep_technology(s, d[1], d[2], a.tech)
 
 
-def _h_token(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_token(s: PragaState, d: tuple[Any, ...], a: A.Token) -> None:
     """P-PROD-1/2: the token goes on the leftmost space of the track that earned it; a
     production owed by GL-T4-6 (``d[3]``: the track that produces) follows."""
     s.stack.pop()
     seat, track = d[1], d[2]
     river = list(s.river)
-    river.remove(a.a)
+    river.remove(a.token)
     s.river = tuple(river)
     tokens = list(s.ptoken[seat])
-    tokens[track] = a.a
+    tokens[track] = a.token
     s.ptoken[seat] = (tokens[0], tokens[1])
     if len(d) > 3:
         produce(s, seat, d[3])
 
 
-def _h_bridge_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_bridge_tile(s: PragaState, d: tuple[Any, ...], a: A.BridgeTile) -> None:
     s.stack.pop()
-    keep_bridge_tile(s, d[1], d[2], d[3], a.a)
+    keep_bridge_tile(s, d[1], d[2], d[3], a.tile)
 
 
-def _h_plank(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_plank(s: PragaState, d: tuple[Any, ...], a: A.Plank) -> None:
     s.stack.pop()
-    lay_plank(s, d[1], d[2], a.a)
+    lay_plank(s, d[1], d[2], a.plank)
 
 
-def _h_arrow_up(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_arrow_up(s: PragaState, d: tuple[Any, ...], a: A.ArrowUp) -> None:
     s.stack.pop()
     move_up(s, d[1], d[2], windows=False, tier_cost=True)
 
 
-def _h_arrow_stay(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_arrow_stay(s: PragaState, d: tuple[Any, ...], a: A.ArrowStay) -> None:
     s.stack.pop()
 
 
-def _h_cathedral_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_cathedral_tile(s: PragaState, d: tuple[Any, ...], a: A.CathedralTile) -> None:
     """P-GRID-7: one of the Cathedral's final-scoring tiles (any '3 VP now' included)."""
     s.stack.pop()
-    take_cathedral_tile(s, d[1], a.a)
+    take_cathedral_tile(s, d[1], a.tile)
 
 
-def _h_keep_silver(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_keep_silver(s: PragaState, d: tuple[Any, ...], a: A.KeepSilver) -> None:
     """P-WIN-2: keep 2 windows, ``a`` of them silver."""
     s.stack.pop()
     seat = d[1]
-    s.silver[seat] = a.a
-    s.goldw[seat] = 2 - a.a
+    s.silver[seat] = a.silver
+    s.goldw[seat] = 2 - a.silver
     finish_turn(s)
 
 
-def _h_any_action(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_any_action(s: PragaState, d: tuple[Any, ...], a: A.AnyAction) -> None:
     s.stack.pop()
-    start_action(s, d[1], a.a, SRC_TECH, 0)
+    start_action(s, d[1], a.action, SRC_TECH, 0)
 
 
-def _h_tech_grid(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_tech_grid(s: PragaState, d: tuple[Any, ...], a: A.TechGrid) -> None:
     s.stack.pop()
-    move_up(s, d[1], a.a, windows=False, tier_cost=False)
+    move_up(s, d[1], a.grid, windows=False, tier_cost=False)
 
 
-def _h_market_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_market_tile(s: PragaState, d: tuple[Any, ...], a: A.MarketTile) -> None:
     s.stack.pop()
-    tile = C.market_tiles[s.market_tile[a.a]]
+    tile = C.market_tiles[s.market_tile[a.market]]
     gain_reward(s, d[1], tile.upper)
     gain_reward(s, d[1], tile.lower)
 
 
-def _h_grow(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_grow(s: PragaState, d: tuple[Any, ...], a: A.Grow) -> None:
     """GL-T4-6: +1 mine or quarry, then produce. A production token the cube reaches is
     taken at once (P-PROD-1) and then the production pays with it ([DE] "Danach
     produzierst du"): the production waits in the token decision (``_h_token``)."""
     s.stack.pop()
     n = len(s.stack)
-    advance_track(s, d[1], a.a)
+    advance_track(s, d[1], a.track)
     if len(s.stack) > n and s.stack[-1][0] == TOKEN:
-        s.stack[-1] = (*s.stack[-1], a.b)
+        s.stack[-1] = (*s.stack[-1], a.resource)
     else:
-        produce(s, d[1], a.b)
+        produce(s, d[1], a.resource)
 
 
 _HANDLERS: dict[str, Callable[[PragaState, tuple[Any, ...], Any], None]] = {
@@ -468,7 +469,7 @@ SELF_LOGGED = frozenset({"take-tile", "perform", "extra", "any-action", "pick",
 LOGGED_IF_PLACED = frozenset({"site", "orient"})
 
 
-def apply_unchecked(s: PragaState, action: Any) -> None:
+def apply_unchecked(s: PragaState, action: A.PragaAction) -> None:
     """Apply a legal action in place (the caller owns ``s``)."""
     if not s.stack:
         raise IllegalActionError(f"{action} is not legal: the game is over")
@@ -498,8 +499,9 @@ def _echo(s: PragaState, seat: int, action: Any) -> Message:
     (``{seat}: refresh {a} {b}``), its arguments are ``a`` and ``b``."""
     words = str(action).split()
     args: dict[str, Any] = {"seat": term(side_name(s, seat))}
-    for name, kind, value, word in zip(("a", "b"), A.VERBS[action.verb], (action.a, action.b),
-                                       words[1:], strict=False):
+    values = [getattr(action, f.name) for f in dataclasses.fields(action)]
+    for name, kind, value, word in zip(("a", "b"), type(action).args, values, words[1:],
+                                       strict=False):
         terms = _ECHO_TERMS.get(kind)
         args[name] = terms[value] if terms is not None else word
     return Message(" ".join(("{seat}:", words[0], *("{a}", "{b}")[:len(words) - 1])), args)

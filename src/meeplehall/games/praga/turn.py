@@ -75,7 +75,6 @@ from meeplehall.games.praga.state import (
 )
 
 C = load()
-act = A.act
 GRIDS = (HUNGER_WALL, CATHEDRAL)
 REFRESH_PAIRS = ((0, 1), (0, 2), (1, 2), (0, 3), (1, 3), (2, 3))  # P-ROW-5
 
@@ -141,41 +140,41 @@ def _seal_ok(s: PragaState, seat: int, k: int) -> bool:
             and s.goldw[seat] >= goldw)
 
 
-def _gen_turn(s: PragaState, d: tuple[Any, ...]) -> list[Any]:
+def _gen_turn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
     seat = d[1]
-    out: list[Any] = []
+    out: list[A.PragaAction] = []
     if s.taken < 0:
-        out += [act("take-tile", w) for w in takeable(s, seat)]
+        out += [A.take_tile(w) for w in takeable(s, seat)]
     else:
         if not s.action_done:
-            out += [act("perform", a) for a in sorted(s.pairs[s.taken])
+            out += [A.perform(a) for a in sorted(s.pairs[s.taken])
                     if performable(s, seat, a, SRC_TILE)]
         if (s.bonus and _bonus_ok(s, seat)) or s.special:
             out.append(A.WHEEL_BONUS)
     if s.xact == 0:
         if s.goldw[seat] >= 2:
-            out.append(act("buy-extra", 0))
+            out.append(A.buy_extra(False))
         if s.goldw[seat] >= 1 and s.silver[seat] >= 1:
-            out.append(act("buy-extra", 1))
+            out.append(A.buy_extra(True))
     elif s.xact == 1:
-        out += [act("extra", a) for a in range(6) if performable(s, seat, a, SRC_EXTRA)]
+        out += [A.extra(a) for a in range(6) if performable(s, seat, a, SRC_EXTRA)]
     if not s.refreshed:
         for row in range(3):
             if can_refresh(s, row):
                 if s.gold[seat]:
-                    out.append(act("refresh", row, 0))
+                    out.append(A.refresh(row, 0))
                 if s.stone[seat]:
-                    out.append(act("refresh", row, 1))
+                    out.append(A.refresh(row, 1))
     for g in GRIDS:
         if can_move_up(s, seat, g, windows=True):
-            out.append(act("up", g))
+            out.append(A.move_up(g))
     if s.moves_hw:
-        out.append(act("side", HUNGER_WALL))
+        out.append(A.move_sideways(HUNGER_WALL))
     if s.moves_cat:
-        out.append(act("side", CATHEDRAL))
+        out.append(A.move_sideways(CATHEDRAL))
     if s.seal_rights[seat] and s.cubes[seat]:
-        out += [act("claim-seal", k) for k in range(len(C.seals)) if _seal_ok(s, seat, k)]
-    out += [act("use-tech", t) for t in s.techs[seat] if tech_usable(s, seat, t)]
+        out += [A.claim_seal(k) for k in range(len(C.seals)) if _seal_ok(s, seat, k)]
+    out += [A.use_tech(t) for t in s.techs[seat] if tech_usable(s, seat, t)]
     if can_free(s):
         out.append(A.ROAD_FREE)
     if s.road_egg and s.eggs[seat]:
@@ -205,9 +204,9 @@ def _bonus_ok(s: PragaState, seat: int) -> bool:
 
 
 # --- handlers: the hub ---------------------------------------------------------------------
-def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: A.TakeTile) -> None:
     """P-TURN-2 step 1, P-CRANE-2/4/5/6/12."""
-    seat, w = d[1], a.a
+    seat, w = d[1], a.slot
     tile = s.slots[w]
     board = K.board_position(C.crane, w, s.rotation)
     cost = K.zone_cost(C.crane, board)
@@ -228,12 +227,12 @@ def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
     s.bonus = kind != 0
 
 
-def _h_perform(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_perform(s: PragaState, d: tuple[Any, ...], a: A.Perform) -> None:
     s.action_done = True
-    start_action(s, d[1], a.a, SRC_TILE, 0)
+    start_action(s, d[1], a.action, SRC_TILE, 0)
 
 
-def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: A.WheelBonus) -> None:
     """GL-W1..W6, P-CRANE-6/7/8; GL-T1-1 adds 1 of the shown resource and 1 VP."""
     seat = d[1]
     if s.special:
@@ -254,52 +253,52 @@ def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
         gain(s, seat, UNIV if slot.track else TECH, 1)  # GL-W4
 
 
-def _h_buy_extra(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_buy_extra(s: PragaState, d: tuple[Any, ...], a: A.BuyExtra) -> None:
     """P-XACT-1: 2 gold windows, or 1 gold + 1 silver window."""
-    if a.a == 0:
-        pay(s, d[1], goldw=2)
-    else:
+    if a.silver:
         pay(s, d[1], goldw=1, silver=1)
+    else:
+        pay(s, d[1], goldw=2)
     s.xact = 1
 
 
-def _h_extra(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_extra(s: PragaState, d: tuple[Any, ...], a: A.Extra) -> None:
     s.xact = 2
-    start_action(s, d[1], a.a, SRC_EXTRA, 0)
+    start_action(s, d[1], a.action, SRC_EXTRA, 0)
 
 
-def _h_refresh(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
-    pay(s, d[1], gold=1 if a.b == 0 else 0, stone=1 if a.b == 1 else 0)
+def _h_refresh(s: PragaState, d: tuple[Any, ...], a: A.Refresh) -> None:
+    pay(s, d[1], gold=1 if a.resource == 0 else 0, stone=1 if a.resource == 1 else 0)
     s.refreshed = True
-    s.stack.append((REFRESH, d[1], a.a))
+    s.stack.append((REFRESH, d[1], a.row))
 
 
-def _h_up(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
-    move_up(s, d[1], a.a, windows=True, tier_cost=True)
+def _h_up(s: PragaState, d: tuple[Any, ...], a: A.MoveUp) -> None:
+    move_up(s, d[1], a.grid, windows=True, tier_cost=True)
 
 
-def _h_side(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
-    if a.a == HUNGER_WALL:
+def _h_side(s: PragaState, d: tuple[Any, ...], a: A.MoveSideways) -> None:
+    if a.grid == HUNGER_WALL:
         s.moves_hw -= 1
     else:
         s.moves_cat -= 1
-    sideways(s, d[1], a.a)
+    sideways(s, d[1], a.grid)
 
 
-def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: A.ClaimSeal) -> None:
     """P-SEAL-2/3: pay the printed cost and put a cube from the supply on it."""
     seat = d[1]
-    gold, stone, silver, goldw = C.seals[a.a].cost
+    gold, stone, silver, goldw = C.seals[a.seal].cost
     pay(s, seat, gold=gold, stone=stone, silver=silver, goldw=goldw)
     s.seal_rights[seat] -= 1
     s.cubes[seat] -= 1
-    s.seal_owner[a.a] = seat
-    log(s, M("{seat} claims seal {seal}", seat=who(s, seat), seal=C.seals[a.a].id))
+    s.seal_owner[a.seal] = seat
+    log(s, M("{seat} claims seal {seal}", seat=who(s, seat), seal=C.seals[a.seal].id))
 
 
-def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
     """Level III/IV technologies (GL-T3-*, GL-T4-*; P-TECH-6/7)."""
-    seat, t = d[1], a.a
+    seat, t = d[1], a.tech
     s.tech_used[seat] |= 1 << (C.technologies[t].level - 1)
     effect = TECH_EFFECT[t]
     log(s, M("{seat} uses technology {tech}", seat=who(s, seat), tech=C.technologies[t].id))
@@ -334,15 +333,15 @@ def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
         s.stack.append((GROW, seat))
 
 
-def _h_road_free(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_road_free(s: PragaState, d: tuple[Any, ...], a: A.RoadFree) -> None:
     apply_free(s)
 
 
-def _h_road_egg(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_road_egg(s: PragaState, d: tuple[Any, ...], a: A.RoadEgg) -> None:
     apply_egg(s)
 
 
-def _h_end_turn(s: PragaState, d: tuple[Any, ...], a: Any) -> None:
+def _h_end_turn(s: PragaState, d: tuple[Any, ...], a: A.EndTurn) -> None:
     """P-CRANE-9 step 1 (windows), then the crane and the clock."""
     seat = d[1]
     resolve_free_at_end(s)

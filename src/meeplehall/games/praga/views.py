@@ -27,6 +27,7 @@ from meeplehall.games.praga.components import (
     TECH_EFFECTS,
     load,
     reward_text,
+    tile_text,
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
 from meeplehall.games.praga.effects import side_name as colour_name
@@ -152,27 +153,6 @@ def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
     return _hidden_key(before) != _hidden_key(after)
 
 
-def _tile_text(row: int, tile: int) -> str:
-    if tile < 0:
-        return "-"
-    if row == 0:
-        b = C.buildings[tile]
-        cost = " ".join(f"{n} {k}" for n, k in ((b.gold, "gold"), (b.stone, "stone")) if n)
-        marks = [x for x, on in (("cube", b.cube), ("cathedral", b.cathedral),
-                                 ("blue corner", bool(b.blue_corners))) if on]
-        return f"{b.id} ({cost} -> {reward_text(b.reward)}{'; ' if marks else ''}" \
-               f"{', '.join(marks)})"
-    if row == 1:
-        w = C.walls[tile]
-        cost = " ".join(f"{n} {k}" for n, k in ((w.gold, "gold"), (w.stone, "stone")) if n)
-        marks = [x for x, on in (("hunger wall", w.hunger_wall),
-                                 ("red corner", bool(w.red_corners))) if on]
-        return f"{w.id} ({cost or 'free'} -> {reward_text(w.reward)}" \
-               f"{'; ' if marks else ''}{', '.join(marks)})"
-    u = C.upgrades[tile]
-    return f"{u.id} ({ACTIONS[u.action]}: {reward_text(u.bonus)} per performance)"
-
-
 def _crane(s: PragaState) -> list[str]:
     """One line per board position, from the start of the red zone (P-CRANE-1)."""
     out = []
@@ -296,7 +276,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "over": over,
         "seats": [_seat_line(s, p) for p in range(s.players)],
         "crane": _crane(s),
-        "rows": {ROW_NAMES[r]: [_tile_text(r, t) for t in s.rows[r]] for r in range(3)},
+        "rows": {ROW_NAMES[r]: [tile_text(r, t) for t in s.rows[r]] for r in range(3)},
         "markets": [
             f"{m.id} {MARKET_COLOURS[m.colour]}: "
             + ("empty market" if s.market_tile[k] < 0 else

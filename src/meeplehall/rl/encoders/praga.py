@@ -1,9 +1,9 @@
 """Praga Caput Regni encoder: action catalogue and observation layout (``docs/rl.md``).
 
-The catalogue is every ``PragaAction(verb, a, b)`` the engine can produce: each verb of
-``VERBS`` times the range of each argument kind, taken from the component data (wheel
-slots from the crane, wall positions and bridge planks from the action board, the ids of
-sites, seals, technologies, bridge tiles, markets and production tokens). Observations
+The catalogue is every action value the engine can produce: each action class of
+``actions.CLASSES`` times the range of each of its fields, taken from the component data
+(wheel slots from the crane, wall positions and bridge planks from the action board, the
+ids of sites, seals, technologies, bridge tiles, markets and production tokens). Observations
 read ``view["state"]``, the public part that ``player_view`` whitelists; the face-down
 stacks appear there only as counts, and the technologies or bridge tiles another seat is
 choosing among are masked (P-TECH-2, P-BRIDGE-2).
@@ -11,6 +11,7 @@ choosing among are masked (P-TECH-2, P-BRIDGE-2).
 
 from __future__ import annotations
 
+from itertools import product
 from typing import Any
 
 from meeplehall.games.praga import actions as A
@@ -49,30 +50,21 @@ _INT_RANGES: dict[str, tuple[range, ...]] = {
 }
 
 
-def _kind_range(kind: str) -> range:
-    names = A._IDS[kind]
-    return range(len(names))
-
-
-def catalogue(players: int) -> list[Any]:
+def catalogue(players: int) -> list[A.PragaAction]:
     """Every action value the engine can produce (the same for every player count)."""
-    out: list[Any] = []
-    for verb, kinds in A.VERBS.items():
-        if verb == "remove":  # P-ROW-5: two of the four row positions
-            out += [A.act(verb, i, j) for i, j in REFRESH_PAIRS]
+    out: list[A.PragaAction] = []
+    for cls in A.CLASSES:
+        if cls is A.Remove:  # P-ROW-5: two of the four row positions
+            out += [A.remove(i, j) for i, j in REFRESH_PAIRS]
             continue
-        if verb in _INT_RANGES:
-            ranges = _INT_RANGES[verb]
+        if cls.verb in _INT_RANGES:
+            ranges = _INT_RANGES[cls.verb]
         else:
-            if "int" in kinds:
-                raise ValueError(f"praga catalogue: no range for the int argument of {verb!r}")
-            ranges = tuple(_kind_range(k) for k in kinds)
-        if not ranges:
-            out.append(A.act(verb))
-        elif len(ranges) == 1:
-            out += [A.act(verb, a) for a in ranges[0]]
-        else:
-            out += [A.act(verb, a, b) for a in ranges[0] for b in ranges[1]]
+            if "int" in cls.args:
+                raise ValueError(f"praga catalogue: no range for the int argument of "
+                                 f"{cls.verb!r}")
+            ranges = tuple(range(len(A.KINDS[kind])) for kind in cls.args)
+        out += [A.build(cls, *values) for values in product(*ranges)]
     return out
 
 
