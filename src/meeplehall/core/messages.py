@@ -40,11 +40,12 @@ class Message:
     args: dict[str, Arg]
     to: tuple[int, ...] | None
 
-    def __init__(self, key: str, args: Mapping[str, Any] | None = None,
+    def __init__(self, key: str, args: dict[str, Any] | None = None,
                  to: Iterable[int] | None = None) -> None:
+        # ``args`` is kept as given (lists of arguments as tuples): engines build many
+        # messages per move, so nothing is copied here.
         self.key = key
-        self.args = {} if args is None else {
-            k: tuple(v) if isinstance(v, list) else v for k, v in args.items()}
+        self.args = {} if args is None else args
         self.to = None if to is None else tuple(to)
         self._json: dict[str, Any] | None = None
 
@@ -91,13 +92,22 @@ class Message:
         if not isinstance(args, Mapping):
             raise ValueError(f"message {data['key']!r}: args must be an object")
         to = data.get("to")
-        return cls(data["key"], {k: _arg_from_json(v) for k, v in args.items()},
+        return cls(data["key"], {str(k): _arg_from_json(v) for k, v in args.items()},
                    None if to is None else (int(s) for s in to))
 
 
 def M(key: str, **args: Any) -> Message:
-    """A message addressed to everyone: ``M("{who} passes", who=colour)``."""
-    return Message(key, args)
+    """A message addressed to everyone: ``M("{who} passes", who=colour)`` (a list of
+    arguments given as a tuple)."""
+    m = _NEW(Message)
+    m.key = key
+    m.args = args
+    m.to = None
+    m._json = None
+    return m
+
+
+_NEW = object.__new__
 
 
 def term(word: str) -> Message:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from meeplehall.core.messages import Message, term
@@ -494,12 +495,17 @@ _ECHO_TERMS: dict[str, tuple[Message, ...]] = {
 }
 
 
+@cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(cls))
+
+
 def _echo(s: PragaState, seat: int, action: Any) -> Message:
     """The log entry of a move whose handler writes none: the verb is part of the key
     (``{seat}: refresh {a} {b}``), its arguments are ``a`` and ``b``."""
     words = str(action).split()
     args: dict[str, Any] = {"seat": term(side_name(s, seat))}
-    values = [getattr(action, f.name) for f in dataclasses.fields(action)]
+    values = [getattr(action, name) for name in _field_names(type(action))]
     for name, kind, value, word in zip(("a", "b"), type(action).args, values, words[1:],
                                        strict=False):
         terms = _ECHO_TERMS.get(kind)

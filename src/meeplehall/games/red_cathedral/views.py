@@ -345,7 +345,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "cathedral": cathedral,
         "supply": supply,
         "sides": sides,
-        "log": log_json(s.log, player),  # no entry is addressed to some seats only
+        "log": log_json(s.log, player),
         "state": public,
     }
     if ivan is not None:
@@ -366,7 +366,8 @@ def player_views(s: RCState, seats: Iterable[int | None],
     """``player_view`` for each of ``seats``, for a server pushing one state to them all.
 
     Every seat sees the same table, so the view is built once and the views of the other
-    seats differ only in ``"seat"``: they share every other member (read-only; equal, key
+    seats differ only in ``"seat"`` (and in ``"log"`` when an entry is addressed to some
+    seats only): they share every other member (read-only; equal, key
     order included, to separate ``player_view`` calls).
 
     ``memo``: a dict the caller keeps for one table from call to call (empty at first).
@@ -384,6 +385,8 @@ def player_views(s: RCState, seats: Iterable[int | None],
         else:
             view = dict(base)
             view["seat"] = seat
+            if any(m.to is not None for m in s.log):  # entries for some seats only
+                view["log"] = log_json(s.log, seat)
             out[seat] = view
     return out
 
