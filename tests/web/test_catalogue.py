@@ -93,7 +93,9 @@ def test_a_plural_entry_follows_the_rules_of_each_language() -> None:
 def test_nested_and_listed_arguments_are_rendered_in_the_language() -> None:
     seats = tuple(M("side {n}: {pp} PP", n=i, pp=pp) for i, pp in enumerate((3, 44)))
     line = M("final scoring: {scores}", scores=seats)
-    assert engine_catalogue("de").render(line) == "Endwertung: Seite 0: 3 PP, Seite 1: 44 PP"
+    assert engine_catalogue("de", "red-cathedral").render(line) == (
+        "Endwertung: Seite 0: 3 PP, Seite 1: 44 PP")
+    assert engine_catalogue("de", "praga").render(line).startswith("Schlusswertung: ")
     assert str(line) == "final scoring: side 0: 3 PP, side 1: 44 PP"
     who = M("{who} (seat {n})", who=term("yellow"), n=0)
     assert engine_catalogue("de").render(M("{who} passes", who=who)) == "Gelb (Platz 0) passt"

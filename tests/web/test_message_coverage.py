@@ -70,31 +70,45 @@ def play(name: str, params: dict[str, Any], seed: int) -> list[Message]:
 
 
 @cache
-def emitted() -> dict[str, Message]:
-    """One example of each emitted key (over every mode), with the union of the argument
-    names seen for it."""
+def emitted_by(name: str) -> dict[str, Message]:
+    """One example of each key a game emits (over every mode of the game)."""
     seen: dict[str, Message] = {}
-    for name, params, seeds in MODES:
+    for game, params, seeds in MODES:
         for seed in seeds:
-            for top in play(name, params, seed):
-                for m in walk(top):
-                    seen.setdefault(m.key, m)
+            if game == name:
+                for top in play(name, params, seed):
+                    for m in walk(top):
+                        seen.setdefault(m.key, m)
     return seen
 
 
+def emitted() -> dict[str, Message]:
+    """One example of each key either game emits."""
+    return {**emitted_by("red-cathedral"), **emitted_by("praga")}
+
+
 def problems(lang: str) -> list[str]:
-    cat = catalogue(lang)
+    """Each key without a translation (the game's own domain first), or whose translation
+    does not name exactly the message's arguments."""
     out = []
-    for key, message in sorted(emitted().items()):
+    for name in GAMES:
+        out += _problems(lang, name)
+    return out
+
+
+def _problems(lang: str, name: str) -> list[str]:
+    cat = catalogue(lang, name)
+    out = []
+    for key, message in sorted(emitted_by(name).items()):
         entry = cat.entries.get(key)
         if entry is None:
-            out.append(f"{key!r}: no translation")
+            out.append(f"{name}: {key!r}: no translation")
             continue
         for text in entry.plural or (entry.text,):
             unused = set(message.args) - set(PLACEHOLDER.findall(text))
             unknown = set(PLACEHOLDER.findall(text)) - set(message.args)
             if unused or unknown:
-                out.append(f"{key!r} -> {text!r}: unused {sorted(unused)}, "
+                out.append(f"{name}: {key!r} -> {text!r}: unused {sorted(unused)}, "
                            f"unknown {sorted(unknown)}")
     return out
 

@@ -34,7 +34,7 @@ class Message:
     """A catalogue key and its arguments; ``to``: the seats it is addressed to (None:
     everyone). Immutable by convention; compares by value."""
 
-    __slots__ = ("_json", "args", "key", "to")
+    __slots__ = ("args", "key", "to")
 
     key: str
     args: dict[str, Arg]
@@ -47,7 +47,6 @@ class Message:
         self.key = key
         self.args = {} if args is None else args
         self.to = None if to is None else tuple(to)
-        self._json: dict[str, Any] | None = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Message):
@@ -69,14 +68,11 @@ class Message:
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"key", "args"}`` (and ``"to"`` for an addressed entry). Worked out once per
-        message and shared: read-only."""
-        out = self._json
-        if out is None:
-            out = {"key": self.key, "args": {k: _arg_json(v) for k, v in self.args.items()}}
-            if self.to is not None:
-                out["to"] = list(self.to)
-            self._json = out
+        """``{"key", "args"}`` (and ``"to"`` for an addressed entry), built afresh."""
+        out: dict[str, Any] = {"key": self.key,
+                               "args": {k: _arg_json(v) for k, v in self.args.items()}}
+        if self.to is not None:
+            out["to"] = list(self.to)
         return out
 
     @classmethod
@@ -103,7 +99,6 @@ def M(key: str, **args: Any) -> Message:
     m.key = key
     m.args = args
     m.to = None
-    m._json = None
     return m
 
 
@@ -145,10 +140,25 @@ def message_json(value: Message | str) -> dict[str, Any]:
 
 
 def log_json(log: Iterable[Message | str], seat: int | None = None,
-             everything: bool = False) -> list[dict[str, Any]]:
-    """The log entries ``seat`` may read (all of them with ``everything``), as JSON."""
-    return [message_json(m) for m in log
-            if everything or not isinstance(m, Message) or m.seen_by(seat)]
+             everything: bool = False,
+             memo: dict[int, tuple[Message | str, dict[str, Any]]] | None = None,
+             ) -> list[dict[str, Any]]:
+    """The log entries ``seat`` may read (all of them with ``everything``), as JSON.
+
+    ``memo``: a dict kept by the caller from call to call (a server pushing views of one
+    table): an entry's JSON is then built once and the very object is given again (shared
+    between views: read-only). Without it every entry is built afresh."""
+    if memo is None:
+        return [message_json(m) for m in log
+                if everything or not isinstance(m, Message) or m.seen_by(seat)]
+    out = []
+    for m in log:
+        if everything or not isinstance(m, Message) or m.seen_by(seat):
+            kept = memo.get(id(m))
+            if kept is None or kept[0] is not m:
+                kept = memo[id(m)] = (m, message_json(m))
+            out.append(kept[1])
+    return out
 
 
 # --- catalogues ---------------------------------------------------------------------------
@@ -273,17 +283,21 @@ def _unquote(text: str) -> str:
     return value
 
 
-@functools.lru_cache(maxsize=16)
-def catalogue(lang: str) -> Catalogue:
-    """The merged catalogue of ``lang`` (every domain under ``LOCALE/lang``). In English an
-    empty translation is the key itself (and the ``msgid``/``msgid_plural`` pair).
+@functools.lru_cache(maxsize=32)
+def catalogue(lang: str, domain: str | None = None) -> Catalogue:
+    """The merged catalogue of ``lang`` (every domain under ``LOCALE/lang``; ``domain``, a
+    game's name, is read first, so its translations win where two domains differ). In
+    English an empty translation is the key itself (and the ``msgid``/``msgid_plural``
+    pair).
 
     Raises:
         ValueError: a ``.po`` file does not parse.
     """
     entries: dict[str, Entry] = {}
     plural_forms = ""
-    for path in sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po")):
+    paths = sorted((LOCALE / lang / "LC_MESSAGES").glob("*.po"), key=lambda p: (
+        p.stem != domain, p.stem))
+    for path in paths:
         try:
             parsed, fields = parse_po(path.read_text(encoding="utf-8"))
         except ValueError as exc:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Callable
-from functools import cache
 from typing import Any
 
 from meeplehall.core.messages import Message, term
@@ -495,9 +494,14 @@ _ECHO_TERMS: dict[str, tuple[Message, ...]] = {
 }
 
 
-@cache
+_FIELDS: dict[type, tuple[str, ...]] = {}  # action class -> its field names
+
+
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(cls))
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
 
 
 def _echo(s: PragaState, seat: int, action: Any) -> Message:
