@@ -299,22 +299,12 @@ def _public_kept(s: RCState, memo: Memo) -> dict[str, Any]:
     return _public(s, _keep(memo, ("state", "opts"), s.opts, _params, s.opts), kept)
 
 
-def _log_memo(memo: Memo) -> dict[int, Any]:
-    """The part of ``memo`` that keeps the log entries' JSON (``log_json``)."""
-    kept = memo.get("log")
-    if kept is None:
-        kept = memo["log"] = (None, {})
-    entries: dict[int, Any] = kept[1]
-    return entries
-
-
 def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str, Any]:
     names = _NAMES_SOLO if s.solo else _NAMES
     top = s.stack[-1] if s.stack else None
     advanced = s.opts.advanced_workshops
     card_of, owner, delivered, done, orn, ws_tile = (
         s.card_of, s.owner, s.delivered, s.done, s.orn, s.ws_tile)
-    fresh = memo is None
     if memo is None:  # a fresh view: nothing kept from an earlier one
         memo = {}
     options = _keep(memo, "options", s.opts, _params, s.opts)
@@ -355,7 +345,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "cathedral": cathedral,
         "supply": supply,
         "sides": sides,
-        "log": log_json(s.log, player, memo=None if fresh else _log_memo(memo)),
+        "log": log_json(s.log, player),
         "state": public,
     }
     if ivan is not None:
@@ -396,8 +386,7 @@ def player_views(s: RCState, seats: Iterable[int | None],
             view = dict(base)
             view["seat"] = seat
             if any(m.to is not None for m in s.log):  # entries for some seats only
-                view["log"] = log_json(s.log, seat,
-                                       memo=None if memo is None else _log_memo(memo))
+                view["log"] = log_json(s.log, seat)
             out[seat] = view
     return out
 
