@@ -140,25 +140,11 @@ def message_json(value: Message | str) -> dict[str, Any]:
 
 
 def log_json(log: Iterable[Message | str], seat: int | None = None,
-             everything: bool = False,
-             memo: dict[int, tuple[Message | str, dict[str, Any]]] | None = None,
-             ) -> list[dict[str, Any]]:
-    """The log entries ``seat`` may read (all of them with ``everything``), as JSON.
-
-    ``memo``: a dict kept by the caller from call to call (a server pushing views of one
-    table): an entry's JSON is then built once and the very object is given again (shared
-    between views: read-only). Without it every entry is built afresh."""
-    if memo is None:
-        return [message_json(m) for m in log
-                if everything or not isinstance(m, Message) or m.seen_by(seat)]
-    out = []
-    for m in log:
-        if everything or not isinstance(m, Message) or m.seen_by(seat):
-            kept = memo.get(id(m))
-            if kept is None or kept[0] is not m:
-                kept = memo[id(m)] = (m, message_json(m))
-            out.append(kept[1])
-    return out
+             everything: bool = False) -> list[dict[str, Any]]:
+    """The log entries ``seat`` may read (all of them with ``everything``), as JSON built
+    afresh."""
+    return [message_json(m) for m in log
+            if everything or not isinstance(m, Message) or m.seen_by(seat)]
 
 
 # --- catalogues ---------------------------------------------------------------------------
