@@ -13,6 +13,7 @@ from rich.console import Console
 
 from meeplehall.cli.main import main
 from meeplehall.cli.simulate import seat_bots
+from meeplehall.core.messages import log_lines
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.core.testing import random_playout
 from meeplehall.games import GAMES
@@ -92,7 +93,7 @@ def test_replay_to_k_print_shows_that_state(record_file: Path) -> None:
     assert rc == 0, out
     assert f"Move 7/{len(record.actions)}:" in out
     state = replay(record, GAME, upto=7)
-    assert state.log[-1] in out
+    assert log_lines(state.log)[-1] in out
     assert f"Next: {GAME.side_name(state, record.actions[7][0])}: {record.actions[7][1]}" in out
 
 

@@ -1,6 +1,6 @@
-"""The message catalogues: gettext .po files read with Babel, served merged per language,
-and covering the client's strings and every English text the Red Cathedral engine shows
-(log lines, prompts, action labels) by exact msgid or by {placeholder} pattern."""
+"""The message catalogues: gettext .po files read with Babel, served merged per language
+with each language's plural rule; the client's strings are all in them; messages render
+with plural forms and nested arguments (the engines' coverage: test_message_coverage.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ import pytest
 from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
-from meeplehall.ai.base import make_bot
-from meeplehall.games import GAMES
+from meeplehall.core.messages import M, term
+from meeplehall.core.messages import catalogue as engine_catalogue
 from meeplehall.web import LANGUAGES, LOCALE, STATIC, catalogue
 from tests.server.conftest import make_client
 
@@ -36,11 +36,16 @@ def test_every_language_has_the_domains_and_they_parse() -> None:
             ids = [m.id for m in cat if m.id]
             assert ids, path.name
             for message in cat:
-                if message.id and message.string:
-                    assert set(PLACEHOLDER.findall(message.string)) == set(
-                        PLACEHOLDER.findall(message.id)), (lang, message.id)
+                ids = message.id if isinstance(message.id, tuple) else (message.id,)
+                forms = message.string if isinstance(message.string, tuple) else (
+                    message.string,)
+                for form in forms:
+                    if ids[0] and form:
+                        assert set(PLACEHOLDER.findall(form)) <= set(
+                            PLACEHOLDER.findall(" ".join(ids))), (lang, message.id)
             if lang != "en":
-                untranslated = [m.id for m in cat if m.id and not m.string]
+                untranslated = [m.id for m in cat if m.id and not all(
+                    m.string if isinstance(m.string, tuple) else (m.string,))]
                 assert not untranslated, (lang, domain, untranslated[:5])
 
 
@@ -59,6 +64,8 @@ def test_the_client_strings_are_all_in_the_catalogue() -> None:
 def test_the_i18n_endpoint_merges_the_domains(client: TestClient) -> None:
     body = client.get("/api/i18n/de").json()
     assert body["lang"] == "de" and set(body["languages"]) == set(LANGUAGES)
+    assert body["plural"] == "(n != 1)"
+    assert client.get("/api/i18n/ru").json()["plural"].startswith("(n%10==1 && n%100!=11 ? 0")
     assert body["messages"]["Undo"] == "Rückgängig"
     assert body["messages"]["{who} passes"] == "{who} passt"
     assert client.get("/api/i18n/xx").status_code == 404
@@ -70,72 +77,25 @@ def test_the_i18n_endpoint_merges_the_domains(client: TestClient) -> None:
     assert red["upgrade"] == catalogue("de", "red-cathedral")["upgrade"]
 
 
-class Translator:
-    """The client's tr() in Python (static/js/i18n.js)."""
-
-    def __init__(self, messages: dict[str, str]) -> None:
-        self.messages = messages
-        patterns = []
-        for msgid, msgstr in messages.items():
-            names = PLACEHOLDER.findall(msgid)
-            if names:
-                parts = PLACEHOLDER.split(msgid)[::2]
-                source = re.compile("(.+?)".join(re.escape(p) for p in parts), re.S)
-                patterns.append((len(PLACEHOLDER.sub("", msgid)), source, names, msgstr))
-        patterns.sort(key=lambda p: -p[0])
-        self.patterns = patterns
-
-    def __call__(self, text: str, depth: int = 0) -> str | None:
-        """The translation of ``text``; None when nothing matches."""
-        if text in self.messages:
-            return self.messages[text]
-        if depth > 6:
-            return None
-        for _, source, names, msgstr in self.patterns:
-            m = source.fullmatch(text)
-            if m:
-                values = {n: self.value(v, depth + 1)
-                          for n, v in zip(names, m.groups(), strict=True)}
-                return PLACEHOLDER.sub(lambda x, v=values: v.get(x.group(1), x.group(0)), msgstr)
-        return None
-
-    def value(self, value: str, depth: int) -> str:
-        """A captured value: a list "a, b" is translated item by item."""
-        if value in self.messages or ", " not in value:
-            return self(value, depth) or value
-        return ", ".join(self(v, depth) or v for v in value.split(", "))
+def test_a_plural_entry_follows_the_rules_of_each_language() -> None:
+    """Plural forms through each catalogue's Plural-Forms rule (and in the endpoint)."""
+    rubles = {n: {lang: engine_catalogue(lang).render(M("{n} Ruble", n=n))
+                  for lang in LANGUAGES} for n in (1, 2, 5, 22, 25)}
+    assert [rubles[n]["en"] for n in (1, 2)] == ["1 Ruble", "2 Rubles"]
+    assert [rubles[n]["pl"] for n in (1, 2, 5, 22, 25)] == [
+        "1 Rubel", "2 Ruble", "5 Rubli", "22 Ruble", "25 Rubli"]
+    assert [rubles[n]["ru"] for n in (1, 2, 5, 22, 25)] == [
+        "1 рубль", "2 рубля", "5 рублей", "22 рубля", "25 рублей"]
+    assert catalogue("pl", "red-cathedral")["{n} Ruble"] == ["{n} Rubel", "{n} Ruble", "{n} Rubli"]
+    assert catalogue("en", "red-cathedral")["{n} Ruble"] == ["{n} Ruble", "{n} Rubles"]
 
 
-def test_the_python_mirror_of_tr_translates_lists_and_nested_values() -> None:
-    translate = Translator(catalogue("de", "red-cathedral"))
-    line = "final scoring: side 0: 3 PP, side 1: 44 PP, side 2: 5 PP"
-    assert translate(line) == "Endwertung: Seite 0: 3 PP, Seite 1: 44 PP, Seite 2: 5 PP"
-    assert translate("yellow (seat 0) passes") == "Gelb (Platz 0) passt"
-    assert translate("the moon is bright") in (None, "the moon is bright")
-
-
-@pytest.fixture(scope="module")
-def engine_texts() -> set[str]:
-    """Every prompt, action label and log line of three bot games (2, 3 players, solo)."""
-    game = GAMES["red-cathedral"]
-    texts: set[str] = set()
-    for seed, players, bot, rounds in ((1, 2, "greedy", 500), (2, 3, "random", 12),
-                                       (3, 1, "greedy", 500), (4, 1, "random", 30)):
-        state = game.initial_state({"players": players, "round_limit": rounds}, seed)
-        chooser = make_bot(bot, seed)
-        while game.current_player(state) is not None:
-            seat = game.current_player(state)
-            legal = game.legal_actions(state)
-            texts.add(game.describe_decision(state))
-            texts |= {game.action_label(state, a) for a in legal}
-            state = game.apply(state, chooser.choose(game, game.player_view(state, seat), legal))
-        texts |= set(state.log)
-    return texts
-
-
-@pytest.mark.parametrize("lang", ["de", "pl", "ru", "pt"])
-def test_every_red_cathedral_text_of_a_game_is_translated(lang: str,
-                                                          engine_texts: set[str]) -> None:
-    translate = Translator(catalogue(lang, "red-cathedral"))
-    missing = sorted(t for t in engine_texts if translate(t) in (None, t))
-    assert not missing, missing[:20]
+def test_nested_and_listed_arguments_are_rendered_in_the_language() -> None:
+    seats = tuple(M("side {n}: {pp} PP", n=i, pp=pp) for i, pp in enumerate((3, 44)))
+    line = M("final scoring: {scores}", scores=seats)
+    assert engine_catalogue("de", "red-cathedral").render(line) == (
+        "Endwertung: Seite 0: 3 PP, Seite 1: 44 PP")
+    assert engine_catalogue("de", "praga").render(line).startswith("Schlusswertung: ")
+    assert str(line) == "final scoring: side 0: 3 PP, side 1: 44 PP"
+    who = M("{who} (seat {n})", who=term("yellow"), n=0)
+    assert engine_catalogue("de").render(M("{who} passes", who=who)) == "Gelb (Platz 0) passt"

@@ -15,6 +15,7 @@ from rich.panel import Panel
 from rich.table import Table
 from rich.text import Text
 
+from meeplehall.core.messages import Message, english
 from meeplehall.core.protocol import Game, Outcome
 
 LOG_LINES = 12
@@ -222,8 +223,9 @@ def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
-def render_log(log: Sequence[str], lines: int = LOG_LINES) -> Panel:
-    shown = list(log)[-lines:]
+def render_log(log: Sequence[Any], lines: int = LOG_LINES) -> Panel:
+    """The last ``lines`` entries of a view's log (messages), in English."""
+    shown = [english(entry) for entry in list(log)[-lines:]]
     return Panel(Text("\n".join(shown) if shown else "(empty)"),
                  title=f"Log (last {len(shown)} of {len(log)})", title_align="left")
 
@@ -292,11 +294,13 @@ LOG_FORMATTERS: dict[str, Callable[[Mapping[str, Any], str], str]] = {
 }
 
 
-def format_log(game: Game, state: Any, seat: int | None, lines: Sequence[str]) -> list[str]:
-    """``lines`` of the game's log as the terminal shows them to ``seat``."""
+def format_log(game: Game, state: Any, seat: int | None, lines: Sequence[Any]) -> list[str]:
+    """``lines`` of the game's log (messages) as the terminal shows them to ``seat``: the
+    entries it may read, in English."""
+    lines = [english(m) for m in lines if not isinstance(m, Message) or m.seen_by(seat)]
     formatter = LOG_FORMATTERS.get(game.name)
     if formatter is None:
-        return list(lines)
+        return lines
     view = game.player_view(state, seat)
     return [formatter(view, line) for line in lines]
 

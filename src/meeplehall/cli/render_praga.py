@@ -30,6 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeplehall.cli.render import COLOUR_STYLES, LOG_LINES, styled
+from meeplehall.core.messages import english
 from meeplehall.games.praga.components import (
     ACTIONS,
     CELL_SIDE,
@@ -741,7 +742,7 @@ def log_lines(view: Mapping[str, Any], lines: int = LOG_LINES) -> Panel:
     """The last log lines with seat numbers replaced by colours."""
     colours = _colours(view)
     log = list(view.get("log", ()))
-    shown = [name_seats(str(line), colours) for line in log[-lines:]]
+    shown = [name_seats(english(line), colours) for line in log[-lines:]]
     return Panel(Text("\n".join(shown) if shown else "(empty)"),
                  title=f"Log (last {len(shown)} lines)", title_align="left")
 

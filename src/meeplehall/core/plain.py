@@ -17,6 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable, Collection, Mapping
 from typing import Any, TypeVar
 
+from meeplehall.core.messages import Message
 from meeplehall.core.rng import Rng
 
 S = TypeVar("S")
@@ -47,8 +48,8 @@ def state_to_plain(state: Any, slots: Collection[str]) -> dict[str, Any]:
             value = value.to_params()
         elif name == "rng":
             value = value.state
-        elif name == "log":  # a long list of strings: copy it, no need to walk it
-            out[name] = list(value)
+        elif name == "log":  # messages: their JSON form
+            out[name] = [m.to_json() for m in value]
             continue
         out[name] = to_plain(value)
     return out
@@ -67,6 +68,8 @@ def state_from_plain(cls: type[S], data: Mapping[str, Any], slots: Collection[st
             value = make_options(**value)
         elif name == "rng":
             value = Rng(int(value))
+        elif name == "log":
+            value = [Message.from_json(m) for m in value]
         elif name in list_fields:
             value = [tuplify(v) for v in value]
         else:

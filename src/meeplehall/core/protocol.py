@@ -203,6 +203,8 @@ class Game(Protocol[S, A]):
     def describe_decision(self, state: S) -> str: ...
     def rules_text(self, state: S) -> str: ...
     def action_label(self, state: S, action: A) -> str: ...
+    def decision_message(self, state: S) -> Any: ...
+    def action_message(self, state: S, action: A) -> Any: ...
     def side_name(self, state: S, side: int) -> str: ...
     def sample_hidden(self, view: View, rng: Any) -> S: ...
     def reveals(self, before: S, action: A, after: S) -> bool: ...
@@ -257,6 +259,20 @@ class GameBase(Generic[S, A]):
     def side_name(self, state: S, side: int) -> str:
         """The name of a side (a seat, or an automaton after the seats); default ``seat N``."""
         return f"seat {side}"
+
+    def decision_message(self, state: S) -> Any:
+        """The current decision's prompt as a :class:`~meeplehall.core.messages.Message`
+        (games override it; by default the English prompt as a key of its own)."""
+        from meeplehall.core.messages import term
+
+        return term(self.describe_decision(state))
+
+    def action_message(self, state: S, action: A) -> Any:
+        """The label of ``action`` as a :class:`~meeplehall.core.messages.Message`
+        (games override it; by default the English label or the action's text)."""
+        from meeplehall.core.messages import term
+
+        return term(self.action_label(state, action))
 
     def current_player(self, state: S) -> PlayerId | None:  # pragma: no cover
         raise NotImplementedError

@@ -32,6 +32,7 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
 from meeplehall.ai.base import BOTS, analyse
+from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
@@ -349,7 +350,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             lambda: analyse(game, game.player_view(state, seat), legal_actions, bot, seed))
         return {"table_id": table_id, "seq": seq, "seat": seat, "bot": bot,
                 "decision": live.decision(),
-                "ranked": [{"text": str(a), "label": labels.get(str(a), str(a)),
+                "ranked": [{"text": str(a),
+                            "label": labels.get(str(a), message_json(str(a))),
                             "score": float(score)} for a, score in ranked]}
 
     @app.get("/api/tables/{table_id}/replay/{k}",

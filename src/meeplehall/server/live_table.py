@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from meeplehall.core.messages import message_json
 from meeplehall.core.protocol import Game, IllegalActionError
 
 MOVE = "move"
@@ -174,7 +175,7 @@ class Live:
     # The views builder's memo for this table (see views_builder): kept across moves.
     _view_memo: dict[Any, Any] = field(default_factory=dict)
     _actions: tuple[Any, ...] | None = None
-    _legal: list[dict[str, str]] | None = None
+    _legal: list[dict[str, Any]] | None = None
     # Update messages already serialised for this seq, shared by every connection that
     # last saw the same view of the same seat (see meeplehall.server.live).
     messages: dict[tuple[int | None, int, int], tuple[dict[str, Any], str]] = field(
@@ -246,16 +247,20 @@ class Live:
                 self.game.legal_actions(self.state))
         return self._actions
 
-    def legal(self) -> list[dict[str, str]]:
-        """The legal actions of the current decision: text form and a label for people."""
+    def legal(self) -> list[dict[str, Any]]:
+        """The legal actions of the current decision: text form and a label for people (a
+        message, ``{"key", "args"}``)."""
         if self._legal is None:
-            label = self.game.action_label
-            self._legal = [{"text": str(a), "label": label(self.state, a)}
+            label = self.game.action_message
+            self._legal = [{"text": str(a), "label": message_json(label(self.state, a))}
                            for a in self.legal_actions()]
         return self._legal
 
-    def decision(self) -> str | None:
-        return None if self.to_move is None else self.game.describe_decision(self.state)
+    def decision(self) -> dict[str, Any] | None:
+        """The current decision's prompt as a message (None when the game is over)."""
+        if self.to_move is None:
+            return None
+        return message_json(self.game.decision_message(self.state))
 
     def undoable(self, seat: int) -> int:
         """How many of ``seat``'s latest moves can be taken back: back to the last move

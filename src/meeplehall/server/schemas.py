@@ -97,13 +97,21 @@ class SeatState(BaseModel):
     finished: bool
     outcome: dict[str, Any] | None
     undoable: int | None = None
-    decision: str | None = None
+    decision: MessageOut | None = None
     legal: list[ActionOut] | None = None
+
+
+class MessageOut(BaseModel):
+    """A text for people: a catalogue key and its arguments (``meeplehall.core.messages``);
+    an argument is an int, a string, a nested message or a list of those."""
+
+    key: str
+    args: dict[str, Any] = Field(default_factory=dict)
 
 
 class ActionOut(BaseModel):
     text: str
-    label: str
+    label: MessageOut
 
 
 class ViewOut(SeatState):
@@ -147,7 +155,7 @@ class AnalysisOut(BaseModel):
     seq: int
     seat: int
     bot: str
-    decision: str | None
+    decision: MessageOut | None
     ranked: list[RankedAction]
 
 

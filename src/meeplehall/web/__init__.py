@@ -6,7 +6,9 @@
   fragment (``#/``, ``#/table/{id}``, ``#/table/{id}/join/{seat}``).
 - ``GET /static/...``: the ES modules, the stylesheet and the sounds.
 - ``GET /api/i18n/{lang}``: the merged message catalogue of a language as JSON,
-  ``{"lang", "languages", "messages": {msgid: msgstr}}``, built from the gettext ``.po``
+  ``{"lang", "languages", "plural", "messages": {msgid: msgstr or [plural forms]}}``
+  (``plural``: the C expression of the language's ``Plural-Forms`` rule), built from the
+  gettext ``.po``
   files under ``locale/{lang}/LC_MESSAGES/`` (every domain present: ``client``,
   ``red-cathedral``, ``praga``, ...). Empty and fuzzy entries are left out, so the client
   falls back to the English msgid. ``?game=NAME`` gives that game's domain precedence
@@ -33,9 +35,11 @@ LANGUAGES: dict[str, str] = {"en": "English", "de": "Deutsch", "pl": "Polski",
 
 
 @functools.lru_cache(maxsize=32)
-def catalogue(lang: str, game: str | None = None) -> dict[str, str]:
-    """Every translated message of ``lang`` over all domains (msgid -> msgstr); the
-    domain named ``game`` (if any) is read last, so its translations win.
+def catalogue(lang: str, game: str | None = None) -> dict[str, str | list[str]]:
+    """Every translated message of ``lang`` over all domains (msgid -> msgstr; a plural
+    entry: msgid -> its forms, in the order of the language's ``Plural-Forms`` rule); the
+    domain named ``game`` (if any) is read last, so its translations win. In English an
+    untranslated plural entry gives its ``msgid`` and ``msgid_plural``.
 
     Raises:
         KeyError: ``lang`` is not one of :data:`LANGUAGES`.
@@ -45,7 +49,7 @@ def catalogue(lang: str, game: str | None = None) -> dict[str, str]:
         raise KeyError(lang)
     from babel.messages.pofile import PoFileError, read_po
 
-    messages: dict[str, str] = {}
+    messages: dict[str, str | list[str]] = {}
     folder = LOCALE / lang / "LC_MESSAGES"
     paths = sorted(folder.glob("*.po")) if folder.is_dir() else []
     paths.sort(key=lambda p: p.stem == game)
@@ -56,11 +60,27 @@ def catalogue(lang: str, game: str | None = None) -> dict[str, str]:
             except PoFileError as exc:
                 raise ValueError(f"{path.parent.parent.name}/{path.name}: {exc}") from None
         for message in cat:
-            if not message.id or message.fuzzy or isinstance(message.id, tuple):
+            if not message.id or message.fuzzy:
                 continue
-            if isinstance(message.string, str) and message.string:
+            if isinstance(message.id, tuple):
+                forms = [str(f) for f in (message.string or ())]
+                if all(forms):
+                    messages[str(message.id[0])] = forms
+                elif lang == "en":
+                    messages[str(message.id[0])] = [str(message.id[0]), str(message.id[1])]
+            elif isinstance(message.string, str) and message.string:
                 messages[str(message.id)] = message.string
     return messages
+
+
+@functools.lru_cache(maxsize=8)
+def plural_rule(lang: str) -> str:
+    """The C expression of ``lang``'s ``Plural-Forms`` header (``n != 1`` when absent)."""
+    from meeplehall.core.messages import catalogue as engine_catalogue
+
+    forms = engine_catalogue(lang).plural_forms
+    _, _, rule = forms.partition("plural=")
+    return rule.rstrip("; ") or "n != 1"
 
 
 def _domains() -> set[str]:
@@ -87,7 +107,7 @@ def mount(app: Any) -> None:
                 {"detail": f"unknown language {lang[:20]!r}; languages are: "
                            f"{', '.join(LANGUAGES)}"}, status_code=404)
         messages = catalogue(lang, game if game in _domains() else None)
-        return JSONResponse({"lang": lang, "languages": LANGUAGES, "messages": messages},
-                            headers=no_cache)
+        return JSONResponse({"lang": lang, "languages": LANGUAGES, "plural": plural_rule(lang),
+                             "messages": messages}, headers=no_cache)
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

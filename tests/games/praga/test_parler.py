@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from meeplehall.core.messages import log_lines
 from meeplehall.core.rng import Rng
 from meeplehall.core.testing import (
     check_clone_independent,
@@ -147,7 +148,7 @@ def test_parler_deck_each_card_once_per_cycle_of_five(seed):
     """P.3: a card per turn; every block of five turns uses each card once; 16 turns."""
     final, _ = random_playout(GAME, {**ONE, "parler_bots": 2}, seed, seed)
     for name in PARLER.names[:2]:
-        cards = _reveals(final.log, name)
+        cards = _reveals(log_lines(final.log), name)
         assert len(cards) == 16
         for k in range(0, 15, 5):
             assert sorted(cards[k:k + 5]) == [1, 2, 3, 4, 5]
@@ -168,12 +169,12 @@ def test_parler_bots_take_exactly_one_turn_each_after_every_round(seed):
         s = GAME.apply(s, actions[rng.randbelow(len(actions))])
         if s.played[1] != before.played[1]:  # the second person's turn ended
             rounds += 1
-            lines = s.log[seen:]
+            lines = log_lines(s.log)[seen:]
             while s.final is None and any(d[0] in (PARLER_SITE, PARLER_ORIENT)
                                           for d in s.stack):
                 actions = GAME.legal_actions(s)  # the human places a Parler building
                 s = GAME.apply(s, actions[rng.randbelow(len(actions))])
-            lines = s.log[seen:]
+            lines = log_lines(s.log)[seen:]
             seen = len(s.log)
             reveals = [line.split(" reveals")[0] for line in lines if " reveals card" in line]
             assert reveals == list(PARLER.names[:2])
@@ -185,7 +186,7 @@ def test_parler_bots_take_exactly_one_turn_each_after_every_round(seed):
                 ordinal = ("oldest", "second-oldest", "third-oldest")[card // 4 + card // 5]
                 assert line.startswith(f"{name} takes the {ordinal} action tile")
         elif s.played[0] != before.played[0]:
-            assert not any(" reveals card" in line for line in s.log[seen:])
+            assert not any(" reveals card" in line for line in log_lines(s.log)[seen:])
     assert rounds == 16 and s.bots is not None
     assert [bot[B_TURNS] for bot in s.bots] == [16, 16] and s.played == [16, 16]
 
@@ -225,7 +226,7 @@ def test_parler_card_2_wall_under_its_stack_quarry_token_and_stone_seal():
         seal = [C.seals[x].id for x, o in enumerate(t.seal_owner) if o == 1]
         assert seal == [claimed] and t.bots is not None
         assert t.bots[0][B_CUBES] == C.cubes - 1
-        assert f"Peter Parler claims seal {claimed}" in t.log
+        assert f"Peter Parler claims seal {claimed}" in log_lines(t.log)
 
 
 def test_parler_card_5_upgrade_gold_mine_seal_and_third_oldest_tile():
@@ -243,12 +244,12 @@ def test_parler_card_5_upgrade_gold_mine_seal_and_third_oldest_tile():
     assert s.stacks[k][-1] == upgrade
     assert s.bots[0][B_MINES] == 8 and s.seal_owner[0] == 1
     assert any(line.startswith(f"Peter Parler takes the third-oldest action tile "
-                               f"{C.action_tiles[third].id}") for line in s.log)
+                               f"{C.action_tiles[third].id}") for line in log_lines(s.log))
     # full: skipped
     force_card(s, 0, 5)
     parler_turn(s, 0)
     assert s.bots[0][B_MINES] == 8 and "Peter Parler: +1 gold mine skipped (his track is " \
-        "full)" in s.log
+        "full)" in log_lines(s.log)
 
 
 @pytest.mark.parametrize(("mines", "quarries", "full", "expect"), [
@@ -309,7 +310,7 @@ def test_parler_card_1_builds_at_his_plaza_with_a_cube_and_moves_his_pawn():
         target = loop[(loop.index(target) + 1) % len(loop)]
     assert s.bots[0][B_PAWN] == target
     assert any(line.startswith(f"Peter Parler takes the second-oldest action tile "
-                               f"{C.action_tiles[second].id}") for line in s.log)
+                               f"{C.action_tiles[second].id}") for line in log_lines(s.log))
 
 
 def test_parler_blue_corner_must_touch_another_if_it_can():
@@ -371,7 +372,7 @@ def test_parler_cubes_win_a_plaza_majority_and_he_takes_nothing():
     assert s.stack[-1][0] == CHOOSE and s.stack[-1][1] == 0
     assert s.bots is not None and s.bots[0][B_CUBES] == C.cubes and s.cubes[0] == 2
     assert f"market {C.markets[m].id}: Peter Parler has the majority and takes nothing" \
-        in s.log
+        in log_lines(s.log)
 
 
 def test_parler_completing_a_plaza_pays_the_human_majority_and_moves_pawns_on():
@@ -390,7 +391,7 @@ def test_parler_completing_a_plaza_pays_the_human_majority_and_moves_pawns_on():
     parler.place_parler_building(s, 0, tile, free, 0)
     assert s.market_done[m] and s.site_owner[free] == 1
     assert s.bots is not None and s.bots[0][B_PAWN] != m
-    assert f"market {C.markets[m].id}: green takes both rewards" in s.log
+    assert f"market {C.markets[m].id}: green takes both rewards" in log_lines(s.log)
     assert s.cubes[0] == 2 and s.bots[0][B_CUBES] == C.cubes
     gained = sum(n for kind, n in (*upper, *lower) if kind == 0)  # VP rewards (kind 0)
     assert s.vp[0] >= vp + gained
@@ -481,7 +482,7 @@ def test_parler_views_round_trips_and_resampling(params, seed):
 def test_parler_log_describes_his_turns_in_words():
     """Log lines show the bots' turns in words."""
     final, _ = random_playout(GAME, ONE, 12, 12)
-    text = "\n".join(final.log)
+    text = "\n".join(log_lines(final.log))
     for pattern in (r"Peter Parler reveals card \d", r"Peter Parler: \+1 (gold mine|quarry)",
                     r"Peter Parler takes the (oldest|second-oldest|third-oldest) action tile",
                     r"Peter Parler's pawn starts at market M\d+"):

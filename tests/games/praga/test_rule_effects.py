@@ -8,6 +8,7 @@ checks the rule's effect on the state.
 
 from __future__ import annotations
 
+from meeplehall.core.messages import log_lines
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.components import CATHEDRAL, HUNGER_WALL, load
@@ -95,7 +96,7 @@ def test_P_CLOCK_4_the_drop_onto_the_line_switches_the_era_at_once():
         in_stacks = {t for k in (row * 2, row * 2 + 1, 6 + row * 2, 7 + row * 2)
                      for t in s.stacks[k]}
         assert not any(t in in_stacks for t in tiles if t >= 0)
-    assert "era II begins" in s.log
+    assert "era II begins" in log_lines(s.log)
 
 
 def test_P_CLOCK_5_two_players_the_line_arms_the_star_and_the_star_switches():

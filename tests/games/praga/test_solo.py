@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
+from meeplehall.core.messages import log_lines
 from meeplehall.core.rng import Rng
 from meeplehall.core.testing import (
     check_clone_independent,
@@ -85,7 +86,8 @@ def test_P_SOLO_2_after_each_turn_the_dummy_takes_the_tile_furthest_along(seed):
         dummy = K.end_turn(C.crane, after_human.rotation, tuple(slots), tile)
         assert (s.rotation, s.slots) == (dummy.rotation, dummy.slots)
         assert s.bots is not None and s.bots[0][B_TURNS] == turns
-        lines = [line for line in s.log[len(before.log):] if line.startswith("the dummy")]
+        lines = [line for line in log_lines(s.log[len(before.log):])
+                 if line.startswith("the dummy")]
         assert lines == [f"the dummy takes the oldest action tile "
                          f"{C.action_tiles[tile].id} from slot {oldest} and returns it to "
                          "the crane" + (" (its 5-VP token goes back beside the crane)"
@@ -141,7 +143,7 @@ def test_P_SOLO_3_the_dummy_taking_the_5vp_tile_scores_nothing():
     s.played[0] = 1  # as after the human's first turn
     dummy_turn(s, 0)
     assert s.five_vp == -1 and s.vp == vp
-    assert "5-VP token goes back beside the crane" in s.log[-1]
+    assert "5-VP token goes back beside the crane" in log_lines(s.log)[-1]
 
 
 def test_P_SOLO_4_the_result_is_the_score_against_the_140_benchmark():

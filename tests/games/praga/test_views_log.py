@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from meeplehall.core.messages import log_lines
 from meeplehall.core.testing import random_playout
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga.components import load
@@ -22,27 +23,28 @@ def test_log_names_seats_by_colour_and_echoes_each_move_once():
                "rows": {"upgrade": ["U16", "U01", "U02", "U12"]}})
     start = len(s.log)
     s = play(s, "take-tile 2", "perform upgrade", "pick 0", "orient 0", "end-turn")
-    lines = s.log[start:]
+    lines = log_lines(s.log)[start:]
     assert all(not re.search(r"\bseat \d\b|^\d: ", line) for line in lines), lines
     assert lines[0] == f"green takes action tile {C.action_tiles[0].id} from slot 2"
     assert lines[1] == "green performs upgrade"
     assert lines[2] == "green takes upgrade U16"
     assert lines[3] == "green upgrades its upgrade action with U16"
-    assert lines[4] == "green: end-turn"
+    assert lines[4] == "green ends the turn"  # key "{seat}: end-turn", a sentence
     assert not any("take-tile" in line or "pick 0" in line for line in lines)
     assert sum("orient" in line for line in lines) == 0  # the placement line says it
 
 
 def test_log_echoes_moves_without_their_own_line_before_their_effects():
-    """A move with no line of its own (``produce``) is echoed as ``colour: move``, before
-    the lines of what it caused (the wealth bonus)."""
+    """A move with no line of its own (``produce``) is echoed (key ``{seat}: produce``, a
+    sentence in every language), before the lines of what it caused (the wealth bonus)."""
     s = build({"crane": (2, GREEN_ZONE, ("mines", "wall")),
                "p": {GREEN: {"mine": 7, "gold": 4}}})
     s = play(s, "take-tile 2", "perform mines")
     start = len(s.log)
     s = play(s, "produce")
-    assert s.log[start] == "green: produce"
-    assert s.log[start + 1].startswith("green gains a wealth bonus")
+    assert log_lines(s.log)[start] == "green produces"
+    assert s.log[start].key == "{seat}: produce"
+    assert log_lines(s.log)[start + 1].startswith("green gains a wealth bonus")
 
 
 def test_view_at_the_end_of_the_game_says_it_is_over():
@@ -67,8 +69,8 @@ def test_view_at_the_end_of_the_game_says_it_is_over():
     assert outcome is not None
     assert fin["ranking"] == [[C.colours[p] for p in g] for g in outcome.ranking]
     assert fin["winners"] == fin["ranking"][0]
-    assert final.log[-1].startswith("final scoring: ")
-    assert "seat" not in final.log[-1]
+    assert log_lines(final.log)[-1].startswith("final scoring: ")
+    assert "seat" not in log_lines(final.log)[-1]
 
 
 def test_view_during_the_game_is_not_over():

@@ -45,6 +45,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from meeplehall.core.messages import term
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
@@ -129,7 +130,7 @@ def build(spec: Mapping[str, Any]) -> RCState:
     players = spec.get("players", 2)
     s = GAME.initial_state({"players": players, **spec.get("options", {})},
                            spec.get("seed", 0))
-    s.log = ["setup: scenario fixture"]
+    s.log = [term("setup: scenario fixture")]
     if "towers" in spec:
         _towers(s, spec["towers"])
     if "tiles" in spec:

@@ -3,6 +3,7 @@ RC-WIN-1/2, RC-AMB-1/11)."""
 
 from __future__ import annotations
 
+from meeplehall.core.messages import log_lines
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import load
 from meeplehall.games.red_cathedral.final import final_scoring
@@ -70,7 +71,7 @@ def test_round_limit_is_a_safety_stop():
     s = market_turn(s)
     assert GAME.current_player(s) == 1
     s = market_turn(s)
-    assert s.final is not None and any("round limit" in line for line in s.log)
+    assert s.final is not None and any("round limit" in line for line in log_lines(s.log))
 
 
 def test_every_other_player_takes_one_more_turn():

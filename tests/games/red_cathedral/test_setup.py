@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from meeplehall.core.messages import log_lines
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import RP, load
 from meeplehall.games.red_cathedral.state import BANNER, EMPTY, TURN
@@ -206,7 +207,7 @@ def test_ivan_opening_claim_gains_a_recognition_tile_by_default():
         if on.score[1] != 2:
             found += 1
             assert on.score[1] > 2
-            assert any("RP from that tile" in line for line in on.log)
+            assert any("RP from that tile" in line for line in log_lines(on.log))
     assert found > 0
 
 

@@ -3,6 +3,7 @@ and the options RC-AMB-6/7/9/10/18)."""
 
 from __future__ import annotations
 
+from meeplehall.core.messages import log_lines
 from meeplehall.core.testing import random_playout
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import IVAN_CARDS, load
@@ -59,7 +60,7 @@ def ivan_plays(s):
 def ivan_log(s):
     """Ivan's card actions, as card names, from the log."""
     names = []
-    for line in s.log:
+    for line in log_lines(s.log):
         for prefix, name in (("Ivan: Recognition", "recognition"),
                              ("Ivan: Inventory", "inventory"), ("Ivan: Transport", "transport"),
                              ("Ivan: Build", "build"), ("Ivan claims slot", "claim"),
@@ -129,7 +130,7 @@ def test_ivan_moves_the_tile_die_by_its_pips():
     assert option("ivan_rerolls").default is True
     s = ivan_plays(solo())
     assert s.die_pos[0] == 2
-    assert any("Ivan moves the yellow die to space 2; reroll" in line for line in s.log)
+    assert any("Ivan moves the yellow die to space 2; reroll" in line for line in log_lines(s.log))
     s = ivan_plays(solo(options={"ivan_rerolls": False}))
     assert s.die_pos[0] == 2 and s.die_val[0] == 1
 

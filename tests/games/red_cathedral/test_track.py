@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from meeplehall.core.messages import log_lines
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import load
 from meeplehall.games.red_cathedral.scoring import Track, track
@@ -153,9 +154,9 @@ def test_a_prestige_sale_that_loses_no_prestige_says_so():
         "Go back 2 Recognition to the last Prestige space for 2 Rubles (no Prestige lost)")
     after = play(s, "sell-prestige")
     assert pp(after, 0) == pp(s, 0)
-    assert after.log[-1].endswith(
+    assert log_lines(after.log)[-1].endswith(
         "goes back 2 Recognition to the last Prestige space for 2 Rubles (no Prestige lost)")
     s = build({"players": 2, "score": [14, 2], "turn": 0})
     assert GAME.action_label(s, sell) == "Sell 1 Prestige for 2 Rubles"
     after = play(s, "sell-prestige")
-    assert pp(after, 0) == pp(s, 0) - 1 and "sells 1 Prestige for" in after.log[-1]
+    assert pp(after, 0) == pp(s, 0) - 1 and "sells 1 Prestige for" in log_lines(after.log)[-1]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from meeplehall.core.messages import log_lines
 from meeplehall.core.testing import random_playout
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.state import MARKET
@@ -106,6 +107,6 @@ def test_ivan_never_uses_free_actions():
     """RC-FREE-3: Ivan's turns contain no Prestige sales or rerolls."""
     for seed in range(5):
         state, _ = random_playout(GAME, {"players": 1, "ivan_choice": "leftmost"}, seed, seed)
-        for line in state.log:
+        for line in log_lines(state.log):
             if line.startswith("Ivan"):
                 assert "sells" not in line and "to reroll" not in line

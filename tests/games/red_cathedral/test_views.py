@@ -112,7 +112,7 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
             for side in range(s.sides)],
         "turn": view_sections.turn(s),
         "pending": view_sections.pending(s),
-        "log": list(s.log),
+        "log": [m.to_json() for m in s.log],
         "state": public,
     }
     if s.solo:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import ClassVar
 
+from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.praga.components import (
     ACTIONS,
@@ -29,8 +30,6 @@ from meeplehall.games.praga.components import (
     TECH_EFFECTS,
     V_EFFECTS,
     load,
-    reward_text,
-    tile_text,
 )
 from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import (
@@ -41,6 +40,14 @@ from meeplehall.games.praga.state import (
     PICK,
     ROW_NAMES,
     PragaState,
+)
+from meeplehall.games.praga.texts import (
+    ACTION_TERMS,
+    GRID_TERMS,
+    ROW_TERMS,
+    joined,
+    reward_message,
+    tile_message,
 )
 
 C = load()
@@ -76,9 +83,22 @@ def _bot(s: PragaState) -> str | None:
     return PARLER.names[bot]
 
 
+class _Labelled:
+    """What every action class has: ``message(state)``, its label as a message
+    (``meeplehall.core.messages``), and ``label(state)``, that message in English."""
+
+    __slots__ = ()
+
+    def message(self, s: PragaState) -> Message:  # pragma: no cover - every class has one
+        raise NotImplementedError
+
+    def label(self, s: PragaState) -> str:
+        return str(self.message(s))
+
+
 # --- the turn hub (P-TURN-2/3, P-TIMING-1) -----------------------------------------------
 @dataclass(frozen=True, slots=True)
-class TakeTile:
+class TakeTile(_Labelled):
     """P-TURN-2 step 1: take the action tile on wheel slot ``slot`` (1..11)."""
 
     slot: int
@@ -88,14 +108,16 @@ class TakeTile:
     def __str__(self) -> str:
         return f"take-tile {self.slot}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         tile = s.slots[self.slot]
-        pair = " / ".join(ACTIONS[x] for x in s.pairs[tile]) if tile >= 0 else "?"
-        return f"Take action tile {C.action_tiles[tile].id} ({pair}) from slot {self.slot}"
+        pair: Message | str = (M("{a} / {b}", a=ACTION_TERMS[s.pairs[tile][0]],
+                                 b=ACTION_TERMS[s.pairs[tile][1]]) if tile >= 0 else "?")
+        return M("Take action tile {tile} ({actions}) from slot {slot}",
+                 tile=C.action_tiles[tile].id, actions=pair, slot=self.slot)
 
 
 @dataclass(frozen=True, slots=True)
-class Perform:
+class Perform(_Labelled):
     """P-TURN-2 step 2: perform ``action`` (index into ``ACTIONS``) of the taken tile."""
 
     action: int
@@ -105,12 +127,12 @@ class Perform:
     def __str__(self) -> str:
         return f"perform {ACTIONS[self.action]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Perform {ACTIONS[self.action]}"
+    def message(self, s: PragaState) -> Message:
+        return M("Perform {action}", action=ACTION_TERMS[self.action])
 
 
 @dataclass(frozen=True, slots=True)
-class WheelBonus:
+class WheelBonus(_Labelled):
     """P-CRANE-6: the wheel bonus of the slot the tile was taken from (or the special
     tile's VP instead of the special tile)."""
 
@@ -120,17 +142,18 @@ class WheelBonus:
     def __str__(self) -> str:
         return "wheel-bonus"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         slot = C.crane.slots[s.taken_slot - 1] if s.taken_slot > 0 else None
         if slot is not None and slot.kind == 0:
-            return f"Take {slot.vp} VP instead of the special tile"
+            return M("Take {n} VP instead of the special tile", n=slot.vp)
         if slot is not None and slot.kind == 2:
-            return "Buy an egg (wheel bonus)"
-        return f"Take the wheel bonus ({reward_text(slot.gain) if slot else ''})"
+            return term("Buy an egg (wheel bonus)")
+        return M("Take the wheel bonus ({reward})",
+                 reward=reward_message(slot.gain) if slot else "")
 
 
 @dataclass(frozen=True, slots=True)
-class BuyExtra:
+class BuyExtra(_Labelled):
     """P-XACT-1: buy the extra action with 2 gold windows, or (``silver``) with 1 gold and
     1 silver window."""
 
@@ -141,13 +164,13 @@ class BuyExtra:
     def __str__(self) -> str:
         return f"buy-extra {WINDOW_PAIRS[self.silver]}"
 
-    def label(self, s: PragaState) -> str:
-        return ("Buy the extra action with 1 gold + 1 silver window" if self.silver
-                else "Buy the extra action with 2 gold windows")
+    def message(self, s: PragaState) -> Message:
+        return term("Buy the extra action with 1 gold + 1 silver window" if self.silver
+                    else "Buy the extra action with 2 gold windows")
 
 
 @dataclass(frozen=True, slots=True)
-class Extra:
+class Extra(_Labelled):
     """P-XACT-2: perform ``action`` as the bought extra action."""
 
     action: int
@@ -157,12 +180,12 @@ class Extra:
     def __str__(self) -> str:
         return f"extra {ACTIONS[self.action]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Perform {ACTIONS[self.action]} as your extra action"
+    def message(self, s: PragaState) -> Message:
+        return M("Perform {action} as your extra action", action=ACTION_TERMS[self.action])
 
 
 @dataclass(frozen=True, slots=True)
-class Refresh:
+class Refresh(_Labelled):
     """P-ROW-5: pay 1 ``resource`` (0 gold, 1 stone) to refresh ``row``."""
 
     row: int
@@ -173,12 +196,13 @@ class Refresh:
     def __str__(self) -> str:
         return f"refresh {ROW_NAMES[self.row]} {RESOURCES[self.resource]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Pay 1 {RESOURCES[self.resource]} to refresh the {ROW_NAMES[self.row]} row"
+    def message(self, s: PragaState) -> Message:
+        return M("Pay 1 {resource} to refresh the {row} row",
+                 resource=term(RESOURCES[self.resource]), row=ROW_TERMS[self.row])
 
 
 @dataclass(frozen=True, slots=True)
-class MoveUp:
+class MoveUp(_Labelled):
     """P-GRID-5: pay 2 silver windows to move 1 row up on ``grid``."""
 
     grid: int
@@ -188,12 +212,12 @@ class MoveUp:
     def __str__(self) -> str:
         return f"up {GRIDS[self.grid]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Pay 2 silver windows to move up on the {GRIDS[self.grid]}"
+    def message(self, s: PragaState) -> Message:
+        return M("Pay 2 silver windows to move up on the {grid}", grid=GRID_TERMS[self.grid])
 
 
 @dataclass(frozen=True, slots=True)
-class MoveSideways:
+class MoveSideways(_Labelled):
     """P-GRID-4: make one earned sideways move on ``grid``."""
 
     grid: int
@@ -203,12 +227,12 @@ class MoveSideways:
     def __str__(self) -> str:
         return f"side {GRIDS[self.grid]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Move sideways on the {GRIDS[self.grid]}"
+    def message(self, s: PragaState) -> Message:
+        return M("Move sideways on the {grid}", grid=GRID_TERMS[self.grid])
 
 
 @dataclass(frozen=True, slots=True)
-class ClaimSeal:
+class ClaimSeal(_Labelled):
     """P-SEAL-2/3: pay the printed cost of ``seal`` and put a cube on it."""
 
     seal: int
@@ -218,13 +242,14 @@ class ClaimSeal:
     def __str__(self) -> str:
         return f"claim-seal {C.seals[self.seal].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         seal = C.seals[self.seal]
-        return f"Claim seal {seal.id} ({SEAL_EFFECTS[seal.effect]}, {seal.vp})"
+        return M("Claim seal {seal} ({effect}, {vp})", seal=seal.id,
+                 effect=term(f"{SEAL_EFFECTS[seal.effect]} (seal)"), vp=seal.vp)
 
 
 @dataclass(frozen=True, slots=True)
-class UseTech:
+class UseTech(_Labelled):
     """P-TECH-6: use the level III/IV technology ``tech``."""
 
     tech: int
@@ -234,13 +259,14 @@ class UseTech:
     def __str__(self) -> str:
         return f"use-tech {C.technologies[self.tech].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         tech = C.technologies[self.tech]
-        return f"Use technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
+        return M("Use technology {tech} ({effect})", tech=tech.id,
+                 effect=term(f"{TECH_EFFECTS[tech.effect]} (technology)"))
 
 
 @dataclass(frozen=True, slots=True)
-class RoadFree:
+class RoadFree(_Labelled):
     """P-ROAD-2/3: resolve the free effect of the King's Road space reached."""
 
     verb: ClassVar[str] = "road-free"
@@ -249,12 +275,12 @@ class RoadFree:
     def __str__(self) -> str:
         return "road-free"
 
-    def label(self, s: PragaState) -> str:
-        return "Resolve the King's Road space's free effect"
+    def message(self, s: PragaState) -> Message:
+        return term("Resolve the King's Road space's free effect")
 
 
 @dataclass(frozen=True, slots=True)
-class RoadEgg:
+class RoadEgg(_Labelled):
     """P-ROAD-3: pay 1 egg for the egg effect of the King's Road space reached."""
 
     verb: ClassVar[str] = "road-egg"
@@ -263,12 +289,12 @@ class RoadEgg:
     def __str__(self) -> str:
         return "road-egg"
 
-    def label(self, s: PragaState) -> str:
-        return "Pay 1 egg for the King's Road space's egg effect"
+    def message(self, s: PragaState) -> Message:
+        return term("Pay 1 egg for the King's Road space's egg effect")
 
 
 @dataclass(frozen=True, slots=True)
-class EndTurn:
+class EndTurn(_Labelled):
     """P-TURN-3, P-CRANE-9: end the turn."""
 
     verb: ClassVar[str] = "end-turn"
@@ -277,13 +303,13 @@ class EndTurn:
     def __str__(self) -> str:
         return "end-turn"
 
-    def label(self, s: PragaState) -> str:
-        return "End your turn"
+    def message(self, s: PragaState) -> Message:
+        return term("End your turn")
 
 
 # --- inside an action ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class Remove:
+class Remove(_Labelled):
     """P-ROW-5: the two row positions (0..3, 3 = special) a refresh removes."""
 
     first: int
@@ -294,12 +320,12 @@ class Remove:
     def __str__(self) -> str:
         return f"remove {self.first} {self.second}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Remove the tiles at positions {self.first} and {self.second}"
+    def message(self, s: PragaState) -> Message:
+        return M("Remove the tiles at positions {a} and {b}", a=self.first, b=self.second)
 
 
 @dataclass(frozen=True, slots=True)
-class Expand:
+class Expand(_Labelled):
     """P-MINE-2 (A), P-QUAR-1: +1 and the cube moves right."""
 
     verb: ClassVar[str] = "expand"
@@ -308,12 +334,12 @@ class Expand:
     def __str__(self) -> str:
         return "expand"
 
-    def label(self, s: PragaState) -> str:
-        return "Expand: +1 and move the cube right"
+    def message(self, s: PragaState) -> Message:
+        return term("Expand: +1 and move the cube right")
 
 
 @dataclass(frozen=True, slots=True)
-class Produce:
+class Produce(_Labelled):
     """P-MINE-2 (B), P-QUAR-1: produce."""
 
     verb: ClassVar[str] = "produce"
@@ -322,12 +348,12 @@ class Produce:
     def __str__(self) -> str:
         return "produce"
 
-    def label(self, s: PragaState) -> str:
-        return "Produce"
+    def message(self, s: PragaState) -> Message:
+        return term("Produce")
 
 
 @dataclass(frozen=True, slots=True)
-class Pick:
+class Pick(_Labelled):
     """P-ROW-1/3: the tile at row ``position`` (0..3, 3 = the special tile)."""
 
     position: int
@@ -337,15 +363,15 @@ class Pick:
     def __str__(self) -> str:
         return f"pick {self.position}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         d = s.stack[-1] if s.stack else None
         if d is not None and d[0] == PICK:
-            return f"Take {tile_text(d[2], s.rows[d[2]][self.position])}"
-        return str(self)
+            return M("Take {what}", what=tile_message(d[2], s.rows[d[2]][self.position]))
+        return term(str(self))
 
 
 @dataclass(frozen=True, slots=True)
-class WallAt:
+class WallAt(_Labelled):
     """P-WALL-4: the wall position (0..11) around the action board."""
 
     position: int
@@ -355,12 +381,12 @@ class WallAt:
     def __str__(self) -> str:
         return f"wall-at {self.position}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Place the wall on position {self.position} around your action board"
+    def message(self, s: PragaState) -> Message:
+        return M("Place the wall on position {n} around your action board", n=self.position)
 
 
 @dataclass(frozen=True, slots=True)
-class AtMarket:
+class AtMarket(_Labelled):
     """P-BLD-5: the market whose site comes next; Parler P.2 step 3: the plaza where a
     bot's pawn starts."""
 
@@ -371,20 +397,20 @@ class AtMarket:
     def __str__(self) -> str:
         return f"at-market {C.markets[self.market].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         m = C.markets[self.market]
         bot = _bot(s)
         if bot is not None:
-            return f"Put {bot}'s pawn on market {m.id}"
+            return M("Put {bot}'s pawn on market {market}", bot=bot, market=m.id)
         tile = s.market_tile[self.market]
-        rewards = ("empty market" if tile < 0 else
-                   f"{reward_text(C.market_tiles[tile].upper)} / "
-                   f"{reward_text(C.market_tiles[tile].lower)}")
-        return f"Build next to market {m.id} ({rewards})"
+        rewards = (term("empty market") if tile < 0 else
+                   M("{a} / {b}", a=reward_message(C.market_tiles[tile].upper),
+                     b=reward_message(C.market_tiles[tile].lower)))
+        return M("Build next to market {market} ({rewards})", market=m.id, rewards=rewards)
 
 
 @dataclass(frozen=True, slots=True)
-class Site:
+class Site(_Labelled):
     """P-BLD-4/5: the building site; Parler P.5 step 2: the site of a bot's building."""
 
     site: int
@@ -394,17 +420,20 @@ class Site:
     def __str__(self) -> str:
         return f"site {C.sites[self.site].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         site = C.sites[self.site]
         bot = _bot(s)
         if bot is not None:
-            return f"Place {bot}'s building on {site.id}"
-        extra = f" (Old Town: +{site.surcharge} gold, {site.vp} VP)" if site.old_town else ""
-        return f"Build on {site.id} at market {C.markets[site.market].id}{extra}"
+            return M("Place {bot}'s building on {site}", bot=bot, site=site.id)
+        market = C.markets[site.market].id
+        if site.old_town:
+            return M("Build on {site} at market {market} (Old Town: +{gold} gold, {vp} VP)",
+                     site=site.id, market=market, gold=site.surcharge, vp=site.vp)
+        return M("Build on {site} at market {market}", site=site.id, market=market)
 
 
 @dataclass(frozen=True, slots=True)
-class Orient:
+class Orient(_Labelled):
     """P-UPG-2, P-WALL-4, Parler P.5 step 2: the orientation (0..5, 60 degrees each)."""
 
     orientation: int
@@ -414,16 +443,17 @@ class Orient:
     def __str__(self) -> str:
         return f"orient {self.orientation}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         o = self.orientation
         bot = _bot(s)
         if bot is not None:
-            return f"Turn {bot}'s building to orientation {o} ({o * 60} degrees)"
-        return f"Turn the tile to orientation {o} ({o * 60} degrees)"
+            return M("Turn {bot}'s building to orientation {n} ({deg} degrees)", bot=bot, n=o,
+                     deg=o * 60)
+        return M("Turn the tile to orientation {n} ({deg} degrees)", n=o, deg=o * 60)
 
 
 @dataclass(frozen=True, slots=True)
-class Choose:
+class Choose(_Labelled):
     """One of the rewards offered (``index`` into the decision's options)."""
 
     index: int
@@ -433,15 +463,15 @@ class Choose:
     def __str__(self) -> str:
         return f"choose {self.index}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         d = s.stack[-1] if s.stack else None
         if d is not None and d[0] == CHOOSE:
-            return f"Take {reward_text(d[2][self.index])}"
-        return str(self)
+            return M("Take {what}", what=reward_message(d[2][self.index]))
+        return term(str(self))
 
 
 @dataclass(frozen=True, slots=True)
-class KeepTech:
+class KeepTech(_Labelled):
     """P-TECH-2: the drawn technology kept."""
 
     tech: int
@@ -451,13 +481,14 @@ class KeepTech:
     def __str__(self) -> str:
         return f"keep-tech {C.technologies[self.tech].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         tech = C.technologies[self.tech]
-        return f"Keep technology {tech.id} ({TECH_EFFECTS[tech.effect]})"
+        return M("Keep technology {tech} ({effect})", tech=tech.id,
+                 effect=term(f"{TECH_EFFECTS[tech.effect]} (technology)"))
 
 
 @dataclass(frozen=True, slots=True)
-class Token:
+class Token(_Labelled):
     """P-PROD-1/2: the production token taken from the river."""
 
     token: int
@@ -467,19 +498,21 @@ class Token:
     def __str__(self) -> str:
         return f"token {C.production_tokens[self.token].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         token = C.production_tokens[self.token]
-        return f"Take production token {token.id} ({reward_text(token.gain)})"
+        return M("Take production token {token} ({reward})", token=token.id,
+                 reward=reward_message(token.gain))
 
 
-def _bridge_label(tile: int) -> str:
+def _bridge_message(tile: int) -> Message:
     t = C.bridge_tiles[tile]
     effects = V_EFFECTS if t.is_v else IV_EFFECTS
-    return f"Take bridge tile {t.id} ({effects[t.effect]})"
+    return M("Take bridge tile {tile} ({effect})", tile=t.id,
+             effect=term(f"{effects[t.effect]} (bridge tile)"))
 
 
 @dataclass(frozen=True, slots=True)
-class BridgeTile:
+class BridgeTile(_Labelled):
     """P-BRIDGE-2/3: the IV or V tile kept."""
 
     tile: int
@@ -489,12 +522,12 @@ class BridgeTile:
     def __str__(self) -> str:
         return f"bridge-tile {C.bridge_tiles[self.tile].id}"
 
-    def label(self, s: PragaState) -> str:
-        return _bridge_label(self.tile)
+    def message(self, s: PragaState) -> Message:
+        return _bridge_message(self.tile)
 
 
 @dataclass(frozen=True, slots=True)
-class Plank:
+class Plank(_Labelled):
     """P-BRIDGE-1: the free plank position the bridge piece is laid on."""
 
     plank: int
@@ -504,13 +537,13 @@ class Plank:
     def __str__(self) -> str:
         return f"plank {self.plank}"
 
-    def label(self, s: PragaState) -> str:
-        return (f"Lay it on plank {self.plank} ("
-                + " + ".join(reward_text(r) for r in s.planks[self.plank]) + ")")
+    def message(self, s: PragaState) -> Message:
+        return M("Lay it on plank {n} ({rewards})", n=self.plank, rewards=joined(
+            [reward_message(r) for r in s.planks[self.plank]], "{a} + {b}"))
 
 
 @dataclass(frozen=True, slots=True)
-class ArrowUp:
+class ArrowUp(_Labelled):
     """P-GRID-6: follow the upward arrow (the tier cost is still due)."""
 
     verb: ClassVar[str] = "arrow-up"
@@ -519,12 +552,12 @@ class ArrowUp:
     def __str__(self) -> str:
         return "arrow-up"
 
-    def label(self, s: PragaState) -> str:
-        return "Follow the up arrow (pay the tier cost if any)"
+    def message(self, s: PragaState) -> Message:
+        return term("Follow the up arrow (pay the tier cost if any)")
 
 
 @dataclass(frozen=True, slots=True)
-class ArrowStay:
+class ArrowStay(_Labelled):
     """P-GRID-6: do not follow the arrow."""
 
     verb: ClassVar[str] = "arrow-stay"
@@ -533,12 +566,12 @@ class ArrowStay:
     def __str__(self) -> str:
         return "arrow-stay"
 
-    def label(self, s: PragaState) -> str:
-        return "Stay (the arrow no longer applies)"
+    def message(self, s: PragaState) -> Message:
+        return term("Stay (the arrow no longer applies)")
 
 
 @dataclass(frozen=True, slots=True)
-class CathedralTile:
+class CathedralTile(_Labelled):
     """P-GRID-7: the Cathedral final-scoring tile taken."""
 
     tile: int
@@ -548,12 +581,12 @@ class CathedralTile:
     def __str__(self) -> str:
         return f"cathedral-tile {C.bridge_tiles[self.tile].id}"
 
-    def label(self, s: PragaState) -> str:
-        return _bridge_label(self.tile)
+    def message(self, s: PragaState) -> Message:
+        return _bridge_message(self.tile)
 
 
 @dataclass(frozen=True, slots=True)
-class KeepSilver:
+class KeepSilver(_Labelled):
     """P-WIN-2: keep 2 windows, ``silver`` of them silver (0..2)."""
 
     silver: int
@@ -563,12 +596,12 @@ class KeepSilver:
     def __str__(self) -> str:
         return f"keep-silver {self.silver}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Keep {self.silver} silver and {2 - self.silver} gold windows"
+    def message(self, s: PragaState) -> Message:
+        return M("Keep {n} silver and {m} gold windows", n=self.silver, m=2 - self.silver)
 
 
 @dataclass(frozen=True, slots=True)
-class AnyAction:
+class AnyAction(_Labelled):
     """GL-T4-3: the action performed."""
 
     action: int
@@ -578,12 +611,12 @@ class AnyAction:
     def __str__(self) -> str:
         return f"any-action {ACTIONS[self.action]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Perform {ACTIONS[self.action]}"
+    def message(self, s: PragaState) -> Message:
+        return M("Perform {action}", action=ACTION_TERMS[self.action])
 
 
 @dataclass(frozen=True, slots=True)
-class TechGrid:
+class TechGrid(_Labelled):
     """GL-T3-2: the grid to move 1 row up on for free."""
 
     grid: int
@@ -593,12 +626,12 @@ class TechGrid:
     def __str__(self) -> str:
         return f"tech-grid {GRIDS[self.grid]}"
 
-    def label(self, s: PragaState) -> str:
-        return f"Move up 1 row on the {GRIDS[self.grid]} for free"
+    def message(self, s: PragaState) -> Message:
+        return M("Move up 1 row on the {grid} for free", grid=GRID_TERMS[self.grid])
 
 
 @dataclass(frozen=True, slots=True)
-class MarketTile:
+class MarketTile(_Labelled):
     """GL-T4-5: the market whose tile's two rewards are gained."""
 
     market: int
@@ -608,14 +641,15 @@ class MarketTile:
     def __str__(self) -> str:
         return f"market-tile {C.markets[self.market].id}"
 
-    def label(self, s: PragaState) -> str:
+    def message(self, s: PragaState) -> Message:
         tile = C.market_tiles[s.market_tile[self.market]]
-        return (f"Take both rewards of market {C.markets[self.market].id}: "
-                f"{reward_text(tile.upper)} and {reward_text(tile.lower)}")
+        return M("Take both rewards of market {market}: {a} and {b}",
+                 market=C.markets[self.market].id, a=reward_message(tile.upper),
+                 b=reward_message(tile.lower))
 
 
 @dataclass(frozen=True, slots=True)
-class Grow:
+class Grow(_Labelled):
     """GL-T4-6: +1 on ``track`` (0 gold mine, 1 quarry), then produce ``resource``."""
 
     track: int
@@ -626,9 +660,10 @@ class Grow:
     def __str__(self) -> str:
         return f"grow {TRACK_NAMES[self.track]} {RESOURCES[self.resource]}"
 
-    def label(self, s: PragaState) -> str:
-        return (f"+1 {('gold mine', 'quarry')[self.track]}, then produce "
-                f"{RESOURCES[self.resource]}")
+    def message(self, s: PragaState) -> Message:
+        return M("+1 {track}, then produce {resource}",
+                 track=term(("gold mine", "quarry")[self.track]),
+                 resource=term(RESOURCES[self.resource]))
 
 
 PragaAction = (TakeTile | Perform | WheelBonus | BuyExtra | Extra | Refresh | Remove | MoveUp

@@ -8,6 +8,7 @@ then the action's first decision).
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.board import (
     free_wall_positions,
@@ -18,7 +19,6 @@ from meeplehall.games.praga.board import (
 )
 from meeplehall.games.praga.city import can_build
 from meeplehall.games.praga.components import (
-    ACTIONS,
     BUILDING,
     GOLD,
     HUNGER_WALL,
@@ -39,7 +39,7 @@ from meeplehall.games.praga.effects import (
     gain_reward,
     log,
     pay,
-    side_name,
+    who,
 )
 from meeplehall.games.praga.road import can_road, do_road
 from meeplehall.games.praga.state import (
@@ -55,6 +55,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ACTION_TERMS
 
 C = load()
 ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}
@@ -154,8 +155,9 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     counts = list(s.performed)
     counts[action] += 1
     s.performed = tuple(counts)
-    log(s, f"{side_name(s, seat)} performs {ACTIONS[action]}"
-        + ("", " as the extra action", " (technology)")[source])
+    log(s, M(("{seat} performs {action}", "{seat} performs {action} as the extra action",
+              "{seat} performs {action} (technology)")[source], seat=who(s, seat),
+             action=ACTION_TERMS[action]))
     if action != UPGRADE:  # the Upgrade action's bonus follows its placement
         upgrade_bonus(s, seat, action)
     road = s.road[seat]
@@ -186,13 +188,14 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
             special_vp(s, seat)
     refill(s, row, pos)
     if row == BUILDING_ROW:
-        log(s, f"{side_name(s, seat)} takes building {C.buildings[tile].id}")
+        log(s, M("{seat} takes building {tile}", seat=who(s, seat), tile=C.buildings[tile].id))
         s.stack.append((SITE, seat, tile, discount, -1))
     elif row == WALL_ROW:
         w = C.walls[tile]
         gold, stone = wall_cost(tile, discount)
         pay(s, seat, gold=gold, stone=stone)  # P-WALL-2
-        log(s, f"{side_name(s, seat)} takes wall {w.id} for {gold} gold {stone} stone")
+        log(s, M("{seat} takes wall {tile} for {gold} gold {stone} stone", seat=who(s, seat),
+                 tile=w.id, gold=gold, stone=stone))
         gain_reward(s, seat, w.reward)  # P-WALL-3
         if w.hunger_wall:
             earn_sideways(s, seat, HUNGER_WALL)  # P-WALL-6
@@ -201,7 +204,7 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
                 gain(s, seat, C.technologies[t].resource, 1)
         s.stack.append((WALL_AT, seat, tile))
     else:
-        log(s, f"{side_name(s, seat)} takes upgrade {C.upgrades[tile].id}")
+        log(s, M("{seat} takes upgrade {tile}", seat=who(s, seat), tile=C.upgrades[tile].id))
     if row != UPGRADE_ROW:
         return
     if has_features(False, tile):

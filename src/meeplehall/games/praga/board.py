@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from functools import cache
 
+from meeplehall.core.messages import M
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.components import (
-    ACTIONS,
     EDGE_REWARD,
     RED_TOKEN,
     UNIV,
     UPGRADE,
     load,
 )
-from meeplehall.games.praga.effects import gain, gain_reward, log, side_name
+from meeplehall.games.praga.effects import gain, gain_reward, log, who
 from meeplehall.games.praga.state import CHOOSE, PragaState
+from meeplehall.games.praga.texts import ACTION_TERMS
 
 C = load()
 POS_HEX = (*C.board_actions, *C.wall_positions)
@@ -159,7 +160,8 @@ def place_upgrade(s: PragaState, seat: int, tile: int, orient: int) -> None:
     stacks = list(s.upg[seat])
     stacks[a] = (*stacks[a], tile * 6 + orient)
     s.upg[seat] = tuple(stacks)
-    log(s, f"{side_name(s, seat)} upgrades its {ACTIONS[a]} action with {u.id}")
+    log(s, M("{seat} upgrades its {action} action with {tile}", seat=who(s, seat),
+             action=ACTION_TERMS[a], tile=u.id))
     gain(s, seat, UNIV, 1 if u.era == 1 else 2)  # UNIV
     _adjacency(s, seat, a)
     if seat != s.seat:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from functools import cache
 
+from meeplehall.core.messages import M
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.components import BLUE_TOKEN, CATHEDRAL, load
 from meeplehall.games.praga.effects import (
@@ -19,7 +20,7 @@ from meeplehall.games.praga.effects import (
     gain_reward,
     log,
     pay,
-    side_name,
+    who,
 )
 from meeplehall.games.praga.state import CHOOSE, PragaState
 
@@ -97,7 +98,8 @@ def place_building(s: PragaState, seat: int, building: int, site: int, orient: i
     gold, stone = site_cost(building, site, discount)
     pay(s, seat, gold=gold, stone=stone)
     spent = gold + stone if s.opts.spent == "paid" else b.gold + b.stone + sd.surcharge
-    log(s, f"{side_name(s, seat)} builds {b.id} on {sd.id} for {gold} gold {stone} stone")
+    log(s, M("{seat} builds {building} on {site} for {gold} gold {stone} stone",
+             seat=who(s, seat), building=b.id, site=sd.id, gold=gold, stone=stone))
     gain_reward(s, seat, b.reward)
     s.vp[seat] += sd.vp
     s.site_tile[site] = building
@@ -165,8 +167,8 @@ def score_market(s: PragaState, market: int) -> None:
         best = max(found.values())
         for seat in sorted(found):
             if found[seat] == best:
-                log(s, f"market {C.markets[market].id}: {side_name(s, seat)} takes both "
-                       "rewards")
+                log(s, M("market {market}: {seat} takes both rewards",
+                         market=C.markets[market].id, seat=who(s, seat)))
                 gain_reward(s, seat, tile.upper)
                 gain_reward(s, seat, tile.lower)
             else:

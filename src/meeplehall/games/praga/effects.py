@@ -13,6 +13,7 @@ from __future__ import annotations
 from functools import cache
 from typing import Any
 
+from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
     CAT_MOVE,
@@ -45,6 +46,7 @@ from meeplehall.games.praga.state import (
     TOKEN,
     PragaState,
 )
+from meeplehall.games.praga.texts import reward_message
 
 C = load()
 GOLD_TRACK, QUARRY_TRACK = 0, 1
@@ -106,8 +108,15 @@ def in_final(s: PragaState) -> bool:
     return s.turns >= C.turns_per_player * s.players
 
 
-def log(s: PragaState, text: str) -> None:
-    s.log.append(text)
+def log(s: PragaState, message: Message) -> None:
+    s.log.append(message)
+
+
+def who(s: PragaState, seat: int) -> Message:
+    """A seat in a message: its colour."""
+    return term(C.colours[seat])
+
+
 
 
 def side_name(s: PragaState, seat: int) -> str:
@@ -198,7 +207,8 @@ def add_resource(s: PragaState, seat: int, kind: int, amount: int) -> None:
         if reached and not s.wealth[seat] & bit:
             s.wealth[seat] |= bit
             s.cubes[seat] += 1  # the cube joins the supply (P-COMP-3)
-            log(s, f"{side_name(s, seat)} gains a wealth bonus: {_reward_text(reward)}")
+            log(s, M("{seat} gains a wealth bonus: {reward}", seat=who(s, seat),
+                     reward=reward_message(reward)))
             gain_reward(s, seat, reward)
 
 
@@ -259,7 +269,8 @@ def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int)
     level = C.technologies[keep].level
     if level >= 3 and seat == s.seat and not in_final(s):
         s.tech_ready[seat] |= 1 << (level - 1)  # P-EFR-6: usable this turn
-    log(s, f"{side_name(s, seat)} keeps technology {C.technologies[keep].id}")
+    log(s, M("{seat} keeps technology {tech}", seat=who(s, seat),
+             tech=C.technologies[keep].id))
 
 
 def advance_track(s: PragaState, seat: int, track: int) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Outcome
 from meeplehall.games.praga import scoring
 from meeplehall.games.praga.board import owned_upgrades, wall_count
@@ -102,7 +103,8 @@ def final_scoring(s: PragaState) -> None:
             s.vp[seat] += pts
     s.final = (tuple(s.vp), tuple(tuple(p) for p in parts))
     s.stack.clear()
-    s.log.append("final scoring: " + ", ".join(f"{side_name(s, i)} {s.vp[i]} VP" for i in range(n)))
+    s.log.append(M("final scoring: {scores}", scores=tuple(
+        M("{seat} {n} VP", seat=term(side_name(s, i)), n=s.vp[i]) for i in range(n))))
 
 
 def projected_scores(s: PragaState) -> tuple[int, ...]:

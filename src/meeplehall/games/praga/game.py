@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from meeplehall.core.engine import ModuleGame
+from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import PlayerId, Views
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import final, rules, setup, views
@@ -26,7 +27,6 @@ from meeplehall.games.praga.state import (
     PICK,
     PLANK,
     REFRESH,
-    ROW_NAMES,
     SITE,
     TECH_DRAW,
     TECH_GRID,
@@ -35,6 +35,7 @@ from meeplehall.games.praga.state import (
     WALL_AT,
     PragaState,
 )
+from meeplehall.games.praga.texts import ROW_TERMS
 
 RULES_TEXT = {
     TURN: "P-TURN-2/3: take one action tile (pay the red cost / gain the blue VP), perform "
@@ -96,28 +97,36 @@ class Praga(ModuleGame[PragaState, A.PragaAction]):
     state_class = PragaState
 
     def describe_decision(self, state: PragaState) -> str:
+        return str(self.decision_message(state))
+
+    def decision_message(self, state: PragaState) -> Message:
+        """The current decision's prompt as a message (rendered by every client)."""
         if not state.stack:
-            return "the game is over"
+            return term("the game is over")
         d = state.stack[-1]
-        who = views.side_name(state, d[1])
+        who = term(views.side_name(state, d[1]))
         kind = d[0]
         if kind == TURN:
             if state.taken < 0:
-                return f"{who}: turn {state.played[d[1]] + 1} of 16, take an action tile"
+                return M("{seat}: turn {n} of 16, take an action tile", seat=who,
+                         n=state.played[d[1]] + 1)
             if state.action_done:
-                return f"{who}: free activities, extra action or end your turn"
-            return f"{who}: perform one action of your action tile"
+                return M("{seat}: free activities, extra action or end your turn", seat=who)
+            return M("{seat}: perform one action of your action tile", seat=who)
         if kind == PICK:
-            return f"{who}: choose a tile of the {ROW_NAMES[d[2]]} row"
+            return M("{seat}: choose a tile of the {row} row", seat=who, row=ROW_TERMS[d[2]])
         if kind == CHOOSE:
-            return f"{who}: choose a reward ({d[3]})"
+            why = d[3]
+            reason = (M("market {market}", market=why[len("market "):])
+                      if why.startswith("market ") else term(why))
+            return M("{seat}: choose a reward ({why})", seat=who, why=reason)
         if kind in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
             bot = views.side_name(state, state.players + d[2])
-            what = {PARLER_PAWN: "choose the plaza where {} starts",
-                    PARLER_SITE: "choose the site of {}'s building",
-                    PARLER_ORIENT: "turn {}'s building"}[kind]
-            return f"{who}: {what.format(bot)}"
-        return f"{who}: {RULES_TEXT[kind].split(':', 1)[1].strip()}"
+            key = {PARLER_PAWN: "{seat}: choose the plaza where {bot} starts",
+                   PARLER_SITE: "{seat}: choose the site of {bot}'s building",
+                   PARLER_ORIENT: "{seat}: turn {bot}'s building"}[kind]
+            return M(key, seat=who, bot=bot)
+        return M("{seat}: " + RULES_TEXT[kind].split(":", 1)[1].strip(), seat=who)
 
     def player_views(self, state: PragaState, seats: Iterable[PlayerId | None],
                      memo: dict[Any, Any] | None = None) -> Views:
@@ -131,6 +140,10 @@ class Praga(ModuleGame[PragaState, A.PragaAction]):
     def action_label(self, state: PragaState, action: A.PragaAction) -> str:
         """A sentence for people (UI buttons, logs, hints): the action's own label."""
         return action.label(state)
+
+    def action_message(self, state: PragaState, action: A.PragaAction) -> Message:
+        """The action's label as a message (rendered by every client)."""
+        return action.message(state)
 
     def explain_illegal(self, state: PragaState, action: Any, legal: tuple[Any, ...]) -> str:
         if (state.stack and state.stack[-1][0] == TURN and getattr(action, "verb", "")

@@ -19,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga.actions_family import refill, stack_index
 from meeplehall.games.praga.city import (
@@ -61,6 +62,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ROW_TERMS
 
 C = load()
 FULL_DECK = (1 << len(PARLER.cards)) - 1
@@ -121,11 +123,12 @@ def move_pawn(s: PragaState, b: int, steps: int) -> None:
         m = loop[(start + k) % len(loop)]
         if buildable(s, m):
             if m != pawn:
-                log(s, f"{PARLER.names[b]}'s pawn moves to market {C.markets[m].id}")
+                log(s, M("{bot}'s pawn moves to market {market}", bot=PARLER.names[b],
+                         market=C.markets[m].id))
             put(s, b, B_PAWN, m)
             return
     put(s, b, B_PAWN, -1)
-    log(s, f"{PARLER.names[b]}'s pawn has no plaza left to build at")
+    log(s, M("{bot}'s pawn has no plaza left to build at", bot=PARLER.names[b]))
 
 
 def settle_pawns(s: PragaState) -> None:
@@ -146,7 +149,8 @@ def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
 def _h_pawn(s: PragaState, d: tuple[Any, ...], a: A.AtMarket) -> None:
     s.stack.pop()
     put(s, d[2], B_PAWN, a.market)
-    log(s, f"{PARLER.names[d[2]]}'s pawn starts at market {C.markets[a.market].id}")
+    log(s, M("{bot}'s pawn starts at market {market}", bot=PARLER.names[d[2]],
+             market=C.markets[a.market].id))
 
 
 # --- his turn (P.4) ---------------------------------------------------------------------
@@ -159,7 +163,7 @@ def parler_turn(s: PragaState, b: int) -> bool:
     card = left[s.rng.randbelow(len(left))]
     put(s, b, B_DECK, deck & ~(1 << card))
     put(s, b, B_CARD, card)
-    log(s, f"{PARLER.names[b]} reveals card {PARLER.cards[card].id}")
+    log(s, M("{bot} reveals card {card}", bot=PARLER.names[b], card=PARLER.cards[card].id))
     for section in PARLER.cards[card].sections:
         if section == "building":
             if not _start_building(s, b):
@@ -202,14 +206,15 @@ def _take_tile(s: PragaState, b: int, row: int) -> None:
     pos = _next_position(s, b, row)
     tile = s.rows[row][pos]
     if tile < 0:
-        log(s, f"{PARLER.names[b]}: position {pos + 1} of the {ROW_NAMES[row]} row is "
-               "empty, nothing to take")
+        log(s, M("{bot}: position {n} of the {row} row is empty, nothing to take",
+                 bot=PARLER.names[b], n=pos + 1, row=ROW_TERMS[row]))
         return
     k = stack_index(s, row, pos == 3)
     s.stacks[k] = (*s.stacks[k], tile)
     refill(s, row, pos)
-    log(s, f"{PARLER.names[b]} takes {ROW_NAMES[row]} tile {TILE_IDS[row](tile)} "
-           f"(position {pos + 1}) and puts it under its stack")
+    log(s, M("{bot} takes {row} tile {tile} (position {n}) and puts it under its stack",
+             bot=PARLER.names[b], row=ROW_TERMS[row], tile=TILE_IDS[row](tile),
+             n=pos + 1))
 
 
 def _raise(s: PragaState, b: int, track: int) -> None:
@@ -221,17 +226,18 @@ def _raise(s: PragaState, b: int, track: int) -> None:
     what = "gold mine" if gold else "quarry"
     value = s.bots[b][field]
     if value >= top:
-        log(s, f"{PARLER.names[b]}: +1 {what} skipped (his track is full)")
+        log(s, M("{bot}: +1 {what} skipped (his track is full)", bot=PARLER.names[b],
+                 what=term(what)))
         return
     value += 1
     put(s, b, field, value)
-    log(s, f"{PARLER.names[b]}: +1 {what} ({value})")
+    log(s, M("{bot}: +1 {what} ({n})", bot=PARLER.names[b], what=term(what), n=value))
     if value == (PARLER.token_mines if gold else PARLER.token_quarries) and s.river:
         river = list(s.river)
         token = river.pop(s.rng.randbelow(len(river)))
         s.river = tuple(river)
-        log(s, f"{PARLER.names[b]} discards production token "
-               f"{C.production_tokens[token].id}")
+        log(s, M("{bot} discards production token {token}", bot=PARLER.names[b],
+                 token=C.production_tokens[token].id))
     if value == top:
         _claim_seal(s, b, PARLER.gold_seal if gold else PARLER.stone_seal)
 
@@ -243,14 +249,14 @@ def _claim_seal(s: PragaState, b: int, seal: int) -> None:
         seal = PARLER.fallback_seal
     name = PARLER.names[b]
     if s.seal_owner[seal] >= 0:
-        log(s, f"{name}: no seal left to claim")
+        log(s, M("{bot}: no seal left to claim", bot=name))
         return
     if s.bots[b][B_CUBES] <= 0:  # as P-EDGE-9 for people
-        log(s, f"{name}: no cube left to claim a seal")
+        log(s, M("{bot}: no cube left to claim a seal", bot=name))
         return
     put(s, b, B_CUBES, s.bots[b][B_CUBES] - 1)
     s.seal_owner[seal] = side(s, b)
-    log(s, f"{name} claims seal {C.seals[seal].id}")
+    log(s, M("{bot} claims seal {seal}", bot=name, seal=C.seals[seal].id))
 
 
 def _mine_or_quarry(s: PragaState, b: int) -> None:
@@ -310,16 +316,17 @@ def _start_building(s: PragaState, b: int) -> bool:
     name = PARLER.names[b]
     pawn = s.bots[b][B_PAWN]
     if pawn < 0:
-        log(s, f"{name}: no plaza left to build at")
+        log(s, M("{bot}: no plaza left to build at", bot=name))
         return True
     pos = _next_position(s, b, BUILDING_ROW)
     tile = s.rows[BUILDING_ROW][pos]
     if tile < 0:
-        log(s, f"{name}: position {pos + 1} of the building row is empty, nothing built")
+        log(s, M("{bot}: position {n} of the building row is empty, nothing built",
+                 bot=name, n=pos + 1))
         return True
     refill(s, BUILDING_ROW, pos)
-    log(s, f"{name} takes building {C.buildings[tile].id} (position {pos + 1}) to build "
-           f"at market {C.markets[pawn].id}")
+    log(s, M("{bot} takes building {tile} (position {n}) to build at market {market}",
+             bot=name, tile=C.buildings[tile].id, n=pos + 1, market=C.markets[pawn].id))
     options = placements(s, tile, pawn)
     sites = sorted({x for x, _ in options})
     if len(sites) > 1:
@@ -348,8 +355,9 @@ def place_parler_building(s: PragaState, b: int, tile: int, site: int, orient: i
     if cube:
         put(s, b, B_CUBES, s.bots[b][B_CUBES] - 1)
         s.site_cube[site] = True
-    log(s, f"{PARLER.names[b]} builds {bd.id} on {C.sites[site].id}"
-           + (" and puts a cube on it" if cube else ""))
+    log(s, M("{bot} builds {building} on {site} and puts a cube on it" if cube
+             else "{bot} builds {building} on {site}", bot=PARLER.names[b], building=bd.id,
+             site=C.sites[site].id))
     if buildings_around(s, market) == len(C.market_sites[market]):
         score_market(s, market)
     move_pawn(s, b, bd.gold + bd.stone)
@@ -367,17 +375,18 @@ def score_market(s: PragaState, market: int) -> None:
         return
     tile = C.market_tiles[tile_index]
     found = claims(s, market)
-    where = f"market {C.markets[market].id}"
+    where = C.markets[market].id
     if found:
         best = max(found.values())
         for owner in sorted(found):
             if owner >= s.players:
                 if found[owner] == best:
-                    log(s, f"{where}: {PARLER.names[owner - s.players]} has the majority "
-                           "and takes nothing")
+                    log(s, M("market {market}: {bot} has the majority and takes nothing",
+                             market=where, bot=PARLER.names[owner - s.players]))
                 continue
             if found[owner] == best:
-                log(s, f"{where}: {side_name(s, owner)} takes both rewards")
+                log(s, M("market {market}: {seat} takes both rewards", market=where,
+                         seat=term(side_name(s, owner))))
                 gain_reward(s, owner, tile.upper)
                 gain_reward(s, owner, tile.lower)
             elif in_final(s):
@@ -385,7 +394,7 @@ def score_market(s: PragaState, market: int) -> None:
                                 for r in (tile.upper, tile.lower))
                 gain_reward(s, owner, (tile.upper, tile.lower)[best_final(s, owner, options)])
             else:
-                s.stack.append((CHOOSE, owner, (tile.upper, tile.lower), where))
+                s.stack.append((CHOOSE, owner, (tile.upper, tile.lower), f"market {where}"))
     for x in C.market_sites[market]:
         if s.site_cube[x]:
             s.site_cube[x] = False

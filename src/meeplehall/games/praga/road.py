@@ -9,6 +9,7 @@ cost an egg to enter and run the bridge procedures (P-ROAD-4/5, P-BRIDGE-2/3).
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M
 from meeplehall.games.praga.board import owned_upgrades
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
@@ -27,7 +28,7 @@ from meeplehall.games.praga.components import (
     Reward,
     load,
 )
-from meeplehall.games.praga.effects import earn_sideways, gain, gain_reward, log, pay, side_name
+from meeplehall.games.praga.effects import earn_sideways, gain, gain_reward, log, pay, who
 from meeplehall.games.praga.state import BRIDGE_TILE, CHOOSE, PLANK, PragaState
 
 C = load()
@@ -50,7 +51,7 @@ def do_road(s: PragaState, seat: int) -> None:
     if space.entry_eggs:
         s.eggs[seat] -= space.entry_eggs
     s.road[seat] += 1
-    log(s, f"{side_name(s, seat)} moves to King's Road space {space.numeral}")
+    log(s, M("{seat} moves to King's Road space {n}", seat=who(s, seat), n=space.numeral))
     if space.free >= 0:
         resolve_free_at_end(s)
         covered = s.road_effect[space.numeral - 1] >= 0  # P-VAR-2: a tile covers it
@@ -141,7 +142,7 @@ def keep_bridge_tile(s: PragaState, seat: int, tiles: tuple[int, ...], pile: int
         s.v_pile = tuple(x for x in s.v_pile if x != tile)
         s.v_tile[seat] = tile
         s.vp[seat] += t.now_vp
-    log(s, f"{side_name(s, seat)} takes bridge tile {t.id}")
+    log(s, M("{seat} takes bridge tile {tile}", seat=who(s, seat), tile=t.id))
     if not bridge_complete(s):
         s.stack.append((PLANK, seat, tile))
 

@@ -10,9 +10,11 @@ the crane's rotation, the clock, final scoring) happen inside ``apply``.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
+from meeplehall.core.messages import Message, term
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import parler
@@ -85,6 +87,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from meeplehall.games.praga.texts import ROW_TERMS
 from meeplehall.games.praga.turn import (
     GRIDS,
     REFRESH_PAIRS,
@@ -477,4 +480,38 @@ def apply_unchecked(s: PragaState, action: A.PragaAction) -> None:
     # The move in the log: verbs whose handler always writes a line for it need no echo;
     # the others get ``colour: move`` before what the move caused (P-TURN-2 order).
     if verb not in SELF_LOGGED and (verb not in LOGGED_IF_PLACED or len(s.log) == n):
-        s.log.insert(n, f"{side_name(s, seat)}: {action}")
+        s.log.insert(n, _echo(s, seat, action))
+
+
+# How the words of an echoed move become message arguments, by argument kind (the rest:
+# the word itself, an id or a number).
+_ECHO_TERMS: dict[str, tuple[Message, ...]] = {
+    "row": ROW_TERMS,
+    "res": (term("gold"), term("stone")),
+    "grid": (term("hunger-wall"), term("cathedral")),
+    "track": (term("gold mine"), term("quarry")),
+    "win": (term("2 gold windows"), term("1 gold + 1 silver window")),
+}
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}  # action class -> its field names
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _FIELDS.get(cls)
+    if names is None:
+        names = _FIELDS[cls] = tuple(f.name for f in dataclasses.fields(cls))
+    return names
+
+
+def _echo(s: PragaState, seat: int, action: Any) -> Message:
+    """The log entry of a move whose handler writes none: the verb is part of the key
+    (``{seat}: refresh {a} {b}``), its arguments are ``a`` and ``b``."""
+    words = str(action).split()
+    args: dict[str, Any] = {"seat": term(side_name(s, seat))}
+    values = [getattr(action, name) for name in _field_names(type(action))]
+    for name, kind, value, word in zip(("a", "b"), type(action).args, values, words[1:],
+                                       strict=False):
+        terms = _ECHO_TERMS.get(kind)
+        args[name] = terms[value] if terms is not None else word
+    return Message(" ".join(("{seat}:", words[0], *("{a}", "{b}")[:len(words) - 1])), args)

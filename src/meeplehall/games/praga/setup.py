@@ -3,6 +3,7 @@ engine decisions of §16.3 and the readings of §19)."""
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Option, Params, validate_params
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
@@ -256,14 +257,14 @@ def initial_state(params: Params, seed: int) -> PragaState:
     s.final = None
     s.bots = None
     if opts.solo_opponent == "none":
-        s.log.append(f"setup: {n} players")  # never the seed: it would reveal every stack
+        s.log.append(M("setup: {n} players", n=n))  # never the seed: it would reveal stacks
     else:
         from meeplehall.games.praga.solo import setup_bots
 
-        rival = ("the dummy" if opts.solo_opponent == "dummy" else
-                 f"{opts.parler_bots} Parler bot{'s' if opts.parler_bots > 1 else ''}")
-        s.log.append(f"setup: {n} player{'s' if n > 1 else ''} against {rival} (as for "
-                     f"{table} players)")
+        rival = (term("the dummy") if opts.solo_opponent == "dummy" else
+                 M("{n} Parler bot", n=opts.parler_bots))
+        s.log.append(M("setup: {n} player against {rival} (as for {table} players)", n=n,
+                       rival=rival, table=table))
         setup_bots(s)
     return s
 

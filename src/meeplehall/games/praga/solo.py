@@ -17,6 +17,7 @@ the normal end-of-turn rules; it pays nothing, gains nothing and performs no act
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.effects import log
@@ -47,6 +48,11 @@ def setup_bots(s: PragaState) -> None:
     from meeplehall.games.praga.parler import setup_parler
 
     setup_parler(s)
+
+
+def bot_message(s: PragaState, b: int) -> Message | str:
+    """A bot side in a message: the dummy (translated) or a Parler bot's name."""
+    return term(DUMMY_NAME) if s.opts.solo_opponent == "dummy" else bot_name(s, b)
 
 
 def bot_name(s: PragaState, b: int) -> str:
@@ -110,12 +116,12 @@ def recycle(s: PragaState, b: int, k: int) -> None:
     slots = list(s.slots)
     slots[w] = -1
     s.slots = tuple(slots)
-    token = ""
+    key = "{bot} takes the {which} action tile {tile} from slot {slot} and returns it to the crane"
     if s.five_vp == tile:
         s.five_vp = -1
-        token = " (its 5-VP token goes back beside the crane)"
-    log(s, f"{bot_name(s, b)} takes the {ORDINALS[k]} action tile "
-           f"{C.action_tiles[tile].id} from slot {w} and returns it to the crane{token}")
+        key += " (its 5-VP token goes back beside the crane)"
+    log(s, M(key, bot=bot_message(s, b), which=term(ORDINALS[k]),
+             tile=C.action_tiles[tile].id, slot=w))
     rotate_crane(s, tile)
     assert s.bots is not None
     put(s, b, B_TURNS, s.bots[b][B_TURNS] + 1)

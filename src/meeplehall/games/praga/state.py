@@ -26,6 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from meeplehall.core.messages import Message
 from meeplehall.core.plain import state_from_plain, state_to_plain, tuplify
 from meeplehall.core.rng import Rng
 
@@ -222,7 +223,7 @@ class PragaState:
     road_egg: int
     stack: list[tuple[Any, ...]]
     final: tuple[Any, ...] | None
-    log: list[str]
+    log: list[Message]
     bots: tuple[tuple[int, ...], ...] | None  # per bot, see solo.py (B_* indices)
 
     _LISTS = ("stacks", "rows", "tech_stacks", "seal_owner", "bridge", "site_tile",

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.actions_family import (
@@ -49,8 +50,8 @@ from meeplehall.games.praga.effects import (
     move_up,
     pay,
     produce,
-    side_name,
     sideways,
+    who,
 )
 from meeplehall.games.praga.road import (
     apply_egg,
@@ -218,8 +219,8 @@ def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: A.TakeTile) -> None:
     slots[w] = -1
     s.slots = tuple(slots)
     s.taken, s.taken_slot = tile, w
-    log(s, f"{side_name(s, seat)} takes action tile {C.action_tiles[tile].id} "
-           f"from slot {w}")
+    log(s, M("{seat} takes action tile {tile} from slot {slot}", seat=who(s, seat),
+             tile=C.action_tiles[tile].id, slot=w))
     take_vp(s, seat, vp)
     kind = C.crane.slots[w - 1].kind
     s.special = kind == 0
@@ -292,7 +293,7 @@ def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: A.ClaimSeal) -> None:
     s.seal_rights[seat] -= 1
     s.cubes[seat] -= 1
     s.seal_owner[a.seal] = seat
-    log(s, f"{side_name(s, seat)} claims seal {C.seals[a.seal].id}")
+    log(s, M("{seat} claims seal {seal}", seat=who(s, seat), seal=C.seals[a.seal].id))
 
 
 def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
@@ -300,7 +301,7 @@ def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
     seat, t = d[1], a.tech
     s.tech_used[seat] |= 1 << (C.technologies[t].level - 1)
     effect = TECH_EFFECT[t]
-    log(s, f"{side_name(s, seat)} uses technology {C.technologies[t].id}")
+    log(s, M("{seat} uses technology {tech}", seat=who(s, seat), tech=C.technologies[t].id))
     if effect == "GL-T3-1":
         gain(s, seat, EGG, 1)
         start_action(s, seat, ROAD, SRC_TECH, 0)
@@ -358,7 +359,7 @@ def _h_end_turn(s: PragaState, d: tuple[Any, ...], a: A.EndTurn) -> None:
 def era_switch(s: PragaState) -> None:
     """P-CLOCK-4/5, P-ROW-6: the era I rows leave the game; era II rows are dealt."""
     s.era = 2
-    log(s, "era II begins")
+    log(s, term("era II begins"))
     deal_rows(s)
 
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
+from meeplehall.core.messages import log_json
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
@@ -87,8 +88,8 @@ def _public(s: PragaState, slots: tuple[str, ...]) -> dict[str, Any]:
         value = getattr(s, name)
         depth = _NESTED.get(name)
         if name in _SPECIAL:
-            out[name] = (value.to_params() if name == "opts" else list(value)
-                         if name == "log" else to_plain(value))
+            out[name] = (value.to_params() if name == "opts" else
+                         [m.to_json() for m in value] if name == "log" else to_plain(value))
         elif depth == 2:
             out[name] = [list(x) for x in value]
         elif depth == 3:
@@ -281,6 +282,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     ``pending``, ``board``: view_sections.py, docs/schemas/praga-view.json), and
     ``state``, the bot-only public state that ``sample_hidden`` re-deals from."""
     public = _public(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
+    public["log"] = log_json(s.log, player)  # the entries this seat may read
     counts = {"stacks": [len(x) for x in s.stacks],
               "tech_stacks": [len(x) for x in s.tech_stacks],
               "iv_stack": len(s.iv_stack), "v_pile": len(s.v_pile),
@@ -333,7 +335,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "sides": names,
         "pending": view_sections.pending(stack[-1] if stack else None),
         "board": view_sections.board(s, names),
-        "log": list(s.log[-30:]),
+        "log": public["log"][-30:],
         "state": public | {"hidden_counts": counts},
     }
     if s.bots is not None:
@@ -348,13 +350,15 @@ def player_views(s: PragaState, seats: Iterable[int | None],
     """``player_view`` for each of ``seats``, for a server pushing one state to them all
     (``memo`` is accepted for the server's interface and not used).
 
-    Seats differ only in ``seat`` and in what the decision stack shows them of the
-    technologies or bridge tiles a seat draws in private (``pending``, ``state.stack``),
-    so the view is built once; the others share every other member with it (read-only;
-    equal to separate ``player_view`` calls)."""
+    Seats differ only in ``seat``, in what the decision stack shows them of the
+    technologies or bridge tiles a seat draws in private (``pending``, ``state.stack``)
+    and in log entries addressed to some seats, so the view is built once; the others
+    share every other member with it (read-only; equal to separate ``player_view``
+    calls)."""
     out: dict[int | None, dict[str, Any]] = {}
     base: dict[str, Any] | None = None
     private = any(d[0] in (TECH_DRAW, BRIDGE_TILE) for d in s.stack)
+    addressed = any(getattr(m, "to", None) is not None for m in s.log)
     for seat in seats:
         if seat in out:
             continue
@@ -363,11 +367,15 @@ def player_views(s: PragaState, seats: Iterable[int | None],
             continue
         view = dict(base)
         view["seat"] = seat
+        if private or addressed:
+            view["state"] = dict(base["state"])
         if private:
             stack = _stack_for(s, seat)
             view["pending"] = view_sections.pending(stack[-1] if stack else None)
-            view["state"] = dict(base["state"])
             view["state"]["stack"] = to_plain(stack)
+        if addressed:  # log entries addressed to some seats only
+            view["state"]["log"] = log_json(s.log, seat)
+            view["log"] = view["state"]["log"][-30:]
         out[seat] = view
     return out
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.components import (
     MATERIALS,
@@ -19,6 +20,7 @@ from meeplehall.games.red_cathedral.effects import (
     _colour_name,
     complete_card,
     gain_pp,
+    mats,
 )
 from meeplehall.games.red_cathedral.state import (
     DELIVER,
@@ -87,7 +89,8 @@ def _h_deliver(s: RCState, a: A.Deliver) -> None:
     s.inv[side] = _add(s.inv[side], a.material, -1)
     s.delivered[a.slot] = _add(s.delivered[a.slot], a.material, 1)
     s.stack[-1] = (DELIVER, side, left - 1, made + 1, team)
-    s.log.append(f"{_colour_name(s, side)} delivers 1 {MATERIALS[a.material]} to slot {a.slot}")
+    s.log.append(M("{who} delivers 1 {material} to slot {slot}", who=_colour_name(s, side),
+                   material=term(MATERIALS[a.material]), slot=a.slot))
     if s.delivered[a.slot] == C.cards[s.card_of[a.slot]].cost:
         complete_card(s, a.slot)
 
@@ -113,8 +116,9 @@ def _h_jewels(s: RCState, a: A.SetJewels) -> None:
     pp = ornament_prestige(a.jewels)
     gain_pp(s, side, pp)
     s.stack[-1] = (DELIVER, side, left - len(used), made + len(used), team)
-    s.log.append(f"{_colour_name(s, side)} places a {ORNAMENTS[kind]} on slot {slot} with "
-                 f"jewels {A._mats(a.jewels)}: +{pp} PP")
+    s.log.append(M("{who} places a {ornament} on slot {slot} with jewels {jewels}: +{pp} PP",
+                   who=_colour_name(s, side), ornament=term(ORNAMENTS[kind]), slot=slot,
+                   jewels=mats(a.jewels), pp=pp))
 
 
 def ornament_prestige(jewels: tuple[int, ...]) -> int:

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.messages import M, Message, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
+    MATERIALS,
     RESOURCES,
     RP,
     RUBLES,
@@ -97,42 +99,57 @@ def gain_resource(s: RCState, side: int, res: int, n: int) -> int:
     return gain_material(s, side, res, n)
 
 
-def roll_space(s: RCState, space: int) -> str:
-    """Reroll every die on a Market space; returns the log text."""
+def roll_space(s: RCState, space: int) -> tuple[Message, ...]:
+    """Reroll every die on a Market space; returns the dice rolled, for the log."""
     rolled = []
     for die in range(5):
         if s.die_pos[die] == space:
             s.die_val[die] = s.rng.randbelow(6) + 1
-            rolled.append(f"{COLOURS[die]} {s.die_val[die]}")
-    return ", ".join(rolled)
+            rolled.append(M("{colour} {value}", colour=term(COLOURS[die]), value=s.die_val[die]))
+    return tuple(rolled)
 
 
-def tile_benefit(s: RCState, side: int, tile: int) -> str:
+def tile_benefit(s: RCState, side: int, tile: int) -> Message:
     """Gain a Workshop tile's benefit once (RC-WSACT-3)."""
     wt = C.tiles[tile]
     if wt.die >= 0:
         rt = C.resource_tiles[s.tiles[s.die_pos[wt.die]]]
         got = gain_resource(s, side, rt.resource, rt.amount)
-        return f"{amount_text(got, rt.resource)} (beside the {COLOURS[wt.die]} die)"
+        return M("{what} (beside the {colour} die)", what=amount_text(got, rt.resource),
+                 colour=term(COLOURS[wt.die]))
     got = gain_resource(s, side, wt.resource, wt.amount)
     return amount_text(got, wt.resource)
 
 
-def amount_text(n: int, res: int) -> str:
-    """'1 Ruble', '3 Rubles', '2 Recognition', '1 Prestige', '2 wood'."""
+def amount_text(n: int, res: int) -> Message:
+    """'1 Ruble', '3 Rubles', '2 Recognition', '1 Prestige', '2 wood' (as messages)."""
     if res == RUBLES:
-        return f"{n} Ruble{'' if n == 1 else 's'}"
+        return M("{n} Ruble", n=n)
     if res == RP:
-        return f"{n} Recognition"
+        return M("{n} Recognition", n=n)
     if res == PP:
-        return f"{n} Prestige"
-    return f"{n} {RESOURCES[res]}"
+        return M("{n} Prestige", n=n)
+    return M("{n} {resource}", n=n, resource=term(RESOURCES[res]))
 
 
-def _colour_name(s: RCState, side: int) -> str:
+IVAN = term("Ivan")
+_SEATS = tuple(M("{who} (seat {n})", who=term(c), n=i) for i, c in enumerate(C.colours))
+
+
+def _colour_name(s: RCState, side: int) -> Message:
     if s.solo and side == 1:
-        return "Ivan"
-    return f"{C.colours[side]} (seat {side})"
+        return IVAN
+    return _SEATS[side]
+
+
+def mats(items: tuple[int, ...]) -> Message:
+    """Materials joined by '+' ('wood+brick'), or 'none'."""
+    if not items:
+        return term("none")
+    out = term(MATERIALS[items[-1]])
+    for m in reversed(items[:-1]):
+        out = M("{a}+{b}", a=term(MATERIALS[m]), b=out)
+    return out
 
 
 def complete_card(s: RCState, slot: int) -> None:
@@ -149,8 +166,13 @@ def complete_card(s: RCState, slot: int) -> None:
     ivan = s.solo and o == 1
     if card.rubles and not ivan:  # RC-AMB-10: Ivan ignores Rubles
         gain_rubles(s, o, card.rubles)
-    s.log.append(f"{_colour_name(s, o)} completes {card.id} (slot {slot}): +{card.rp} RP"
-                 + (f", +{amount_text(card.rubles, RUBLES)}" if card.rubles and not ivan else ""))
+    if card.rubles and not ivan:
+        s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP, +{rubles}",
+                       who=_colour_name(s, o), card=card.id, slot=slot, rp=card.rp,
+                       rubles=amount_text(card.rubles, RUBLES)))
+    else:
+        s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP",
+                       who=_colour_name(s, o), card=card.id, slot=slot, rp=card.rp))
     # RC-TSAR-1..3: every unfinished claimed card below loses per foreign completion above.
     tower = s.towers[s.slot_tower[slot]]
     level = s.slot_level[slot]
@@ -162,23 +184,23 @@ def complete_card(s: RCState, slot: int) -> None:
         penalty = sum(1 for v in tower[li + 1:] if s.done[v] and s.owner[v] != uo)
         if penalty:
             lose_rp(s, uo, penalty)
-            s.log.append(f"Tsar's penalty: {_colour_name(s, uo)} loses {penalty} RP "
-                         f"(unfinished slot {u})")
+            s.log.append(M("Tsar's penalty: {who} loses {n} RP (unfinished slot {slot})",
+                           who=_colour_name(s, uo), n=penalty, slot=u))
     # RC-END-1/3/4.
     if s.completed[o] == C.completions_to_end:
         first = s.end_trigger < 0
         if first:
             s.end_trigger = o
-            s.log.append(f"{_colour_name(s, o)} completes a 6th card: the game ends after "
-                         "every other side has taken one more turn")
+            s.log.append(M("{who} completes a 6th card: the game ends after every other "
+                           "side has taken one more turn", who=_colour_name(s, o)))
         if not s.solo and (first or s.opts.later_sixth_bonus):
             if s.opts.end_bonus_unit == "pp":
                 gain_pp(s, o, C.end_bonus)
             else:
                 gain_rp(s, o, C.end_bonus)
             s.bonus_given = True
-            s.log.append(f"{_colour_name(s, o)} gains the end bonus: "
-                         f"+{C.end_bonus} {s.opts.end_bonus_unit.upper()}")
+            s.log.append(M("{who} gains the end bonus: +{n} {unit}", who=_colour_name(s, o),
+                           n=C.end_bonus, unit=term(s.opts.end_bonus_unit.upper())))
 
 
 def _free_actions(s: RCState, side: int, out: list[Any]) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.core.messages import M
 from meeplehall.core.protocol import Outcome, rank_groups
 from meeplehall.games.red_cathedral.scoring import (
     leftover_pp,
@@ -48,8 +49,8 @@ def final_scoring(s: RCState) -> None:
         tuple(tower_results),
     )
     s.stack.clear()
-    s.log.append("final scoring: " + ", ".join(
-        f"side {i}: {s.final[0][i]} PP" for i in range(s.sides)))
+    s.log.append(M("final scoring: {scores}", scores=tuple(
+        M("side {n}: {pp} PP", n=i, pp=s.final[0][i]) for i in range(s.sides))))
 
 
 def outcome(s: RCState) -> Outcome | None:

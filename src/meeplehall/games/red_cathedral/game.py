@@ -6,6 +6,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from meeplehall.core.engine import ModuleGame
+from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import PlayerId, Views
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, final, market, rules, setup, views
@@ -18,6 +19,7 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
+from meeplehall.games.red_cathedral.effects import mats
 from meeplehall.games.red_cathedral.state import (
     DELIVER,
     INFLUENCE,
@@ -32,11 +34,15 @@ from meeplehall.games.red_cathedral.state import (
 
 C = load()
 
+
+def _terms(materials: tuple[int, ...]) -> tuple[Message, ...] | Message:
+    """Materials as a list of terms ('wood, brick'), or 'none'."""
+    return tuple(term(MATERIALS[m]) for m in materials) if materials else term("none")
+
 SIMPLE_LABELS = {
     "build": "Build: up to 3 deliveries to your cards or Ornamentations",
     "end-turn": "End your turn",
     "pass": "Pass (no main action is possible)",
-    "sell-prestige": "Sell 1 Prestige for 2 Rubles",
     "finish-market": "Finish the Market action (reroll the destination's dice)",
     "perform": "Carry out the Influence action",
     "hire-teamsters": "Pay the Teamsters to deliver Materials",
@@ -109,31 +115,37 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
     state_class = RCState
 
     def describe_decision(self, state: RCState) -> str:
+        return str(self.decision_message(state))
+
+    def decision_message(self, state: RCState) -> Message:
+        """The current decision's prompt as a message (rendered by every client)."""
         if not state.stack:
-            return "the game is over"
+            return term("the game is over")
         d = state.stack[-1]
-        who = views.side_name(state, d[1])
+        who = term(views.side_name(state, d[1]))
         kind = d[0]
         if kind == TURN:
-            return (f"{who}: finish your turn (free actions or end turn)" if state.main_done
-                    else f"{who}: choose your main action")
+            return (M("{who}: finish your turn (free actions or end turn)", who=who)
+                    if state.main_done else M("{who}: choose your main action", who=who))
         if kind == PLACE_TILE:
-            return f"{who}: place Workshop tile {C.tiles[d[2]].id} ({views.tile_text(d[2])})"
+            return M("{who}: place Workshop tile {tile} ({benefit})", who=who,
+                     tile=C.tiles[d[2]].id, benefit=views.tile_message(d[2]))
         if kind == MARKET:
-            return (f"{who}: market actions at space {state.dest} "
-                    f"(moved the {COLOURS[state.moved_die]} die)")
+            return M("{who}: market actions at space {n} (moved the {colour} die)", who=who,
+                     n=state.dest, colour=term(COLOURS[state.moved_die]))
         if kind == INFLUENCE:
             act = market.current_influence(state, d)
-            return f"{who}: use Influence {act.rule} ({'repeatable' if act.repeat else 'once'})"
+            return M("{who}: use Influence {rule} ({mark})", who=who, rule=act.rule,
+                     mark=term("repeatable" if act.repeat else "once"))
         if kind == DELIVER:
-            source = "Teamsters' delivery" if d[4] else "Build"
-            return f"{who}: {source}, {d[2]} {'delivery' if d[2] == 1 else 'deliveries'} left"
+            source = term("Teamsters' delivery" if d[4] else "Build")
+            return M("{who}: {source}, {n} delivery left", who=who, source=source, n=d[2])
         if kind == JEWELS:
-            return f"{who}: jewels for the Ornamentation on slot {d[2]}"
+            return M("{who}: jewels for the Ornamentation on slot {slot}", who=who, slot=d[2])
         if kind == IVAN_CLAIM:
-            return f"{who}: choose where Ivan places his Banner"
+            return M("{who}: choose where Ivan places his Banner", who=who)
         if kind == IVAN_ORNAMENT:
-            return f"{who}: choose where Ivan places his Ornamentation"
+            return M("{who}: choose where Ivan places his Ornamentation", who=who)
         return who
 
     def player_views(self, state: RCState, seats: Iterable[PlayerId | None],
@@ -146,74 +158,94 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         return RULES_TEXT[state.stack[-1][0]]
 
     def action_label(self, state: RCState, action: Any) -> str:
-        """A sentence for people (UI buttons, logs, hints)."""
+        """A sentence for people (UI buttons, logs, hints), in English."""
+        return str(self.action_message(state, action))
+
+    def action_message(self, state: RCState, action: Any) -> Message:
+        """The label of ``action`` as a message (rendered by every client)."""
         if isinstance(action, A.Claim):
             card = C.cards[state.card_of[action.slot]]
-            src = ("Inventory" if action.from_inventory
-                   else "a white Workshop space" if state.opts.advanced_workshops
-                   else "outside the Inventory")  # RC-CLAIM-1, RC-ADV-4
-            return (f"Claim {CARD_KINDS[card.kind]} {card.id} in tower "
-                    f"{state.slot_tower[action.slot] + 1} (Banner from {src})")
+            kind, tower = term(CARD_KINDS[card.kind]), state.slot_tower[action.slot] + 1
+            if action.from_inventory:
+                key = "Claim {kind} {card} in tower {n} (Banner from Inventory)"
+            elif state.opts.advanced_workshops:  # RC-CLAIM-1, RC-ADV-4
+                key = "Claim {kind} {card} in tower {n} (Banner from a white Workshop space)"
+            else:
+                key = "Claim {kind} {card} in tower {n} (Banner from outside the Inventory)"
+            return M(key, kind=kind, card=card.id, n=tower)
         if isinstance(action, A.MoveDie):
             pips = state.die_val[action.die]
             dest = (state.die_pos[action.die] + pips + action.extra) % 8
             rt = C.resource_tiles[state.tiles[dest]]
-            paid = (f", paying {action.extra} Ruble{'s' if action.extra > 1 else ''}"
-                    if action.extra else "")
-            steps = pips + action.extra
-            plural = "s" if steps > 1 else ""
-            return (f"Move the {COLOURS[action.die]} die {steps} space{plural} to "
-                    f"space {dest} ({rt.amount} {RESOURCES[rt.resource]}){paid}")
+            tile = M("{n} {resource}", n=rt.amount, resource=term(RESOURCES[rt.resource]))
+            colour, steps = term(COLOURS[action.die]), pips + action.extra
+            if action.extra:
+                return M("Move the {colour} die {n} space to space {dest} ({tile}), paying "
+                         "{paid}", colour=colour, n=steps, dest=dest, tile=tile,
+                         paid=M("{n} Ruble", n=action.extra))
+            return M("Move the {colour} die {n} space to space {dest} ({tile})",
+                     colour=colour, n=steps, dest=dest, tile=tile)
         if isinstance(action, A.Deliver):
             card = C.cards[state.card_of[action.slot]]
-            return f"Deliver 1 {MATERIALS[action.material]} to {card.id} (slot {action.slot})"
+            return M("Deliver 1 {material} to {card} (slot {slot})",
+                     material=term(MATERIALS[action.material]), card=card.id,
+                     slot=action.slot)
         if isinstance(action, A.Activate):
-            return f"Activate the Workshop tile on {WS_POSITIONS[action.position]}"
+            return M("Activate the Workshop tile on {position}",
+                     position=term(WS_POSITIONS[action.position]))
         if isinstance(action, A.PlaceTile):
-            return (f"Place the tile on {COLOURS[action.space]} "
-                    f"{'face up' if action.face_up else 'face down'}")
+            return M("Place the tile on {colour} face up" if action.face_up
+                     else "Place the tile on {colour} face down",
+                     colour=term(COLOURS[action.space]))
         if isinstance(action, A.Obtain) and state.dest >= 0:
             rt = C.resource_tiles[state.tiles[state.dest]]
-            return f"Obtain {action.amount} {RESOURCES[rt.resource]}"
+            return M("Obtain {n} {resource}", n=action.amount,
+                     resource=term(RESOURCES[rt.resource]))
         if isinstance(action, A.UseInfluence) and state.dest >= 0:
             inf = C.influence[state.influence[state.dest // 2]]
             act = inf.actions[action.index]
-            mark = "repeatable" if act.repeat else "once"
-            return f"Use Influence {inf.id}: {INFLUENCE_TEXT.get(act.rule, act.rule)} ({mark})"
+            text = term(INFLUENCE_TEXT[act.rule]) if act.rule in INFLUENCE_TEXT else act.rule
+            return M("Use Influence {card}: {text} ({mark})", card=inf.id, text=text,
+                     mark=term("repeatable" if act.repeat else "once"))
         if isinstance(action, A.Decorate):
-            kind = C.cards[state.card_of[action.slot]].kind
-            article = "an" if kind == 1 else "a"
-            return (f"Decorate {C.cards[state.card_of[action.slot]].id} with {article} "
-                    f"{ORNAMENTS[kind]}")
+            card = C.cards[state.card_of[action.slot]]
+            return M("Decorate {card} with an {ornament}" if card.kind == 1
+                     else "Decorate {card} with a {ornament}", card=card.id,
+                     ornament=term(ORNAMENTS[card.kind]))
         if isinstance(action, A.Sell):
-            return f"Sell 1 {MATERIALS[action.material]}"
+            return M("Sell 1 {material}", material=term(MATERIALS[action.material]))
         if isinstance(action, A.Buy):
-            return f"Buy 1 {MATERIALS[action.material]}"
+            return M("Buy 1 {material}", material=term(MATERIALS[action.material]))
         if isinstance(action, A.Exchange):
-            give, take = str(action).split()[1:]
-            return f"Exchange {give.replace('+', ', ')} for {take.replace('+', ', ')}"
+            return M("Exchange {give} for {take}", give=_terms(action.give),
+                     take=_terms(action.take))
         if isinstance(action, A.Upgrade):
-            return (f"Pay 1 Ruble and 1 {MATERIALS[action.give]} for 1 "
-                    f"{MATERIALS[action.take]}")
+            return M("Pay 1 Ruble and 1 {give} for 1 {take}", give=term(MATERIALS[action.give]),
+                     take=term(MATERIALS[action.take]))
         if isinstance(action, A.SwapTiles):
-            return f"Swap the Resource tiles of spaces {action.a} and {action.b}"
+            return M("Swap the Resource tiles of spaces {a} and {b}", a=action.a, b=action.b)
         if isinstance(action, A.Discard):
-            return f"Discard {str(action).split()[1].replace('+', ', ')}"
+            return M("Discard {mats}", mats=_terms(action.materials))
         if isinstance(action, A.IvanClaim | A.IvanOrnament):
             card = C.cards[state.card_of[action.slot]]
-            what = "Banner" if isinstance(action, A.IvanClaim) else "Ornamentation"
-            return f"Ivan's {what} goes on {CARD_KINDS[card.kind]} {card.id} (slot {action.slot})"
+            key = ("Ivan's Banner goes on {kind} {card} (slot {slot})"
+                   if isinstance(action, A.IvanClaim)
+                   else "Ivan's Ornamentation goes on {kind} {card} (slot {slot})")
+            return M(key, kind=term(CARD_KINDS[card.kind]), card=card.id, slot=action.slot)
         if isinstance(action, A.SetJewels):
-            return (f"Set jewels: {str(action).split()[1]} "
-                    f"(+{build.ornament_prestige(action.jewels)} Prestige)")
+            return M("Set jewels: {jewels} (+{pp} Prestige)", jewels=mats(action.jewels),
+                     pp=build.ornament_prestige(action.jewels))
         if isinstance(action, A.Reroll):
-            return f"Pay 1 Prestige to reroll the dice on space {action.space}"
+            return M("Pay 1 Prestige to reroll the dice on space {n}", n=action.space)
         if action == A.SELL_PRESTIGE and state.stack:
             back = rules.prestige_sale_steps(state, state.stack[-1][1])
             if back:  # RC-SCORE-6, RC-AMB-4: back to the last Prestige space
-                return (f"Go back {back} Recognition to the last Prestige space for 2 Rubles "
-                        "(no Prestige lost)")
-        return SIMPLE_LABELS.get(str(action), str(action))
+                return M("Go back {k} Recognition to the last Prestige space for {n} Rubles "
+                         "(no Prestige lost)", k=back, n=2)
+        if action == A.SELL_PRESTIGE:
+            return M("Sell 1 Prestige for {n} Rubles", n=2)
+        text = str(action)
+        return term(SIMPLE_LABELS.get(text, text))
 
     def explain_illegal(self, state: RCState, action: Any, legal: tuple[Any, ...]) -> str:
         if state.stack and state.stack[-1][0] == TURN and state.main_done and not isinstance(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import (
     _deliveries,
@@ -31,6 +32,7 @@ from meeplehall.games.red_cathedral.effects import (
     gain_material,
     gain_resource,
     gain_rubles,
+    mats,
     roll_space,
     tile_benefit,
 )
@@ -192,9 +194,14 @@ def _h_move_die(s: RCState, a: A.MoveDie) -> None:
     s.dest = dest
     s.mk_used = 0
     s.stack.append((MARKET, side))
-    s.log.append(f"{_colour_name(s, side)} moves the {COLOURS[a.die]} die {steps} "
-                 f"space{'s' if steps > 1 else ''} to space {dest}"
-                 + (f", paying {amount_text(a.extra, RUBLES)}" if a.extra else ""))
+    if a.extra:
+        s.log.append(M("{who} moves the {colour} die {n} space to space {dest}, paying {paid}",
+                       who=_colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
+                       dest=dest, paid=amount_text(a.extra, RUBLES)))
+    else:
+        s.log.append(M("{who} moves the {colour} die {n} space to space {dest}",
+                       who=_colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
+                       dest=dest))
 
 
 def _h_obtain(s: RCState, a: A.Obtain) -> None:
@@ -202,15 +209,16 @@ def _h_obtain(s: RCState, a: A.Obtain) -> None:
     s.mk_used |= 1
     rt = C.resource_tiles[s.tiles[s.dest]]
     got = gain_resource(s, side, rt.resource, a.amount)
-    s.log.append(f"{_colour_name(s, side)} obtains {amount_text(got, rt.resource)}")
+    s.log.append(M("{who} obtains {what}", who=_colour_name(s, side),
+                   what=amount_text(got, rt.resource)))
 
 
 def _h_use_influence(s: RCState, a: A.UseInfluence) -> None:
     s.mk_used |= 2
     s.stack.append((INFLUENCE, s.side, a.index, 0))
     card = C.influence[s.influence[s.dest // 2]]
-    s.log.append(f"{_colour_name(s, s.side)} uses Influence {card.id}: "
-                 f"{card.actions[a.index].rule}")
+    s.log.append(M("{who} uses Influence {card}: {rule}", who=_colour_name(s, s.side),
+                   card=card.id, rule=card.actions[a.index].rule))
 
 
 def _h_activate(s: RCState, a: A.Activate) -> None:
@@ -221,13 +229,14 @@ def _h_activate(s: RCState, a: A.Activate) -> None:
         _influence_used(s)
     s.act_used |= 1 << a.position
     got = tile_benefit(s, side, s.ws[side][a.position] >> 1)
-    s.log.append(f"{_colour_name(s, side)} activates the {WS_POSITIONS[a.position]} "
-                 f"Workshop tile: {got}")
+    s.log.append(M("{who} activates the {position} Workshop tile: {got}",
+                   who=_colour_name(s, side), position=term(WS_POSITIONS[a.position]),
+                   got=got))
 
 
 def _h_finish_market(s: RCState) -> None:
     s.stack.pop()
-    s.log.append(f"reroll on space {s.dest}: {roll_space(s, s.dest)}")
+    s.log.append(M("reroll on space {n}: {dice}", n=s.dest, dice=roll_space(s, s.dest)))
 
 
 def _influence_used(s: RCState) -> None:
@@ -247,8 +256,8 @@ def _h_sell(s: RCState, a: A.Sell) -> None:
     s.supply[a.material] += 1
     got = gain_rubles(s, side, act.price)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} sells 1 {MATERIALS[a.material]} for "
-                 f"{amount_text(got, RUBLES)}")
+    s.log.append(M("{who} sells 1 {material} for {what}", who=_colour_name(s, side),
+                   material=term(MATERIALS[a.material]), what=amount_text(got, RUBLES)))
 
 
 def _h_buy(s: RCState, a: A.Buy) -> None:
@@ -257,7 +266,8 @@ def _h_buy(s: RCState, a: A.Buy) -> None:
     s.rubles[side] -= act.price
     gain_material(s, side, a.material, 1)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} buys 1 {MATERIALS[a.material]} for {act.price}")
+    s.log.append(M("{who} buys 1 {material} for {price}", who=_colour_name(s, side),
+                   material=term(MATERIALS[a.material]), price=act.price))
 
 
 def _h_exchange(s: RCState, a: A.Exchange) -> None:
@@ -268,7 +278,8 @@ def _h_exchange(s: RCState, a: A.Exchange) -> None:
     for m in a.take:
         gain_material(s, side, m, 1)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} exchanges {A._mats(a.give)} for {A._mats(a.take)}")
+    s.log.append(M("{who} exchanges {give} for {take}", who=_colour_name(s, side),
+                   give=mats(a.give), take=mats(a.take)))
 
 
 def _h_upgrade(s: RCState, a: A.Upgrade) -> None:
@@ -279,8 +290,9 @@ def _h_upgrade(s: RCState, a: A.Upgrade) -> None:
     s.supply[a.give] += 1
     gain_material(s, side, a.take, 1)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} exchanges 1 Ruble and 1 {MATERIALS[a.give]} "
-                 f"for 1 {MATERIALS[a.take]}")
+    s.log.append(M("{who} exchanges 1 Ruble and 1 {give} for 1 {take}",
+                   who=_colour_name(s, side), give=term(MATERIALS[a.give]),
+                   take=term(MATERIALS[a.take])))
 
 
 def _h_swap_tiles(s: RCState, a: A.SwapTiles) -> None:
@@ -295,7 +307,8 @@ def _h_swap_tiles(s: RCState, a: A.SwapTiles) -> None:
         # The moved die travelled with its tile: the destination (RC-MARKET-5) follows
         # it, so its reroll (RC-MARKET-7) and the Obtain step still apply to it.
         s.dest = a.b if s.dest == a.a else a.a
-    s.log.append(f"{_colour_name(s, side)} swaps the Resource tiles of spaces {a.a} and {a.b}")
+    s.log.append(M("{who} swaps the Resource tiles of spaces {a} and {b}",
+                   who=_colour_name(s, side), a=a.a, b=a.b))
 
 
 def _h_discard(s: RCState, a: A.Discard) -> None:
@@ -306,8 +319,8 @@ def _h_discard(s: RCState, a: A.Discard) -> None:
         s.supply[m] += 1
     gain_resource(s, side, act.resource, act.amount)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} discards {A._mats(a.materials)} for "
-                 f"{amount_text(act.amount, act.resource)}")
+    s.log.append(M("{who} discards {mats} for {what}", who=_colour_name(s, side),
+                   mats=mats(a.materials), what=amount_text(act.amount, act.resource)))
 
 
 def _h_perform(s: RCState) -> None:
@@ -317,7 +330,8 @@ def _h_perform(s: RCState) -> None:
         s.rubles[side] -= act.price
     got = gain_resource(s, side, act.resource, act.amount)
     _influence_used(s)
-    s.log.append(f"{_colour_name(s, side)} gains {amount_text(got, act.resource)} ({act.rule})")
+    s.log.append(M("{who} gains {what} ({rule})", who=_colour_name(s, side),
+                   what=amount_text(got, act.resource), rule=act.rule))
 
 
 def _h_hire_teamsters(s: RCState) -> None:
@@ -326,7 +340,8 @@ def _h_hire_teamsters(s: RCState) -> None:
     s.rubles[side] -= act.price
     _influence_used(s)
     s.stack.append((DELIVER, side, act.count, 0, True))  # RC-AMB-15: on top of any Build
-    s.log.append(f"{_colour_name(s, side)} pays {act.price} Rubles to the Teamsters")
+    s.log.append(M("{who} pays {n} Ruble to the Teamsters", who=_colour_name(s, side),
+                   n=act.price))
 
 
 def _h_done(s: RCState) -> None:

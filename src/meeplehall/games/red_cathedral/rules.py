@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import (
@@ -177,8 +178,8 @@ def _h_claim(s: RCState, a: A.Claim) -> None:
     tile = s.ws_tile[a.slot]
     s.ws_tile[a.slot] = -1
     card = C.cards[s.card_of[a.slot]]
-    s.log.append(f"{_colour_name(s, side)} claims {card.id} (slot {a.slot}) and takes "
-                 f"Workshop tile {C.tiles[tile].id}")
+    s.log.append(M("{who} claims {card} (slot {slot}) and takes Workshop tile {tile}",
+                   who=_colour_name(s, side), card=card.id, slot=a.slot, tile=C.tiles[tile].id))
     s.stack[-1] = (PLACE_TILE, side, tile)
 
 
@@ -190,8 +191,8 @@ def _h_place_tile(s: RCState, a: A.PlaceTile) -> None:
     s.ws[side] = tuple(ws)
     s.stack[-1] = (TURN, side)
     if not a.face_up:
-        s.log.append(f"{_colour_name(s, side)} puts the tile face down on "
-                     f"{WS_POSITIONS[pos]}")
+        s.log.append(M("{who} puts the tile face down on {position}",
+                       who=_colour_name(s, side), position=term(WS_POSITIONS[pos])))
         return
     advanced = s.opts.advanced_workshops
     cost = (C.advanced_costs if advanced else C.basic_costs)[pos]
@@ -201,10 +202,12 @@ def _h_place_tile(s: RCState, a: A.PlaceTile) -> None:
         avail = list(s.orn_avail[side])
         avail[kind] += 1
         s.orn_avail[side] = (avail[0], avail[1], avail[2])
-        s.log.append(f"{_colour_name(s, side)} unlocks an Ornamentation ({ORNAMENTS[kind]})")
+        s.log.append(M("{who} unlocks an Ornamentation ({ornament})",
+                       who=_colour_name(s, side), ornament=term(ORNAMENTS[kind])))
     got = tile_benefit(s, side, tile)
-    s.log.append(f"{_colour_name(s, side)} pays {cost} to put the tile face up on "
-                 f"{WS_POSITIONS[pos]} and gains {got}")
+    s.log.append(M("{who} pays {cost} to put the tile face up on {position} and gains {got}",
+                   who=_colour_name(s, side), cost=cost, position=term(WS_POSITIONS[pos]),
+                   got=got))
 
 
 def _h_simple(s: RCState, a: A.Simple) -> None:
@@ -217,7 +220,7 @@ def _h_end_turn(s: RCState) -> None:
 
 def _h_pass(s: RCState) -> None:
     s.main_done = True
-    s.log.append(f"{_colour_name(s, s.side)} passes")
+    s.log.append(M("{who} passes", who=_colour_name(s, s.side)))
 
 
 def prestige_sale_steps(s: RCState, side: int) -> int:
@@ -238,10 +241,12 @@ def _h_sell_prestige(s: RCState) -> None:
     got = gain_rubles(s, side, 2)
     who = _colour_name(s, side)
     if back:
-        s.log.append(f"{who} goes back {back} Recognition to the last Prestige space for "
-                     f"{amount_text(got, RUBLES)} (no Prestige lost)")
+        s.log.append(M("{who} goes back {k} Recognition to the last Prestige space for "
+                       "{what} (no Prestige lost)", who=who, k=back,
+                       what=amount_text(got, RUBLES)))
     else:
-        s.log.append(f"{who} sells 1 Prestige for {amount_text(got, RUBLES)}")
+        s.log.append(M("{who} sells 1 Prestige for {what}", who=who,
+                       what=amount_text(got, RUBLES)))
 
 
 def _h_reroll(s: RCState, a: A.Reroll) -> None:
@@ -250,8 +255,8 @@ def _h_reroll(s: RCState, a: A.Reroll) -> None:
     assert target is not None
     s.score[side] = target
     s.reroll_used = True
-    s.log.append(f"{_colour_name(s, side)} pays 1 Prestige to reroll space {a.space}: "
-                 f"{roll_space(s, a.space)}")
+    s.log.append(M("{who} pays 1 Prestige to reroll space {n}: {dice}",
+                   who=_colour_name(s, side), n=a.space, dice=roll_space(s, a.space)))
 
 
 def _h_ivan_claim(s: RCState, a: A.IvanClaim) -> None:
@@ -362,7 +367,8 @@ def end_turn(s: RCState) -> None:
         final_scoring(s)
         return
     if s.opts.round_limit and s.turns >= s.opts.round_limit * s.sides:
-        s.log.append(f"the round limit ({s.opts.round_limit}) is reached: final scoring")
+        s.log.append(M("the round limit ({n}) is reached: final scoring",
+                       n=s.opts.round_limit))
         final_scoring(s)
         return
     s.side = nxt

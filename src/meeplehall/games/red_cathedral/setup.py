@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Option, Params, validate_params
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral.components import (
@@ -224,7 +225,8 @@ def initial_state(params: Params, seed: int) -> RCState:
     s.bonus_given = False
     s.turns = 0
     s.final = None
-    s.log = [f"setup: {n} player(s), Building Plan {plan.id}, {len(towers)} towers"]
+    s.log = [M("setup: {n} player(s), Building Plan {plan}, {towers} towers", n=n,
+               plan=plan.id, towers=len(towers))]
 
     # RC-SOLO-4/5: Ivan's row, his die tiles and his opening claim.
     s.iv_banners = 0
@@ -248,12 +250,13 @@ def initial_state(params: Params, seed: int) -> RCState:
         tile = comps.tiles[s.ws_tile[best]]
         s.owner[best] = 1
         s.ws_tile[best] = -1
-        s.log.append(f"Ivan claims the Base in slot {best} (most Recognition); its "
-                     "Workshop tile goes back to the box")
+        s.log.append(M("Ivan claims the Base in slot {slot} (most Recognition); its "
+                       "Workshop tile goes back to the box", slot=best))
         if opts.ivan_opening_claim_rp and tile.resource == RP:
             s.score[1] += tile.amount
-            s.log.append(f"Ivan gains {tile.amount} RP from that tile")
-        s.log.append("Ivan's row: " + ", ".join(IVAN_CARDS[c] for c in ivan_order))
+            s.log.append(M("Ivan gains {n} RP from that tile", n=tile.amount))
+        s.log.append(M("Ivan's row: {cards}", cards=tuple(term(IVAN_CARDS[c])
+                                                          for c in ivan_order)))
     else:
         s.ivan_order = ()
         s.iv_tiles = []

@@ -7,6 +7,7 @@ decision.
 
 from __future__ import annotations
 
+from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral.components import COLOURS, IVAN_CARDS, RP, load
 from meeplehall.games.red_cathedral.effects import complete_card, gain_pp, gain_rp, roll_space
 from meeplehall.games.red_cathedral.market import has_complete_set
@@ -48,18 +49,18 @@ def ivan_place_ornament(s: RCState, slot: int) -> None:
     s.iv_orn += 1
     s.orn_placed[IVAN] += 1
     gain_pp(s, IVAN, s.opts.ivan_ornament_pp)  # RC-AMB-9
-    s.log.append(f"Ivan places an Ornamentation on slot {slot} "
-                 f"(+{s.opts.ivan_ornament_pp} PP); next in sequence: "
-                 f"{('door', 'arch', 'cross')[kind]} done")
+    s.log.append(M("Ivan places an Ornamentation on slot {slot} (+{pp} PP); next in "
+                   "sequence: {ornament} done", slot=slot, pp=s.opts.ivan_ornament_pp,
+                   ornament=term(("door", "arch", "cross")[kind])))
 
 
 def ivan_after_ornament(s: RCState) -> None:
     """Reshuffle his five die tiles face up, then play the turn."""
     s.rng.shuffle(s.iv_tiles)
     s.iv_up = [True] * 5
-    s.log.append("Ivan reshuffles his tiles: " + ", ".join(
-        f"{IVAN_CARDS[s.ivan_order[i]]}={COLOURS[C.tiles[t].die]}"
-        for i, t in enumerate(s.iv_tiles)))
+    s.log.append(M("Ivan reshuffles his tiles: {tiles}", tiles=tuple(
+        M("{card}={colour}", card=term(IVAN_CARDS[s.ivan_order[i]]),
+          colour=term(COLOURS[C.tiles[t].die])) for i, t in enumerate(s.iv_tiles))))
     ivan_main(s)
 
 
@@ -74,19 +75,19 @@ def ivan_main(s: RCState) -> None:
     s.iv_next = card
     if card == REC:
         gain_rp(s, IVAN, C.ivan_amounts["recognition"])
-        s.log.append(f"Ivan: Recognition, +{C.ivan_amounts['recognition']} RP")
+        s.log.append(M("Ivan: Recognition, +{n} RP", n=C.ivan_amounts["recognition"]))
     elif card == INV:
         _ivan_inventory(s)
     elif card == TRANS:
         s.iv_build = tuple(a + b for a, b in zip(s.iv_build, s.iv_inv, strict=True))
         moved = sum(s.iv_inv)
         s.iv_inv = (0, 0, 0, 0, 0, 0)
-        s.log.append(f"Ivan: Transport moves {moved} Materials to his Build card")
+        s.log.append(M("Ivan: Transport moves {n} Materials to his Build card", n=moved))
     elif card == BUILD:
         _ivan_build(s)
     elif card == CLAIM:
         if s.iv_banners <= 0:
-            s.log.append("Ivan: Claim, but he has no Banner left")
+            s.log.append(M("Ivan: Claim, but he has no Banner left"))
         else:
             candidates = ivan_claim_candidates(s)
             if len(candidates) > 1 and s.opts.ivan_choice == "human":
@@ -107,7 +108,8 @@ def _ivan_move(s: RCState, die: int) -> bool:
     start = s.die_pos[die]
     dest = (start + s.die_val[die]) % 8
     if s.die_pos.count(dest) >= 3:
-        s.log.append(f"Ivan cannot move the {COLOURS[die]} die (space {dest} is full)")
+        s.log.append(M("Ivan cannot move the {colour} die (space {n} is full)",
+                       colour=term(COLOURS[die]), n=dest))
         return False
     s.die_pos[die] = dest
     dice = s.die_pos.count(dest)
@@ -122,12 +124,17 @@ def _ivan_move(s: RCState, die: int) -> bool:
             best = max(best, act.amount)
     rp += best
     gain_rp(s, IVAN, rp)
-    text = f"Ivan moves the {COLOURS[die]} die to space {dest}"
-    if rp:
-        text += f", +{rp} RP"
+    colour = term(COLOURS[die])
     if s.opts.ivan_rerolls:
-        text += f"; reroll: {roll_space(s, dest)}"
-    s.log.append(text)
+        rolled = roll_space(s, dest)
+        s.log.append(M("Ivan moves the {colour} die to space {n}, +{rp} RP; reroll: {dice}",
+                       colour=colour, n=dest, rp=rp, dice=rolled) if rp else
+                     M("Ivan moves the {colour} die to space {n}; reroll: {dice}",
+                       colour=colour, n=dest, dice=rolled))
+    else:
+        s.log.append(M("Ivan moves the {colour} die to space {n}, +{rp} RP",
+                       colour=colour, n=dest, rp=rp) if rp else
+                     M("Ivan moves the {colour} die to space {n}", colour=colour, n=dest))
     return True
 
 
@@ -145,7 +152,7 @@ def _ivan_inventory(s: RCState) -> None:
         s.supply[m] -= n
         inv[m] += n
         need -= n
-    s.log.append(f"Ivan: Inventory, his card now holds {sum(inv)} Materials")
+    s.log.append(M("Ivan: Inventory, his card now holds {n} Materials", n=sum(inv)))
     s.iv_inv = tuple(inv)
 
 
@@ -154,7 +161,7 @@ def _ivan_build(s: RCState) -> None:
     build = list(s.iv_build)
     total = sum(build)
     if not total:
-        s.log.append("Ivan: Build, but his Build card is empty")
+        s.log.append(M("Ivan: Build, but his Build card is empty"))
         return
     order = sorted((slot for slot in range(len(s.owner))
                     if s.owner[slot] == IVAN and not s.done[slot]),
@@ -176,8 +183,8 @@ def _ivan_build(s: RCState) -> None:
         if not any(build):
             break
     s.iv_build = tuple(build)
-    s.log.append(f"Ivan: Build, {total - sum(build)} Materials delivered, "
-                 f"{sum(build)} stay on his Build card")
+    s.log.append(M("Ivan: Build, {n} Materials delivered, {m} stay on his Build card",
+                   n=total - sum(build), m=sum(build)))
 
 
 def ivan_claim_candidates(s: RCState) -> list[int]:
@@ -203,11 +210,13 @@ def ivan_claim(s: RCState, slot: int) -> None:
     s.iv_banners -= 1
     tile = s.ws_tile[slot]
     s.ws_tile[slot] = -1
-    text = f"Ivan claims slot {slot}"
+    text = M("Ivan claims slot {slot}", slot=slot)
     if tile >= 0:
         wt = C.tiles[tile]
         if wt.resource == RP:
             gain_rp(s, IVAN, wt.amount)
-            text += f" and gains {wt.amount} RP from its tile"
-        text += "; the tile goes to the box"
+            text = M("Ivan claims slot {slot} and gains {n} RP from its tile; the tile goes "
+                     "to the box", slot=slot, n=wt.amount)
+        else:
+            text = M("Ivan claims slot {slot}; the tile goes to the box", slot=slot)
     s.log.append(text)

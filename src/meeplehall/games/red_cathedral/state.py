@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from meeplehall.core.messages import Message
 from meeplehall.core.plain import state_from_plain, state_to_plain
 from meeplehall.core.rng import Rng
 
@@ -142,7 +143,7 @@ class RCState:
     iv_inv: tuple[int, ...]
     iv_build: tuple[int, ...]
     iv_next: int  # index in ivan_order of the card Ivan is carrying out, or -1
-    log: list[str]
+    log: list[Message]
 
     _STATIC = ("opts", "players", "sides", "solo", "plan", "card_of", "slot_tower",
                "slot_level", "towers", "influence", "unused", "ivan_order")

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from operator import is_
 from typing import Any
 
+from meeplehall.core.messages import M, Message, log_json, term
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import view_sections
@@ -46,6 +47,14 @@ PUBLIC_FIELDS: tuple[str, ...] = (
 
 def side_name(s: RCState, side: int) -> str:
     return "Ivan" if s.solo and side == 1 else C.colours[side]
+
+
+def tile_message(tile: int) -> Message:
+    """A Workshop tile's benefit, as a message."""
+    wt = C.tiles[tile]
+    if wt.die >= 0:
+        return M("what lies beside the {colour} die", colour=term(COLOURS[wt.die]))
+    return M("{n} {resource}", n=wt.amount, resource=term(RESOURCES[wt.resource]))
 
 
 def tile_text(tile: int) -> str:
@@ -343,7 +352,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "sides": sides,
         "turn": view_sections.turn(s),
         "pending": view_sections.pending(s),
-        "log": list(s.log),
+        "log": log_json(s.log, player),
         "state": public,
     }
     if ivan is not None:
@@ -364,7 +373,8 @@ def player_views(s: RCState, seats: Iterable[int | None],
     """``player_view`` for each of ``seats``, for a server pushing one state to them all.
 
     Every seat sees the same table, so the view is built once and the views of the other
-    seats differ only in ``"seat"``: they share every other member (read-only; equal, key
+    seats differ only in ``"seat"`` (and in ``"log"`` when an entry is addressed to some
+    seats only): they share every other member (read-only; equal, key
     order included, to separate ``player_view`` calls).
 
     ``memo``: a dict the caller keeps for one table from call to call (empty at first).
@@ -382,6 +392,8 @@ def player_views(s: RCState, seats: Iterable[int | None],
         else:
             view = dict(base)
             view["seat"] = seat
+            if any(m.to is not None for m in s.log):  # entries for some seats only
+                view["log"] = log_json(s.log, seat)
             out[seat] = view
     return out
 

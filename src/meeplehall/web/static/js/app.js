@@ -4,7 +4,7 @@
 
 import { api, apiBytes, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h } from "./dom.js";
-import { availableLanguages, currentLanguage, preferredLanguage, setLanguage, t, tr } from "./i18n.js";
+import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
 
 const root = document.getElementById("main");
@@ -413,7 +413,7 @@ class TableView {
 
   ctx(legal) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
-      choose: (text) => this.choose(text), t, tr, colours: COLOURS };
+      choose: (text) => this.choose(text), t, tr, render, colours: COLOURS };
   }
 
   renderBoard(container = this.els.board, view = this.view, legal = null) {
@@ -450,19 +450,19 @@ class TableView {
         ? t("Waiting for {name} (bot)…", { name: who }) : t("Waiting for {name}…", { name: who });
     } else {
       e.prompt.className = "prompt mine";
-      e.prompt.textContent = `${t("Your turn")}: ${tr(this.acting.decision || "")}`;
+      e.prompt.textContent = `${t("Your turn")}: ${render(this.acting.decision)}`;
       const legal = this.acting.legal;
       e.choices.setAttribute("aria-label", t("Legal choices"));
       const hinted = this.hint && this.hint.ranked[0] && this.hint.ranked[0].text;
       legal.forEach((a, i) => {
         e.choices.append(h("button", { "data-action": a.text, "data-index": i, disabled: this.busy,
           class: a.text === hinted ? "hinted" : null,
-          title: `${tr(a.label)} [${a.text}]`, onclick: () => this.choose(a.text) }, tr(a.label)));
+          title: `${render(a.label)} [${a.text}]`, onclick: () => this.choose(a.text) }, render(a.label)));
       });
       e.toolbar.append(h("button", { id: "hint", disabled: this.busy, onclick: () => this.askHint(),
         title: t("The greedy bot ranks your choices") }, t("Hint")));
       if (this.hint) {
-        e.toolbar.append(h("span", { id: "hint-text" }, t("Hint: {choice}", { choice: tr(this.hint.ranked[0].label) })));
+        e.toolbar.append(h("span", { id: "hint-text" }, t("Hint: {choice}", { choice: render(this.hint.ranked[0].label) })));
       }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;
@@ -482,7 +482,7 @@ class TableView {
     if (mark === undefined || mark >= log.length) { e.hidden = true; return; }
     e.hidden = false;
     e.replaceChildren(h("h2", {}, t("Since your last turn")),
-      h("ul", { class: "since" }, log.slice(mark).slice(-40).map((line) => h("li", {}, tr(line)))));
+      h("ul", { class: "since" }, log.slice(mark).slice(-40).map((line) => h("li", {}, render(line)))));
   }
 
   renderSeats() {
@@ -508,7 +508,7 @@ class TableView {
   renderLog() {
     const log = (this.view && this.view.log) || [];
     const start = Math.max(0, log.length - 300);
-    this.els.log.replaceChildren(...log.slice(start).map((line, i) => h("li", { value: start + i + 1 }, tr(line))));
+    this.els.log.replaceChildren(...log.slice(start).map((line, i) => h("li", { value: start + i + 1 }, render(line))));
     this.els.log.scrollTop = this.els.log.scrollHeight;
     const notes = this.msg.notes || [];
     this.els.notes.replaceChildren(...notes.slice(-5).map((n) => h("p", {}, tr(n.text))));
@@ -532,7 +532,7 @@ class TableView {
     const body = await api("GET", `/tables/${this.id}/replay/${k}`, { token });
     this.renderBoard(container, body.view, []);
     const log = body.view.log || [];
-    logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, tr(line))));
+    logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, render(line))));
     container.dataset.moves = String(k);
   }
 

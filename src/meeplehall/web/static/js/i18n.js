@@ -1,42 +1,70 @@
-// Translation: t(msgid, params) for the client's own strings, tr(englishText) for the
-// engines' log lines, prompts and action labels (by pattern). See docs/web-client.md.
+// Translation: t(msgid, params) for the client's own strings, render(message) for the
+// engines' messages (log entries, prompts, action labels), tr(term) for a single word or
+// name of a view. See docs/web-client.md.
 //
-// A msgid with {name} placeholders is a pattern: it becomes an anchored regex whose
-// placeholders match (.+?); the captured values are translated again (exact lookup,
-// then patterns; a captured list "a, b, c" item by item) before they are put into the
-// msgstr. Untranslated text stays English.
+// A message is {"key", "args"}: the key is a catalogue msgid; each {name} in its
+// translation is replaced by the argument: a number or string as it is, a nested message
+// rendered the same way, a list rendered item by item and joined by ", ". A plural entry
+// (an array of forms) picks its form by the argument n through the language's
+// Plural-Forms rule. A key the catalogue lacks is shown as itself (the English msgid).
 
 let lang = "en";
 let game = null;
 let messages = {};
-let patterns = [];
-let cache = new Map();
+let pluralIndex = (n) => (n === 1 ? 0 : 1);
 let languages = { en: "English" };
 
 const PLACEHOLDER = /\{([a-zA-Z_][a-zA-Z0-9_]*)\}/g;
+const own = (obj, key) => Object.prototype.hasOwnProperty.call(obj, key);
 
-function escapeRegex(text) {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-function compile(msgs) {
-  const out = [];
-  for (const [id, str] of Object.entries(msgs)) {
-    const names = [...id.matchAll(PLACEHOLDER)].map((m) => m[1]);
-    if (!names.length) continue;
-    let source = "";
-    let last = 0;
-    for (const m of id.matchAll(PLACEHOLDER)) {
-      source += escapeRegex(id.slice(last, m.index)) + "(.+?)";
-      last = m.index + m[0].length;
+/** The C expression of a Plural-Forms header as a function of n, read without eval. */
+export function pluralRule(expression) {
+  const tokens = expression.match(/\d+|n|==|!=|<=|>=|&&|\|\||[-+*/%<>!?:()]/g) || [];
+  let pos = 0;
+  const peek = () => tokens[pos];
+  const binary = [["||"], ["&&"], ["==", "!="], ["<", "<=", ">", ">="], ["+", "-"], ["*", "/", "%"]];
+  const ops = {
+    "||": (a, b) => +(a || b), "&&": (a, b) => +(a && b), "==": (a, b) => +(a === b),
+    "!=": (a, b) => +(a !== b), "<": (a, b) => +(a < b), "<=": (a, b) => +(a <= b),
+    ">": (a, b) => +(a > b), ">=": (a, b) => +(a >= b), "+": (a, b) => a + b,
+    "-": (a, b) => a - b, "*": (a, b) => a * b, "/": (a, b) => (b ? Math.trunc(a / b) : 0),
+    "%": (a, b) => (b ? a % b : 0),
+  };
+  function unary() {
+    const tok = tokens[pos++];
+    if (tok === "!") { const inner = unary(); return (n) => +!inner(n); }
+    if (tok === "(") {
+      const inner = ternary();
+      if (tokens[pos++] !== ")") throw new Error("plural rule: '(' without ')'");
+      return inner;
     }
-    source += escapeRegex(id.slice(last));
-    const literal = id.replace(PLACEHOLDER, "").length;
-    out.push({ re: new RegExp("^" + source + "$", "s"), names, str, literal });
+    if (tok === "n") return (n) => n;
+    if (/^\d+$/.test(tok || "")) { const v = Number(tok); return () => v; }
+    throw new Error(`plural rule: unexpected ${tok}`);
   }
-  // The most specific pattern (most literal text) wins.
-  out.sort((a, b) => b.literal - a.literal);
-  return out;
+  function level(i) {
+    if (i === binary.length) return unary();
+    let left = level(i + 1);
+    while (binary[i].includes(peek())) {
+      const op = ops[tokens[pos++]];
+      const a = left;
+      const b = level(i + 1);
+      left = (n) => op(a(n), b(n));
+    }
+    return left;
+  }
+  function ternary() {
+    const cond = level(0);
+    if (peek() !== "?") return cond;
+    pos++;
+    const yes = ternary();
+    if (tokens[pos++] !== ":") throw new Error("plural rule: '?' without ':'");
+    const no = ternary();
+    return (n) => (cond(n) ? yes(n) : no(n));
+  }
+  const rule = ternary();
+  if (pos !== tokens.length) throw new Error(`plural rule: unexpected ${tokens[pos]}`);
+  return (n) => Number(rule(n));
 }
 
 /** Load the catalogue of ``code``; ``forGame``: the game whose translations win where
@@ -50,8 +78,7 @@ export async function setLanguage(code, forGame) {
   lang = body.lang;
   languages = body.languages;
   messages = body.messages;
-  patterns = compile(messages);
-  cache = new Map();
+  pluralIndex = pluralRule(body.plural || "n != 1");
   document.documentElement.lang = lang;
   try { localStorage.setItem("meeplehall.lang", lang); } catch (_) { /* private mode */ }
   return lang;
@@ -68,47 +95,44 @@ export function preferredLanguage() {
   return ["en", "de", "pl", "ru", "pt"].includes(nav) ? nav : "en";
 }
 
-function fill(text, params) {
+function fill(text, params, value) {
   if (!params) return text;
-  return text.replace(PLACEHOLDER, (whole, name) =>
-    Object.prototype.hasOwnProperty.call(params, name) ? String(params[name]) : whole);
+  return text.replace(PLACEHOLDER, (whole, name) => (own(params, name) ? value(params[name]) : whole));
 }
 
 /** The client's own message ``msgid`` in the current language, with {name} filled in. */
 export function t(msgid, params) {
-  const str = Object.prototype.hasOwnProperty.call(messages, msgid) ? messages[msgid] : msgid;
-  return fill(str, params);
+  const str = own(messages, msgid) && typeof messages[msgid] === "string" ? messages[msgid] : msgid;
+  return fill(str, params, String);
 }
 
-function translate(text, depth) {
-  if (Object.prototype.hasOwnProperty.call(messages, text)) return messages[text];
-  if (depth > 6 || !text) return text;
-  for (const p of patterns) {
-    const m = p.re.exec(text);
-    if (!m) continue;
-    const params = {};
-    p.names.forEach((name, i) => { params[name] = translateValue(m[i + 1], depth + 1); });
-    return fill(p.str, params);
+function renderArg(value) {
+  if (Array.isArray(value)) return value.map(renderArg).join(", ");
+  if (value !== null && typeof value === "object") return render(value);
+  return String(value);
+}
+
+/** A message ``{key, args}`` (a log entry, a prompt, an action label) in the current
+ * language; a plain string is looked up as a key without arguments. */
+export function render(message) {
+  if (message === null || message === undefined) return "";
+  if (typeof message !== "object") return tr(message);
+  const key = String(message.key);
+  const args = message.args || {};
+  let text = own(messages, key) ? messages[key] : key;
+  if (Array.isArray(text)) {
+    const n = typeof args.n === "number" ? args.n : 1;
+    text = text[Math.min(pluralIndex(n), text.length - 1)];
   }
-  return text;
+  return fill(text, args, renderArg);
 }
 
-function translateValue(value, depth) {
-  if (Object.prototype.hasOwnProperty.call(messages, value) || !value.includes(", ")) {
-    return translate(value, depth);
-  }
-  return value.split(", ").map((item) => translate(item, depth)).join(", ");
-}
-
-/** An engine's English text (log line, prompt, action label) in the current language. */
+/** A term of a view (a colour, a resource, a component's name): its translation, found
+ * by exact lookup, else the term itself. */
 export function tr(text) {
   if (text === null || text === undefined) return "";
+  if (typeof text === "object") return render(text);
   text = String(text);
-  if (lang === "en" && !patterns.length) return text;
-  let out = cache.get(text);
-  if (out === undefined) {
-    out = translate(text, 0);
-    cache.set(text, out);
-  }
-  return out;
+  const str = own(messages, text) ? messages[text] : text;
+  return Array.isArray(str) ? str[0] : str;
 }
