@@ -281,7 +281,8 @@ class MoveWriter:
                 pending = list(range(len(batch)))
                 while pending:
                     seen: set[tuple[int, int]] = set()
-                    now_round, later = [], []
+                    now_round: list[int] = []
+                    later: list[int] = []
                     for i in pending:
                         key = (batch[i].table_id, batch[i].seq)
                         (later if key in seen else now_round).append(i)

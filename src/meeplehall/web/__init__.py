@@ -22,8 +22,8 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
 
+from fastapi import FastAPI
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
@@ -87,7 +87,7 @@ def _domains() -> set[str]:
     return {p.stem for p in LOCALE.glob("*/LC_MESSAGES/*.po")}
 
 
-def mount(app: Any) -> None:
+def mount(app: FastAPI) -> None:
     """Serve the client from ``app`` (a FastAPI app): ``/``, ``/static`` and the
     catalogues at ``/api/i18n/{lang}``."""
     no_cache = {"Cache-Control": "no-cache"}
