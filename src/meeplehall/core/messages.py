@@ -32,13 +32,15 @@ Arg = Union[int, str, "Message", tuple[Union[int, str, "Message"], ...]]
 
 class Message:
     """A catalogue key and its arguments; ``to``: the seats it is addressed to (None:
-    everyone). Immutable by convention; compares by value."""
+    everyone). Immutable by convention; compares by value. Its JSON form is built once
+    and shared (read-only): views carry whole logs after every move."""
 
-    __slots__ = ("args", "key", "to")
+    __slots__ = ("_json", "args", "key", "to")
 
     key: str
     args: dict[str, Arg]
     to: tuple[int, ...] | None
+    _json: dict[str, Any] | None
 
     def __init__(self, key: str, args: dict[str, Any] | None = None,
                  to: Iterable[int] | None = None) -> None:
@@ -47,6 +49,7 @@ class Message:
         self.key = key
         self.args = {} if args is None else args
         self.to = None if to is None else tuple(to)
+        self._json = None
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Message):
@@ -68,11 +71,15 @@ class Message:
         return self.to is None or (seat is not None and seat in self.to)
 
     def to_json(self) -> dict[str, Any]:
-        """``{"key", "args"}`` (and ``"to"`` for an addressed entry), built afresh."""
-        out: dict[str, Any] = {"key": self.key,
-                               "args": {k: _arg_json(v) for k, v in self.args.items()}}
-        if self.to is not None:
-            out["to"] = list(self.to)
+        """``{"key", "args"}`` (and ``"to"`` for an addressed entry), built on the first
+        call and shared after it: read-only."""
+        out = self._json
+        if out is None:
+            out = {"key": self.key,
+                   "args": {k: _arg_json(v) for k, v in self.args.items()}}
+            if self.to is not None:
+                out["to"] = list(self.to)
+            self._json = out
         return out
 
     @classmethod
@@ -99,6 +106,7 @@ def M(key: str, **args: Any) -> Message:
     m.key = key
     m.args = args
     m.to = None
+    m._json = None
     return m
 
 
@@ -141,8 +149,8 @@ def message_json(value: Message | str) -> dict[str, Any]:
 
 def log_json(log: Iterable[Message | str], seat: int | None = None,
              everything: bool = False) -> list[dict[str, Any]]:
-    """The log entries ``seat`` may read (all of them with ``everything``), as JSON built
-    afresh."""
+    """The log entries ``seat`` may read (all of them with ``everything``), as JSON (each
+    entry's shared, read-only form; the list is new)."""
     return [message_json(m) for m in log
             if everything or not isinstance(m, Message) or m.seen_by(seat)]
 
