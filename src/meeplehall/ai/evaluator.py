@@ -9,6 +9,7 @@ from their view with ``sample_hidden``.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any, Protocol
 
 from meeplehall.core.protocol import Game
@@ -54,10 +55,18 @@ class Evaluator(Protocol):
 
 class BaseEvaluator:
     """Defaults of the protocol: every side rated one at a time, the bots' scale the
-    heuristic's own, no final margins, the check rating ``evaluate_play``."""
+    heuristic's own, no final margins, the check rating ``evaluate_play``. A game's
+    strategy profiles (``profiles``: name to weights) are chosen by name."""
 
     scale = 10.0
     final_bonus = 0.0
+    profiles: Mapping[str, Mapping[str, float]] = {}
+
+    def __init__(self, profile: str | None = None) -> None:
+        if profile is not None and profile not in self.profiles:
+            raise ValueError(f"unknown profile {profile!r}; profiles are: "
+                             f"{', '.join(self.profiles)}")
+        self.profile = profile
 
     def evaluate(self, state: Any, seat: int) -> float:
         raise NotImplementedError

@@ -271,11 +271,10 @@ class PragaEvaluator(BaseEvaluator):
     scale = SCALE
     final_bonus = FINAL_BONUS
 
+    profiles = PROFILES
+
     def __init__(self, profile: str | None = None) -> None:
-        if profile is not None and profile not in PROFILES:
-            raise ValueError(f"unknown profile {profile!r}; profiles are: "
-                             f"{', '.join(PROFILES)}")
-        self.profile = profile
+        super().__init__(profile)
         self.weights: Mapping[str, float] | None = (
             None if profile is None else {**WEIGHTS, **PROFILES[profile]})
 

@@ -367,11 +367,10 @@ class RedCathedralEvaluator(BaseEvaluator):
     scale = SCALE
     final_bonus = FINAL_BONUS
 
+    profiles = PROFILES
+
     def __init__(self, profile: str | None = None) -> None:
-        if profile is not None and profile not in PROFILES:
-            raise ValueError(f"unknown profile {profile!r}; profiles are: "
-                             f"{', '.join(PROFILES)}")
-        self.profile = profile
+        super().__init__(profile)
         self.weights: dict[str, float] | None = (
             None if profile is None else PROFILES[profile])
 
