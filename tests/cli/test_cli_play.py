@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.cli.scripts import FIRST, MAX_ANSWERS, Script
 
 from meeplehall.cli.main import main
 from meeplehall.cli.play import PlaySession
@@ -19,7 +20,6 @@ from meeplehall.core.record import GameRecord, replay
 from meeplehall.games import GAMES
 
 GAME = GAMES["red-cathedral"]
-MAX_ANSWERS = 5_000
 
 
 def make_console() -> tuple[Console, io.StringIO]:
@@ -27,34 +27,18 @@ def make_console() -> tuple[Console, io.StringIO]:
     return Console(file=buf, width=120), buf
 
 
-class Script:
-    """An ``input_fn`` answering from a list, then ``default`` (or EOF) forever."""
-
-    def __init__(self, answers: Iterable[str], default: str | None = None) -> None:
-        self.answers = list(answers)
-        self.default = default
-        self.asked = 0
-
-    def __call__(self, prompt: str) -> str:
-        self.asked += 1
-        assert self.asked <= MAX_ANSWERS, "the game did not end"
-        if self.answers:
-            return self.answers.pop(0)
-        if self.default is None:
-            raise EOFError
-        return self.default
-
 
 def session(seats: list[str], seed: int, answers: Iterable[str],
             default: str | None = None, **options: Any) -> tuple[PlaySession, io.StringIO]:
     console, buf = make_console()
     params = validate_params(GAME.options, {"players": len(seats), **options})
-    return PlaySession(GAME, params, seed, seats, console, Script(answers, default)), buf
+    return (PlaySession(GAME, params, seed, seats, console, Script(answers, default, buf)),
+            buf)
 
 
 def test_solo_game_plays_to_the_end_answering_1() -> None:
     console, buf = make_console()
-    script = Script([], default="1")
+    script = Script([], FIRST, buf)
     rc = main(["play", "red-cathedral", "--players", "1", "--seed", "3"],
               console=console, input_fn=script)
     out = buf.getvalue()
@@ -68,13 +52,13 @@ def test_solo_game_plays_to_the_end_answering_1() -> None:
 def test_two_player_game_against_greedy_plays_to_the_end_answering_1() -> None:
     console, buf = make_console()
     rc = main(["play", "--players", "2", "--seats", "human,greedy", "--seed", "5",
-               "--option", "round_limit=15"], console=console, input_fn=Script([], "1"))
+               "--option", "round_limit=15"], console=console, input_fn=Script([], FIRST, buf))
     out = buf.getvalue()
     assert rc == 0
     assert "Game over" in out
     assert "Ranking:" in out and "Winner(s):" in out
     # the bot's moves are announced with their labels
-    assert re.search(r"red \(seat 1, greedy\): ", out)
+    assert re.search(r"red \(seat 2, greedy\): ", out)
 
 
 class HintFollower:
@@ -189,7 +173,7 @@ def test_undo_stops_at_another_seats_move() -> None:
 
 def test_save_then_load_round_trips(tmp_path: Path) -> None:
     path = tmp_path / "game.json"
-    first, buf = session(["human", "greedy"], 7, ["1", "1", "1", "1", "1", f"save {path}"])
+    first, buf = session(["human", "greedy"], 7, [FIRST] * 5 + [f"save {path}"])
     first.run()
     assert "Saved" in buf.getvalue()
     saved_text = path.read_text()
@@ -209,7 +193,7 @@ def test_save_then_load_round_trips(tmp_path: Path) -> None:
 
 def test_load_of_a_game_with_another_player_count_changes_the_seats(tmp_path: Path) -> None:
     path = tmp_path / "solo.json"
-    first, _ = session(["human"], 4, ["1", f"save {path}"])
+    first, _ = session(["human"], 4, [FIRST, f"save {path}"])
     first.run()
     second, buf = session(["human", "greedy"], 1, [f"load {path}"])
     second.run()
@@ -284,9 +268,9 @@ def test_illegal_input_asks_again() -> None:
     out = buf.getvalue()
     assert script.asked == len(answers)
     assert "Unknown command or action" in out
-    assert "There is no choice 99" in out
-    assert "There is no choice 0" in out
-    assert "Please choose 1-" in out
+    assert "Choice 99 does not exist" in out
+    assert "Choice 0 does not exist" in out
+    assert "Please choose a number from the list" in out
     assert "there is no slot 99" in out
     assert "place-tile red up is not legal now" in out
     assert play.record.actions == []
@@ -299,7 +283,7 @@ def test_rules_help_board_and_hint_commands() -> None:
     out = buf.getvalue()
     assert "RC-TURN-2" in out
     assert "save FILE" in out
-    assert out.count("Cathedral (Building Plan") == 2
+    assert out.count("Cathedral (plan") == 2  # the compact table, then 'board'
     hint = out[out.index("The greedy bot would choose:"):].splitlines()[1:4]
     assert all(re.match(r"\s+\d+\. .*\(evaluation -?\d+\.\d\d\)", line) for line in hint)
     assert play.record.actions == []
@@ -307,6 +291,7 @@ def test_rules_help_board_and_hint_commands() -> None:
 
 def test_board_shows_market_cathedral_players_and_log() -> None:
     play, buf = session(["human"], 3, ["quit"], advanced_workshops=True)
+    play.full_board = True
     play.run()
     out = buf.getvalue()
     for part in ("Market", "Quadrant", "Cathedral (Building Plan", "Tower 1", "Players",

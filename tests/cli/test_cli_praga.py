@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from rich.console import Console
+from tests.cli.scripts import FIRST, Script
 
 from meeplehall.cli.main import main, player_range
 from meeplehall.cli.play import PlaySession
@@ -47,23 +48,6 @@ def run(argv: list[str], answers: Iterable[str] = ()) -> tuple[int, str]:
 
     return main(argv, console=console, input_fn=input_fn), buf.getvalue()
 
-
-class Script:
-    """Answers from a list, then ``default`` (or EOF) forever."""
-
-    def __init__(self, answers: Iterable[str], default: str | None = None) -> None:
-        self.answers = list(answers)
-        self.default = default
-        self.asked = 0
-
-    def __call__(self, prompt: str) -> str:
-        self.asked += 1
-        assert self.asked <= MAX_ANSWERS, "the game did not end"
-        if self.answers:
-            return self.answers.pop(0)
-        if self.default is None:
-            raise EOFError
-        return self.default
 
 
 class HintFollower:
@@ -119,6 +103,8 @@ def test_praga_has_its_own_board_renderer() -> None:
     assert "praga" in BOARD_RENDERERS
     console, buf = make_console()
     render_board(console, GAME, played(2, 1, 0), 0)
+    assert "Crane:" in buf.getvalue()  # the compact table
+    render_board(console, GAME, played(2, 1, 0), 0, full=True)
     assert "Action crane" in buf.getvalue()
 
 
@@ -198,7 +184,7 @@ def test_status_line_of_the_seat_to_decide() -> None:
 def test_two_player_game_against_greedy_plays_to_the_end_answering_1() -> None:
     console, buf = make_console()
     rc = main(["play", "praga", "--players", "2", "--seats", "human,greedy", "--seed", "5"],
-              console=console, input_fn=Script([], "1"))
+              console=console, input_fn=Script([], FIRST, buf))
     out = buf.getvalue()
     assert rc == 0
     assert "Praga Caput Regni: 2 player(s), seats human, greedy, seed given" in out
@@ -206,7 +192,7 @@ def test_two_player_game_against_greedy_plays_to_the_end_answering_1() -> None:
     assert "Seed 5: play this table again with --seed 5." in out[out.index("Game over"):]
     assert "Ranking:" in out and "Winner(s):" in out
     assert "Hunger wall" in out  # breakdown categories, readable
-    assert re.search(r"red \(seat 1, greedy\): ", out)
+    assert re.search(r"red \(seat 2, greedy\): ", out)
     assert "Action crane" in out and "cannot draw" not in out
 
 
@@ -228,7 +214,7 @@ def test_rules_and_board_commands() -> None:
     play.run()
     out = buf.getvalue()
     assert "P-TURN-2/3" in out
-    assert out.count("Action crane") == 2
+    assert out.count("Crane:") == 2  # the compact table, then 'board'
     assert play.record.actions == []
 
 
@@ -237,7 +223,7 @@ def test_save_then_load_round_trips(tmp_path: Path) -> None:
     params = validate_params(GAME.options, {"players": 2})
     console, buf = make_console()
     first = PlaySession(GAME, params, 7, ["human", "greedy"], console,
-                        Script(["1"] * 12 + [f"save {path}"]))
+                        Script([FIRST] * 12 + [f"save {path}"], buf=buf))
     first.run()
     assert "Saved" in buf.getvalue()
     assert len(first.record.actions) > 12  # the bot moved too

@@ -116,7 +116,10 @@ def build_parser() -> argparse.ArgumentParser:
                            "(solo: human, against the game's automaton)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
     play.add_argument("--board", choices=("turn", "always"), default="turn",
-                      help="draw the whole table at each turn (default) or each decision")
+                      help="draw the table at each turn (default) or each decision")
+    play.add_argument("--full-board", action="store_true",
+                      help="draw every detail of the table (default: a compact table of "
+                           "about 40-50 lines; type 'board full' for the whole one)")
 
     sim = sub.add_parser("simulate", help="bot-against-bot games with statistics")
     game_args(sim)
@@ -231,7 +234,8 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
                  f"seats {', '.join(seats)}, seed "
                  f"{'given' if args.seed is not None else 'random'} (shown at the end). "
                  "Type 'help' for commands.")
-    session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board)
+    session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board,
+                          full_board=args.full_board)
     return session.run()
 
 

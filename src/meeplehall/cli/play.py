@@ -11,6 +11,7 @@ cards drawn, Ivan's turn) or after which another seat acted.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,6 +33,7 @@ from meeplehall.cli.render import (
     say,
     side_name,
 )
+from meeplehall.core.messages import message_json
 from meeplehall.core.protocol import Game, IllegalActionError
 from meeplehall.core.record import GameRecord, RecordError, replay
 
@@ -39,7 +41,8 @@ HUMAN = "human"
 InputFn = Callable[[str], str]
 
 HELP = """Commands:
-  <number>        choose that option from the list
+  <number>        choose that option from the list (an option keeps its number while
+                  the same decision goes on, e.g. between the free steps of a turn)
   <action text>   type an action in its text form, e.g. 'move-die white +0'
   <Enter>         take the only choice when there is exactly one
   undo            take back your last decision (not past draws, dice or others' moves)
@@ -48,7 +51,7 @@ HELP = """Commands:
   hint [BOT]      what a bot would do here, best 3: the greedy bot (default) with its
                   evaluation, or e.g. 'hint mcts' (mcts-hard) with its visit shares
   rules           the rules that apply to the current decision
-  board           draw the whole table again
+  board [full]    draw the table again (compact; 'board full': every detail)
   help            this text
   quit            leave the game (save first if you want to continue later)"""
 
@@ -71,17 +74,20 @@ class PlaySession:
         console: where everything is printed.
         input_fn: reads one line of input given a prompt; ``EOFError`` ends the game.
         bot_seed: seeds the bots and the hint bot (derived from ``seed`` by default).
-        board: ``"turn"`` draws the whole table at the start of each of your turns and
+        board: ``"turn"`` draws the table at the start of each of your turns and
             after others moved; ``"always"`` before every decision.
+        full_board: draw every detail of the table instead of the compact table
+            (about 40-50 lines at 120 columns).
     """
 
     def __init__(self, game: Game, params: dict[str, Any], seed: int, seats: Sequence[str],
                  console: Console, input_fn: InputFn, bot_seed: int | None = None,
-                 board: str = "turn") -> None:
+                 board: str = "turn", full_board: bool = False) -> None:
         self.game = game
         self.console = console
         self.input_fn = input_fn
         self.board = board
+        self.full_board = full_board
         self.seats = list(seats)
         self.bot_seed = seed if bot_seed is None else bot_seed
         self.state = game.initial_state(params, seed)
@@ -96,6 +102,10 @@ class PlaySession:
         self.need_board = True
         self.log_seen = 0
         self.last_prompt_seat: int | None = None
+        # The menu's numbers: kept for an action while the same seat faces the same
+        # decision (its prompt, arguments included); new actions get new numbers.
+        self.menu: dict[Any, int] = {}
+        self.menu_decision: tuple[int, str] | None = None
 
     # --- setup ------------------------------------------------------------------------
     def _make_bots(self) -> dict[int, Bot]:
@@ -109,7 +119,7 @@ class PlaySession:
         text = Text()
         name = side_name(self.game, self.state, seat)
         text.append(name, style=COLOUR_STYLES.get(name, ""))
-        text.append(f" (seat {seat}, {self.seats[seat]})")
+        text.append(f" (seat {seat + 1}, {self.seats[seat]})")
         return text
 
     # --- main loop --------------------------------------------------------------------
@@ -127,7 +137,7 @@ class PlaySession:
                 return 0
 
     def show_end(self) -> None:
-        render_board(self.console, self.game, self.state, None)
+        render_board(self.console, self.game, self.state, None, full=True)
         outcome = self.game.outcome(self.state)
         self.console.rule("Game over")
         if outcome is not None:
@@ -179,7 +189,7 @@ class PlaySession:
 
     def show_decision(self, seat: int, legal: tuple[Any, ...]) -> None:
         if self.need_board or self.board == "always" or seat != self.last_prompt_seat:
-            render_board(self.console, self.game, self.state, seat)
+            render_board(self.console, self.game, self.state, seat, self.full_board)
             self.need_board = False
         else:
             new = format_log(self.game, self.state, seat, self._new_log())
@@ -188,13 +198,32 @@ class PlaySession:
             render_status(self.console, self.game, self.state, seat)
         self.log_seen = len(getattr(self.state, "log", ()))
         self.last_prompt_seat = seat
-        header = Text(f"[seat {seat}, {self.seats[seat]}] ", style="dim")
+        header = Text(f"[seat {seat + 1}, {self.seats[seat]}] ", style="dim")
         header.append(self.game.describe_decision(self.state), style="bold")
         self.console.print(header)
         choices = "\n".join(f"  {i:>2}. {action_label(self.game, self.state, action)}"
-                            for i, action in enumerate(legal, start=1))
+                            for i, action in self.numbered(seat, legal))
         self.say(choices)
         self.console.print("Type a number, an action, or 'help'.", style="dim")
+
+    def numbered(self, seat: int, legal: tuple[Any, ...]) -> list[tuple[int, Any]]:
+        """The menu: ``legal`` with their numbers, in order. While ``seat`` faces the same
+        decision (same prompt and arguments), an action keeps the number it was shown
+        with and a number that was shown is never given to another action, so a number
+        read from an earlier list picks the same action or none."""
+        decision = (seat, json.dumps(message_json(self.game.decision_message(self.state)),
+                                     sort_keys=True))
+        if decision != self.menu_decision:
+            self.menu_decision = decision
+            self.menu = {}
+        top = max(self.menu.values(), default=0)
+        for action in legal:
+            if action not in self.menu:
+                top += 1
+                self.menu[action] = top
+        live = set(legal)
+        return sorted(((n, a) for a, n in self.menu.items() if a in live),
+                      key=lambda pair: pair[0])
 
     def _new_log(self) -> list[str]:
         log = list(getattr(self.state, "log", ()))
@@ -207,14 +236,18 @@ class PlaySession:
             if len(legal) == 1:
                 self.apply(seat, legal[0])
                 return "moved"
-            self.say(f"Please choose 1-{len(legal)}, type an action, or 'help'.")
+            self.say("Please choose a number from the list, type an action, or 'help'.")
             return "again"
         if answer.isdigit():
             k = int(answer)
-            if not 1 <= k <= len(legal):
-                self.say(f"There is no choice {k}: choose 1-{len(legal)}.")
+            menu = dict(self.numbered(seat, legal))
+            if k not in menu:
+                shown = ", ".join(str(n) for n in menu)
+                gone = any(n == k for n in self.menu.values())
+                self.say(f"Choice {k} {'is no longer available' if gone else 'does not exist'}"
+                         f": choose one of {shown}.")
                 return "again"
-            self.apply(seat, legal[k - 1])
+            self.apply(seat, menu[k])
             return "moved"
         word, _, rest = answer.partition(" ")
         word = word.lower()
@@ -225,7 +258,7 @@ class PlaySession:
             "load": self.cmd_load,
             "hint": lambda rest: self.cmd_hint(seat, legal, rest),
             "rules": lambda _: self.cmd_rules(),
-            "board": lambda _: self.cmd_board(seat),
+            "board": lambda rest: self.cmd_board(seat, rest),
             "help": lambda _: self.cmd_help(),
             "quit": lambda _: "quit",
             "exit": lambda _: "quit",
@@ -306,7 +339,7 @@ class PlaySession:
 
     def cmd_hint(self, seat: int, legal: tuple[Any, ...], kind: str = "") -> str:
         view = self.game.player_view(self.state, seat)
-        index = {a: i for i, a in enumerate(legal, start=1)}
+        index = {a: i for i, a in self.numbered(seat, legal)}
         kind = kind.strip().lower()
         if kind in ("mcts", "mcts-easy", "mcts-medium", "mcts-hard"):
             kind = "mcts-hard" if kind == "mcts" else kind
@@ -337,8 +370,12 @@ class PlaySession:
         self.say(self.game.rules_text(self.state) or "No rules text for this game.")
         return "again"
 
-    def cmd_board(self, seat: int) -> str:
-        render_board(self.console, self.game, self.state, seat)
+    def cmd_board(self, seat: int, rest: str = "") -> str:
+        if rest.lower() not in ("", "full"):
+            self.say("Usage: board [full]")
+            return "again"
+        render_board(self.console, self.game, self.state, seat,
+                     full=self.full_board or rest.lower() == "full")
         return "again"
 
     def cmd_help(self) -> str:

@@ -223,6 +223,108 @@ def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
+# The compact table: about 40 lines at 120 columns; ``board full`` prints the whole one.
+COMPACT_LOG_LINES = 6
+SHORT = {"wood": "wo", "brick": "br", "stone": "st", "gold": "go", "green": "gr",
+         "purple": "pu", "rubles": "R", "rp": "RP"}
+RC_LEGEND = ("wo wood, br brick, st stone, go gold, gr green, pu purple; RP Recognition, "
+             "PP Prestige, R Rubles; 1/2 delivered/needed; Wk Workshop (^ face up)")
+
+
+def _short(counts: Mapping[str, int]) -> str:
+    return " ".join(f"{n}{SHORT.get(m, m)}" for m, n in counts.items()) if counts else "-"
+
+
+def _rc_compact_card(card: Mapping[str, Any]) -> Text:
+    text = Text(card["card"], style="bold")
+    if card["owner"] is not None:  # its Banner
+        text.append(" ")
+        text.append_text(styled(card["owner"]))
+    if card["completed"]:
+        text.append(" done", style="green")
+    else:
+        delivered = card["delivered"]
+        text.append(" " + " ".join(f"{SHORT.get(m, m)}{delivered.get(m, 0)}/{n}"
+                                   for m, n in card["cost"].items()))
+    if card["ornament"] is not None:
+        text.append(f" +{card['ornament']['type']}", style="dim")
+    return text
+
+
+def render_red_cathedral_compact(view: Mapping[str, Any]) -> RenderableType:
+    """The Red Cathedral in about 40 lines at 120 columns: the Market with its dice and
+    Influence cards, the Cathedral a line per level, one or two lines per side, the
+    track and the last log entries."""
+    to_move = view["to_move"]
+    header = Text(f"The Red Cathedral - {view['turn_of']}'s turn", style="bold")
+    if to_move is not None:
+        mover = next((s["name"] for s in view["sides"] if s["side"] == to_move), "?")
+        header.append(f"; {mover} to decide ({view['decision']})")
+    if view.get("end_triggered_by"):
+        header.append(f"; the end was triggered by {view['end_triggered_by']}",
+                      style="bold red")
+    market = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    influence = {q["quadrant"]: q for q in view["influence"]}
+    for space in view["market"]:
+        dice = Text()
+        for die in space["dice"]:
+            dice.append(f"{die['colour']} {die['value']} ",
+                        style=COLOUR_STYLES.get(die["colour"]))
+        card = ""
+        if space["space"] % 2 == 0 and (inf := influence.get(space["quadrant"])):
+            card = f"Q{space['quadrant']} {inf['card']}: " + "; ".join(
+                f"{a['rule']} {a['effect']}" + ("" if a["mark"] == "once" else "*")
+                for a in inf["actions"])
+        tile = space["tile"]
+        resource = SHORT.get(tile["resource"], tile["resource"])
+        market.add_row(str(space["space"]), f"{tile['amount']}{resource}", dice, card)
+    towers = view["cathedral"]
+    cathedral = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    height = max((len(t) for t in towers), default=0)
+    for level in reversed(range(height)):
+        cathedral.add_row(f"L{level + 1}", *[
+            _rc_compact_card(tower[level]) if level < len(tower) else Text("")
+            for tower in towers])
+    sides = Text()
+    for i, side in enumerate(view["sides"]):
+        if i:
+            sides.append("\n")
+        sides.append_text(styled(side["name"]))
+        if side["side"] == to_move:
+            sides.append(" <", style="bold")
+        lap = f" lap {side['lap']}" if side["lap"] else ""
+        sides.append(f" {side['prestige']}PP RP{side['recognition']}{lap}"
+                     f" {side['completed']} done")
+        if "rubles" not in side:  # Ivan
+            sides.append(f", {view['ivan']['banners']} Banners left")
+            continue
+        inv = side["inventory"]
+        orn = " ".join(f"{n} {k}" for k, n in side["ornaments_available"].items() if n)
+        sides.append(f" · {side['rubles']}R · inv {_short(inv)} "
+                     f"({sum(inv.values())}/{side['capacity']}) · Banners "
+                     f"{side['banners_in_inventory']}+{side['banners_outside']} out · "
+                     f"{orn or 'no ornaments'}")
+        shop = []
+        for entry in side["workshop"]:
+            if entry.get("banner"):
+                shop.append(f"{entry['position']} Banner")
+            elif "tile" in entry:
+                shop.append(f"{entry['position']} {entry['tile']}"
+                            f"{'^' if entry['face_up'] else ''} {entry['benefit']}")
+            if "locked_ornament" in entry:
+                shop.append(f"{entry['position']} [{entry['locked_ornament']} locked]")
+        sides.append("\n  Wk: " + ("; ".join(shop) or "empty"), style="dim")
+    parts: list[RenderableType] = [
+        header, Text("Market", style="bold"), market,
+        Text(f"Cathedral (plan {view['plan']})", style="bold"), cathedral, sides]
+    if view.get("solo") and "ivan" in view:
+        parts.append(_rc_ivan(view))
+    parts.append(_rc_track(view))
+    parts.append(Text(RC_LEGEND, style="dim"))
+    parts.append(render_log(view.get("log", ()), COMPACT_LOG_LINES))
+    return Group(*parts)
+
+
 def render_log(log: Sequence[Any], lines: int = LOG_LINES) -> Panel:
     """The last ``lines`` entries of a view's log (messages), in English."""
     shown = [english(entry) for entry in list(log)[-lines:]]
@@ -284,6 +386,16 @@ BOARD_RENDERERS: dict[str, BoardRenderer] = {
     "red-cathedral": render_red_cathedral,
     "praga": render_praga,
 }
+def render_praga_compact(view: Mapping[str, Any]) -> RenderableType:
+    from meeplehall.cli import render_praga as module
+
+    return module.render_praga_compact(view)
+
+
+COMPACT_RENDERERS: dict[str, BoardRenderer] = {
+    "red-cathedral": render_red_cathedral_compact,
+    "praga": render_praga_compact,
+}
 STATUS_RENDERERS: dict[str, BoardRenderer] = {
     "red-cathedral": status_red_cathedral,
     "praga": status_praga,
@@ -314,10 +426,13 @@ def render_status(console: Console, game: Game, state: Any, seat: int) -> None:
     console.print(line)
 
 
-def render_board(console: Console, game: Game, state: Any, seat: int | None) -> None:
-    """Print the table as seen by ``seat`` (None: a spectator)."""
+def render_board(console: Console, game: Game, state: Any, seat: int | None,
+                 full: bool = False) -> None:
+    """Print the table as seen by ``seat`` (None: a spectator): compact (about 40-50
+    lines at 120 columns), or every detail with ``full``."""
     view = game.player_view(state, seat)
-    renderer = BOARD_RENDERERS.get(game.name, render_generic)
+    renderer = (None if full else COMPACT_RENDERERS.get(game.name)) or \
+        BOARD_RENDERERS.get(game.name, render_generic)
     console.print(renderer(view))
 
 

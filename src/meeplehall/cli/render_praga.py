@@ -787,3 +787,163 @@ def status_praga(view: Mapping[str, Any]) -> RenderableType:
     if view.get("turn_of") == colours[seat]:
         text.append(f" | this turn: {view['this_turn']}", style="dim")
     return text
+
+
+# --- the compact table -------------------------------------------------------------------
+COMPACT_LOG_LINES = 6
+LEGEND = ("g gold, s stone, tok token, win window, HW Hunger Wall, Cath Cathedral, "
+          "r/c row/column; 'board full' draws every detail")
+
+
+def compact_crane(view: Mapping[str, Any]) -> Text:
+    """The crane's tiles in one or two lines: position, zone and tile."""
+    b = _board(view)
+    crane = C.crane
+    rotation = int(b["crane"]["rotation"])
+    five = b["crane"]["five_vp_tile"]
+    text = Text("Crane: ", style="bold")
+    first = True
+    for board in range(crane.positions):
+        wheel = (board - rotation) % crane.positions
+        tile = b["crane"]["wheel"][wheel] if wheel else None
+        if wheel and tile is None:
+            continue
+        if not first:
+            text.append(" · ")
+        first = False
+        text.append(f"{board} ")
+        text.append_text(_zone(board))
+        if wheel == 0:
+            text.append(" box", style="bold")
+            continue
+        text.append(f" {tile} {'/'.join(b['action_tiles'][tile])}")
+        if tile == five:
+            text.append(" +5VP", style="bold")
+    return text
+
+
+def compact_city(view: Mapping[str, Any]) -> Table:
+    """Two markets a line: colour, tile rewards, sites built with their owners."""
+    b = _board(view)
+    table = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
+    cells: list[list[RenderableType]] = []
+    for k, market in enumerate(C.markets):
+        colour = MARKET_COLOURS[market.colour]
+        name = Text(f"{market.id} ", style="bold")
+        name.append(colour, style=COLOUR_STYLES.get(colour, ""))
+        tile = b["markets"][k]["tile"]
+        if b["markets"][k]["scored"]:
+            rewards = Text("scored", style="dim")
+        elif tile is None:
+            rewards = Text("no tile", style="dim")
+        else:
+            mt = _MARKET_TILES[tile]
+            rewards = Text(f"{reward(mt.upper)} / {reward(mt.lower)}")
+        sites = C.market_sites[k]
+        built = Text(f"{sum(1 for x in sites if b['sites'][x]['building'] is not None)}"
+                     f"/{len(sites)}")
+        for x in sites:
+            owner = b["sites"][x]["owner"]
+            if b["sites"][x]["building"] is not None and owner is not None:
+                built.append(" ")
+                built.append_text(_side_mark(view, owner))
+        cells.append([name, rewards, built])
+    half = (len(cells) + 1) // 2
+    for i in range(half):
+        right = cells[half + i] if half + i < len(cells) else ["", "", ""]
+        table.add_row(*cells[i], Text("│", style="dim"), *right)
+    return table
+
+
+def compact_rows(view: Mapping[str, Any]) -> Text:
+    b = _board(view)
+    text = Text()
+    stacks = b["face_down"]["stacks"][int(b["era"]) - 1]
+    for row, name in enumerate(_ROWS):
+        if row:
+            text.append("\n")
+        counts = stacks[name]
+        text.append(f"{ROW_TITLES[row]} ({counts['normal']}+{counts['special']}): ",
+                    style="bold")
+        for k, tile in enumerate(b["rows"][name]):
+            if k:
+                text.append(" | ")
+            if k == 3:
+                text.append("★")
+            text.append(_hex_tile(row, tile).plain.replace("\n", ", "))
+    return text
+
+
+def compact_players(view: Mapping[str, Any]) -> Table:
+    b = _board(view)
+    colours = _colours(view)
+    to_move = view.get("to_move")
+    table = Table(box=box.SIMPLE_HEAD, pad_edge=False, padding=(0, 1))
+    table.add_column("")
+    columns: list[list[str]] = []
+    for seat, name in enumerate(colours):
+        head = styled(name)
+        if seat == to_move:
+            head.append(" ◀", style="bold")
+        if seat == view.get("seat"):
+            head.append(" (you)")
+        table.add_column(head, ratio=1)
+        pl = b["players"][seat]
+        hw, cath = pl["hunger_wall"], pl["cathedral"]
+        ups = ", ".join(f"{a} {' '.join(u['tile'] for u in pl['action_board']['upgrades'][a])}"
+                        for a in ACTIONS if pl["action_board"]["upgrades"][a])
+        walls = sum(1 for w in pl["action_board"]["walls"] if w is not None)
+        seals = " ".join(s["id"] for s in b["seals"] if s["owner"] == seat)
+        tiles = " ".join(t for t in (pl["v_tile"], pl["cathedral_tile"]) if t is not None)
+        columns.append([
+            f"{pl['vp']} VP · {pl['gold']}g {pl['stone']}s",
+            f"{pl['mines']} mines · {pl['quarries']} quarries",
+            f"tech {pl['technology']} ({_tech_level(pl['technology'])}) · univ "
+            f"{pl['university']}",
+            f"win {pl['silver_windows']}s {pl['gold_windows']}g · eggs {pl['eggs']} · cubes "
+            f"{pl['cubes']}",
+            f"tok {pl['red_tokens']} red {pl['blue_tokens']} blue",
+            f"HW r{hw['row'] + 1} c{hw['column']} · Cath r{cath['row'] + 1} "
+            f"c{cath['column']}",
+            f"road {ROMAN[pl['road']] if pl['road'] else '-'} · walls {walls} · turn "
+            f"{pl['turns_played']}/{C.turns_per_player}",
+            " ".join(pl["technologies"]) or "no technologies",
+            ups or "no upgrades",
+            " ".join(x for x in (seals, tiles) if x) or "-",
+        ])
+    labels = ("score", "mines", "tracks", "resources", "tokens", "grids", "road", "techs",
+              "upgrades", "seals, tiles")
+    for i, label in enumerate(labels):
+        table.add_row(Text(label, style="dim"), *[col[i] for col in columns])
+    return table
+
+
+def compact_extras(view: Mapping[str, Any]) -> Text:
+    """Seals claimed, production tokens, the road's pawns, the bridge."""
+    b = _board(view)
+    text = Text("Seals: ", style="bold")
+    text.append(" ".join(f"{C.seals[k].id}" + ("" if e["owner"] is None else
+                                                f"={_colours(view)[e['owner']]}"
+                                                if e["owner"] < len(_colours(view)) else "=bot")
+                         for k, e in enumerate(b["seals"])))
+    river = b["river"]
+    text.append(" · Production tokens: ", style="bold")
+    text.append(" ".join(t for t in river) if river else "none left")
+    laid = sum(1 for p in b["bridge"] if p["tile"] is not None)
+    text.append(f" · Bridge {laid}/{len(b['bridge'])} planks", style="bold")
+    return text
+
+
+def render_praga_compact(view: Mapping[str, Any]) -> RenderableType:
+    """Praga in about 50 lines at 120 columns (``render_praga`` draws every detail)."""
+    return Group(
+        header(view),
+        compact_crane(view),
+        compact_city(view),
+        compact_rows(view),
+        compact_extras(view),
+        compact_players(view),
+        score_line(view),
+        Text(LEGEND, style="dim"),
+        log_lines(view, COMPACT_LOG_LINES),
+    )

@@ -60,7 +60,7 @@ def show(console: Console, rep: Replayer, k: int, seat: int | None) -> None:
     game = rep.game
     state = rep.state_at(k)
     k = min(k, rep.playable)
-    render_board(console, game, state, seat)
+    render_board(console, game, state, seat, full=True)
     if k > 0:
         player, text = rep.record.actions[k - 1]
         before = rep.states[k - 1]
