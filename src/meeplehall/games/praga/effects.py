@@ -14,6 +14,7 @@ from functools import cache
 from typing import Any
 
 from meeplehall.core.messages import M, Message, term
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
     CAT_MOVE,
@@ -38,14 +39,7 @@ from meeplehall.games.praga.components import (
     Reward,
     load,
 )
-from meeplehall.games.praga.state import (
-    ARROW,
-    CAT_TILE,
-    CHOOSE,
-    TECH_DRAW,
-    TOKEN,
-    PragaState,
-)
+from meeplehall.games.praga.state import PragaState
 from meeplehall.games.praga.texts import reward_message
 
 C = load()
@@ -188,8 +182,8 @@ def gain(s: PragaState, seat: int, kind: int, amount: int) -> None:
                 sideways(s, seat, grids[best_final(s, seat, tuple(
                     (lambda c, g=g: sideways(c, seat, g)) for g in grids))])
             else:
-                s.stack.append((CHOOSE, seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
-                                "sideways move"))
+                s.stack.append(D.Choose(seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
+                                        "sideways move"))
 
 
 def add_resource(s: PragaState, seat: int, kind: int, amount: int) -> None:
@@ -259,7 +253,7 @@ def draw_technology(s: PragaState, seat: int, level: int) -> None:
     if not stack:
         return
     s.tech_stacks[level] = stack[3:]
-    s.stack.append((TECH_DRAW, seat, stack[:3], level))
+    s.stack.append(D.TechDraw(seat, stack[:3], level))
 
 
 def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int) -> None:
@@ -281,7 +275,7 @@ def advance_track(s: PragaState, seat: int, track: int) -> bool:
         return False  # P-EDGE-2: the cube cannot move further
     pos[seat] += 1
     if pos[seat] == t.token_space and s.river and not in_final(s):
-        s.stack.append((TOKEN, seat, track))  # P-PROD-1
+        s.stack.append(D.Token(seat, track))  # P-PROD-1
     if pos[seat] == t.seal_space:
         s.seal_rights[seat] += 1  # P-SEAL-1
     return True
@@ -371,7 +365,7 @@ def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool)
             take_cathedral_tile(s, seat, pile[best_final(s, seat, tuple(
                 (lambda c, t=t: take_cathedral_tile(c, seat, t)) for t in pile))])
         else:
-            s.stack.append((CAT_TILE, seat))
+            s.stack.append(D.CatTile(seat))
     land(s, seat, grid)
 
 
@@ -398,4 +392,4 @@ def land(s: PragaState, seat: int, grid: int) -> None:
                 lambda c: None)) == 0):
             move_up(s, seat, grid, windows=False, tier_cost=True)
         elif not in_final(s):
-            s.stack.append((ARROW, seat, grid))
+            s.stack.append(D.Arrow(seat, grid))

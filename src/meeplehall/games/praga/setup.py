@@ -7,10 +7,11 @@ from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Option, Params, validate_params
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import deal_rows
 from meeplehall.games.praga.components import TIER_SETS, load
 from meeplehall.games.praga.effects import grid_data
-from meeplehall.games.praga.state import TURN, Options, PragaState
+from meeplehall.games.praga.state import Options, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
 C = load()
@@ -253,7 +254,7 @@ def initial_state(params: Params, seed: int) -> PragaState:
     s.played = [0] * n
     s.seat = 0  # P-SETUP-26: seat 0 starts
     reset_turn(s)
-    s.stack = [(TURN, 0)]
+    s.stack = [D.hub(0)]
     s.final = None
     s.bots = None
     if opts.solo_opponent == "none":
