@@ -10,8 +10,8 @@ onto the decision stack.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from collections.abc import Callable
+from functools import cache, partial
 
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import decisions as D
@@ -38,6 +38,7 @@ from meeplehall.games.praga.components import (
     VP,
     Reward,
     load,
+    reward_text,
 )
 from meeplehall.games.praga.state import PragaState
 from meeplehall.games.praga.texts import reward_message
@@ -180,7 +181,7 @@ def gain(s: PragaState, seat: int, kind: int, amount: int) -> None:
             if in_final(s):  # GL-M1: the receiver's best choice, on copies
                 grids = (HUNGER_WALL, CATHEDRAL)
                 sideways(s, seat, grids[best_final(s, seat, tuple(
-                    (lambda c, g=g: sideways(c, seat, g)) for g in grids))])
+                    partial(sideways, seat=seat, grid=g) for g in grids))])
             else:
                 s.stack.append(D.Choose(seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
                                         "sideways move"))
@@ -217,8 +218,6 @@ def pay(s: PragaState, seat: int, gold: int = 0, stone: int = 0, silver: int = 0
 
 
 def _reward_text(reward: Reward) -> str:
-    from meeplehall.games.praga.components import reward_text
-
     return reward_text(reward)
 
 
@@ -306,7 +305,8 @@ def earn_sideways(s: PragaState, seat: int, grid: int) -> None:
         sideways(s, seat, grid)
 
 
-def best_final(s: PragaState, seat: int, options: tuple[Any, ...]) -> int:
+def best_final(s: PragaState, seat: int,
+               options: tuple[Callable[[PragaState], object], ...]) -> int:
     """During final scoring no decision is asked: a choice the rules leave to a player
     (GL-M1 grid, LANG-11 upward arrow, P-GRID-7 Cathedral tile) takes the option whose
     copy scores most for that player in the remaining final steps (first on ties)."""
@@ -363,7 +363,7 @@ def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool)
         if in_final(s):  # P-GRID-7 reached in final step 1: no decision, best tile
             pile = s.cat_pile
             take_cathedral_tile(s, seat, pile[best_final(s, seat, tuple(
-                (lambda c, t=t: take_cathedral_tile(c, seat, t)) for t in pile))])
+                partial(take_cathedral_tile, seat=seat, tile=t) for t in pile))])
         else:
             s.stack.append(D.CatTile(seat))
     land(s, seat, grid)

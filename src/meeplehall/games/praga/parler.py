@@ -16,6 +16,8 @@ way (``site``, then ``orient``; the blue-corner rule of P.5 step 2 limits the op
 
 from __future__ import annotations
 
+from functools import partial
+
 from meeplehall.core.messages import M, term
 from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import refill, stack_index
@@ -63,15 +65,6 @@ FULL_DECK = (1 << len(PARLER.cards)) - 1
 
 def side(s: PragaState, b: int) -> int:
     return s.players + b
-
-
-def rank_title(vp: int) -> str:
-    """P.1: the app's score ladder."""
-    title = ""
-    for low, name in PARLER.ranks:
-        if vp >= low:
-            title = name
-    return title
 
 
 # --- setup (P.2) ------------------------------------------------------------------------
@@ -369,7 +362,7 @@ def score_market(s: PragaState, market: int) -> None:
                 gain_reward(s, owner, tile.upper)
                 gain_reward(s, owner, tile.lower)
             elif in_final(s):
-                options = tuple((lambda c, r=r, o=owner: gain_reward(c, o, r))
+                options = tuple(partial(gain_reward, seat=owner, reward=r)
                                 for r in (tile.upper, tile.lower))
                 gain_reward(s, owner, (tile.upper, tile.lower)[best_final(s, owner, options)])
             else:

@@ -11,6 +11,7 @@ from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import deal_rows
 from meeplehall.games.praga.components import TIER_SETS, load
 from meeplehall.games.praga.effects import grid_data
+from meeplehall.games.praga.solo import setup_bots
 from meeplehall.games.praga.state import Options, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
@@ -260,8 +261,6 @@ def initial_state(params: Params, seed: int) -> PragaState:
     if opts.solo_opponent == "none":
         s.log.append(M("setup: {n} players", n=n))  # never the seed: it would reveal stacks
     else:
-        from meeplehall.games.praga.solo import setup_bots
-
         rival = (term("the dummy") if opts.solo_opponent == "dummy" else
                  M("{n} Parler bot", n=opts.parler_bots))
         s.log.append(M("setup: {n} player against {rival} (as for {table} players)", n=n,

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from meeplehall.core.messages import Message
 from meeplehall.core.plain import state_from_plain, state_to_plain, tuplify
 from meeplehall.core.rng import Rng
+from meeplehall.games.praga.components import Reward
 
 if TYPE_CHECKING:
     from meeplehall.games.praga.actions import PragaAction
@@ -203,7 +204,7 @@ class PragaState:
     opts: Options
     players: int
     market_tile: tuple[int, ...]  # per market: index into market_tiles, -1 empty
-    planks: tuple[tuple[Any, Any], ...]  # per plank position: the two bonus Rewards
+    planks: tuple[tuple[Reward, Reward], ...]  # per plank position: the two bonus Rewards
     road_effect: tuple[int, ...]  # per road space 0..4: variant tile effect or -1
     pairs: tuple[tuple[int, int], ...]  # the two actions of each action tile
     unused: tuple[int, ...]  # market tiles in the box (hidden)
@@ -279,7 +280,7 @@ class PragaState:
     road_free: int  # road space whose free effect is pending, 0: none
     road_egg: int
     stack: list[Decision]
-    final: tuple[Any, ...] | None
+    final: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None  # VP, breakdowns
     log: list[Message]
     bots: tuple[tuple[int, ...], ...] | None  # per bot, see solo.py (B_* indices)
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.games.praga import solo
 from meeplehall.games.praga.components import (
     ACTIONS,
     GRIDS,
@@ -26,6 +27,7 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.effects import ROW_BITS
+from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import ROW_NAMES, Decision, PragaState
 
 C = load()
@@ -149,13 +151,9 @@ def _turn(s: PragaState) -> dict[str, Any]:
 def _bots(s: PragaState) -> list[dict[str, Any]]:
     """The sides the engine plays: the dummy counts its turns (P-SOLO-2); a Parler bot
     also shows its mines, quarries, row pointers, pawn, latest card and cubes (P.2)."""
-    from meeplehall.games.praga import solo
-
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
         return [{"side": s.players, "kind": "dummy", "turns": s.bots[0][solo.B_TURNS]}]
-    from meeplehall.games.praga.parler import PARLER
-
     out = []
     for b, bot in enumerate(s.bots):
         left = bin(bot[solo.B_DECK]).count("1")

@@ -18,7 +18,7 @@ from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import decisions as D
-from meeplehall.games.praga import scoring, view_sections
+from meeplehall.games.praga import scoring, solo, view_sections
 from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
     ACTIONS,
@@ -33,7 +33,8 @@ from meeplehall.games.praga.components import (
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
 from meeplehall.games.praga.effects import side_name as colour_name
-from meeplehall.games.praga.final import CATEGORIES
+from meeplehall.games.praga.final import CATEGORIES, outcome
+from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import (
     ROW_NAMES,
     Decision,
@@ -98,22 +99,16 @@ def _public(s: PragaState, slots: tuple[str, ...]) -> dict[str, Any]:
 def side_name(s: PragaState, seat: int) -> str:
     """A seat by its colour; a Parler bot (side ``players + b``) by his name."""
     if s.bots is not None and seat >= s.players and s.opts.solo_opponent == "parler":
-        from meeplehall.games.praga.parler import PARLER
-
         return PARLER.names[seat - s.players]
     return colour_name(s, seat)
 
 
 def _bot_lines(s: PragaState) -> list[str]:
     """The sides the engine plays (solo.py): what everybody sees of them."""
-    from meeplehall.games.praga import solo
-
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
         return [f"the dummy: {s.bots[0][solo.B_TURNS]} of 16 turns taken (P-SOLO-2: it "
                 "takes the action tile furthest along and returns it)"]
-    from meeplehall.games.praga.parler import PARLER
-
     out = []
     for b, bot in enumerate(s.bots):
         pawn = bot[solo.B_PAWN]
@@ -389,8 +384,6 @@ def _solo_final(s: PragaState) -> dict[str, Any]:
     """Solo games: the score against the 140-VP benchmark (P-SOLO-4, P.1)."""
     if s.opts.solo_opponent == "none":
         return {}
-    from meeplehall.games.praga.final import outcome
-
     result = outcome(s)
     assert result is not None
     keep = ("solo_opponent", "benchmark", "results", "result", "titles")
