@@ -124,7 +124,8 @@ def test_P_MINE_6_the_decision_lists_and_applies_its_own_actions() -> None:
 def test_P_BLD_4_the_site_decision_replaces_itself_with_the_chosen_market() -> None:
     """P-BLD-4/5: a market first (the decision is replaced, not pushed), then a site."""
     s = build({"crane": (2, C.crane.green_start + 1, ("building", "mines")),
-               "p": {0: {"gold": 9, "stone": 9}}, "rows": {"building": ("B05", "B01", "B02", "B15")}})
+               "p": {0: {"gold": 9, "stone": 9}},
+               "rows": {"building": ("B05", "B01", "B02", "B15")}})
     s = play(s, "take-tile 2", "perform building", "pick 0")
     top = s.stack[-1]
     assert isinstance(top, D.Site) and top.market < 0
