@@ -78,7 +78,7 @@ class Turn(Decision):
         return turn.hub_actions(s, self.seat)
 
     def apply(self, s: PragaState, a: A.PragaAction) -> None:
-        turn.apply_hub(s, self.seat, a)
+        turn.HUB[a.verb](s, self.seat, a)
 
     def prompt(self, s: PragaState) -> Message:
         who = term(side_label(s, self.seat))

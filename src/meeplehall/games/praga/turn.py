@@ -347,17 +347,12 @@ def _h_end_turn(s: PragaState, seat: int, a: A.EndTurn) -> None:
         finish_turn(s)
 
 
-_HUB: dict[str, Callable[[PragaState, int, Any], None]] = {
+HUB: dict[str, Callable[[PragaState, int, Any], None]] = {  # verb -> handler
     "take-tile": _h_take_tile, "perform": _h_perform, "wheel-bonus": _h_wheel_bonus,
     "buy-extra": _h_buy_extra, "extra": _h_extra, "refresh": _h_refresh, "up": _h_up,
     "side": _h_side, "claim-seal": _h_claim_seal, "use-tech": _h_use_tech,
     "road-free": _h_road_free, "road-egg": _h_road_egg, "end-turn": _h_end_turn,
 }
-
-
-def apply_hub(s: PragaState, seat: int, a: A.PragaAction) -> None:
-    """Apply one of ``hub_actions(s, seat)``."""
-    _HUB[a.verb](s, seat, a)
 
 
 # --- end of turn ---------------------------------------------------------------------------
