@@ -100,8 +100,8 @@ def _praga_hidden(state: Any, seat: int | None) -> set[str]:
     """Ids of the components ``seat`` may not see: the face-down stacks and piles, the
     market tiles in the box and what another seat draws in private (P-TECH-2,
     P-BRIDGE-2)."""
+    from meeplehall.games.praga import decisions as D
     from meeplehall.games.praga.components import load
-    from meeplehall.games.praga.state import BRIDGE_TILE, TECH_DRAW
 
     C = load()
     rows = (C.buildings, C.walls, C.upgrades)
@@ -112,10 +112,10 @@ def _praga_hidden(state: Any, seat: int | None) -> set[str]:
     out |= {C.bridge_tiles[t].id for t in (*state.iv_stack, *state.v_pile, *state.cat_pile)}
     out |= {C.market_tiles[t].id for t in state.unused}
     for d in state.stack:
-        if d[1] != seat and d[0] == TECH_DRAW:
-            out |= {C.technologies[t].id for t in d[2]}
-        if d[1] != seat and d[0] == BRIDGE_TILE:
-            out |= {C.bridge_tiles[t].id for t in d[2]}
+        if d.seat != seat and isinstance(d, D.TechDraw):
+            out |= {C.technologies[t].id for t in d.drawn}
+        if d.seat != seat and isinstance(d, D.BridgeTile):
+            out |= {C.bridge_tiles[t].id for t in d.tiles}
     return out
 
 
@@ -137,16 +137,18 @@ def test_praga_sections_name_no_hidden_component() -> None:
 def test_praga_private_draws_are_shown_to_their_seat_only() -> None:
     """The technologies a seat draws (P-TECH-2) are in its ``pending`` fields, and null
     in every other seat's."""
+    from meeplehall.games.praga import decisions as D
+
     game = GAMES["praga"]
     found = 0
     for i, params in enumerate(MODES["praga"][:3]):
         for state in _positions("praga", params, 300 + i, 1):
             top = state.stack[-1] if state.stack else None
-            if top is None or top[0] != 8:  # state.TECH_DRAW
+            if not isinstance(top, D.TechDraw):
                 continue
             for seat in _seats(game, state):
                 drawn = game.player_view(state, seat)["pending"]["fields"]["drawn"]
-                if seat == top[1]:
+                if seat == top.seat:
                     assert None not in drawn
                 else:
                     assert drawn == [None] * len(drawn)

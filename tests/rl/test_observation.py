@@ -10,7 +10,7 @@ np = pytest.importorskip("numpy")
 
 from meeplehall.core.rng import Rng  # noqa: E402
 from meeplehall.games import GAMES  # noqa: E402
-from meeplehall.games.praga.state import TECH_DRAW  # noqa: E402
+from meeplehall.games.praga import decisions as D  # noqa: E402
 from meeplehall.rl.encoders import make_encoder  # noqa: E402
 from meeplehall.rl.encoders.base import OBS_BOUND  # noqa: E402
 from tests.rl.helpers import playout  # noqa: E402
@@ -62,13 +62,13 @@ def test_praga_technologies_being_chosen_are_seen_only_by_their_seat() -> None:
     for seed in range(30):
         for state, _legal in playout(game, 3, seed):
             top = state.stack[-1]
-            if top[0] != TECH_DRAW:
+            if not isinstance(top, D.TechDraw):
                 continue
-            seat = top[1]
+            seat = top.seat
             other = state.clone()
-            drawn = tuple(top[2])
+            drawn = top.drawn
             swapped = tuple(t for t in range(24) if t not in drawn)[:len(drawn)]
-            other.stack[-1] = (top[0], seat, swapped, *top[3:])
+            other.stack[-1] = D.TechDraw(seat, swapped, top.level)
             for p in range(3):
                 same = np.array_equal(_obs(game, state, p), _obs(game, other, p))
                 assert same == (p != seat), f"seed {seed}, seat {p}"

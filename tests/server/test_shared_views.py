@@ -12,6 +12,7 @@ import pytest
 
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.server.live import Connection, Hub
 from meeplehall.server.live_table import Built, Entry, Live, SeatInfo, step, views_builder
@@ -113,13 +114,13 @@ def test_a_builder_keeps_each_seats_private_draws() -> None:
     checked = 0
     while praga.current_player(state) is not None and checked < 3:
         top = state.stack[-1]
-        if top[0] == 8:  # TECH_DRAW: (kind, seat, drawn, level)
+        if isinstance(top, D.TechDraw):
             seats: list[int | None] = [0, 1, 2, None]
             views = build(state, seats, {})
             for seat in seats:
                 assert json.dumps(views[seat]) == json.dumps(praga.player_view(state, seat))
                 drawn = views[seat]["pending"]["fields"]["drawn"]
-                assert (None in drawn) == (seat != top[1])
+                assert (None in drawn) == (seat != top.seat)
             checked += 1
         actions = praga.legal_actions(state)
         praga.apply_unchecked(state, actions[rng.randbelow(len(actions))])

@@ -8,11 +8,12 @@ from typing import Any
 
 import httpx
 
-from meeplehall.games.praga.state import BRIDGE_TILE, TECH_DRAW
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.views import HIDDEN_COUNTS, PUBLIC_FIELDS
 from tests.web.play import Traffic, check_views, create_from_lobby, play_to_end, shot
 
 SEAT = 0
+PRIVATE = (D.TechDraw.code, D.BridgeTile.code)  # decisions drawn in private (saved form)
 
 
 def test_a_whole_praga_game_against_a_bot_by_clicking(new_page: Any, server_url: str,
@@ -47,7 +48,7 @@ def test_a_whole_praga_game_against_a_bot_by_clicking(new_page: Any, server_url:
         assert all(isinstance(v, int) for v in counts), view["face_down"]
         assert not set(HIDDEN_COUNTS) & set(view["state"])
         for decision in view["state"].get("stack", []):
-            if decision[1] != SEAT and decision[0] in (TECH_DRAW, BRIDGE_TILE):
+            if decision[1] != SEAT and decision[0] in PRIVATE:
                 assert set(decision[2]) <= {-1}, decision
                 masked += 1
     for body in traffic.bodies:
@@ -57,6 +58,6 @@ def test_a_whole_praga_game_against_a_bot_by_clicking(new_page: Any, server_url:
                 rows_ = value if op["path"] == "/state/stack" else [value]
                 for decision in rows_:
                     if (isinstance(decision, list) and len(decision) > 2 and decision[1] != SEAT
-                            and decision[0] in (TECH_DRAW, BRIDGE_TILE)):
+                            and decision[0] in PRIVATE):
                         assert set(decision[2]) <= {-1}, decision
     assert not page.errors

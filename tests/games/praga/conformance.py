@@ -17,7 +17,8 @@ from typing import Any
 
 from meeplehall.core.protocol import Outcome
 from meeplehall.games.praga import GAME
-from meeplehall.games.praga.state import TECH_DRAW, PragaState
+from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga.state import PragaState
 from tests.conformance.spec import Conformance, PropertySet
 from tests.games.praga.test_properties import INVARIANTS, last_turn_checked
 
@@ -42,7 +43,7 @@ def face_down_stays_hidden(state: PragaState) -> None:
         counts = view["face_down"]
         assert all(isinstance(n, int) for n in counts["stacks"] + counts["tech_stacks"])
         for d in blob["stack"]:  # drawn tiles only for the drawing seat
-            if d[0] == TECH_DRAW and d[1] != seat:
+            if d[0] == D.TechDraw.code and d[1] != seat:  # the saved form
                 assert set(d[2]) == {-1}
 
 

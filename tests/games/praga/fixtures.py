@@ -26,9 +26,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from meeplehall.games.praga import GAME
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import ACTIONS, load
 from meeplehall.games.praga.effects import ROW_BITS
-from meeplehall.games.praga.state import ROW_NAMES, SITE, TURN, PragaState
+from meeplehall.games.praga.state import ROW_NAMES, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
 C = load()
@@ -45,7 +46,7 @@ def build(spec: Mapping[str, Any]) -> PragaState:
                            spec.get("seed", 1))
     seat = spec.get("seat", 0)
     s.seat = seat
-    s.stack = [(TURN, seat)]
+    s.stack = [D.Turn(seat)]
     reset_turn(s)
     if "crane" in spec:
         slot, board, pair = spec["crane"]
@@ -127,7 +128,7 @@ def play(s: PragaState, *texts: str) -> PragaState:
     ``at-market M2`` (the site's market) and ``site S07`` when the market is still to be
     chosen."""
     for text in texts:
-        if text.startswith("site ") and s.stack[-1][0] == SITE and s.stack[-1][4] < 0:
+        if text.startswith("site ") and isinstance(s.stack[-1], D.Site) and s.stack[-1].market < 0:
             market = C.markets[C.sites[C.site_index(text.split()[1])].market].id
             s = GAME.apply(s, f"at-market {market}")
         s = GAME.apply(s, text)

@@ -4,9 +4,9 @@ walls, buildings and markets; adjacency (§6); resources (§10); seals (§11).""
 from __future__ import annotations
 
 from meeplehall.games.praga import board
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.city import SITE_CORNERS
 from meeplehall.games.praga.components import MINES, UPGRADE, load
-from meeplehall.games.praga.state import TOKEN
 from tests.games.praga.fixtures import BLUE, GREEN, RED, build, legal, play
 
 C = load()
@@ -24,7 +24,7 @@ def test_P_MINE_2_expand_and_P_MINE_3_production_token_space():
     s = _mines(mine=C.gold_track.token_space - 1)
     s = play(s, "take-tile 2", "perform mines", "expand")
     assert s.gold[0] == 3 and s.mine[0] == C.gold_track.token_space
-    assert s.stack[-1] == (TOKEN, 0, 0)
+    assert s.stack[-1] == D.Token(0, 0)
     assert legal(s) == [f"token {C.production_tokens[t].id}" for t in sorted(s.river)]
     s = play(s, "token PT3")
     assert s.ptoken[0] == (C.production_tokens.index(
@@ -56,7 +56,7 @@ def test_P_QUAR_1_and_P_QUAR_2_quarries():
     """P-QUAR-1, P-QUAR-2: the same with stone, its own token and seal spaces."""
     s = _mines(quarry=C.quarry_track.token_space - 1)
     s = play(s, "take-tile 2", "perform quarries", "expand")
-    assert s.stone[0] == 3 and s.stack[-1] == (TOKEN, 0, 1)
+    assert s.stone[0] == 3 and s.stack[-1] == D.Token(0, 1)
     s = _mines(quarry=5, stone=0)
     s = play(s, "take-tile 2", "perform quarries", "produce")
     assert s.stone[0] == 4 and s.tech[0] == 1  # quarry space 4: +1 technology

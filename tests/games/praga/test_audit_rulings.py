@@ -6,8 +6,8 @@ bonus pieces in any orientation."""
 from __future__ import annotations
 
 from meeplehall.games.praga import GAME
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import GOLD, MINES, UNIV, VP, load
-from meeplehall.games.praga.state import CHOOSE, TOKEN
 from tests.games.praga.fixtures import build, legal, play, slot_of
 
 C = load()
@@ -32,8 +32,8 @@ def test_P_UPG_5_P_UPG_7_re_upgrading_the_upgrade_action_pays_old_or_new_not_bot
     s = play(build(spec), "take-tile 2", "perform upgrade")
     univ = s.univ[0]
     s = _place(s, "pick 0")
-    assert s.stack[-1][0] == CHOOSE and legal(s) == ["choose 0", "choose 1"]
-    assert s.stack[-1][2] == (((UNIV, 1),), C.upgrades[C.upgrade_index("U16")].bonus)
+    assert isinstance(s.stack[-1], D.Choose) and legal(s) == ["choose 0", "choose 1"]
+    assert s.stack[-1].options == (((UNIV, 1),), C.upgrades[C.upgrade_index("U16")].bonus)
     new = play(s, "choose 1")
     assert (new.stone[0], new.univ[0]) == (2, univ + 2)  # era II placement: 2 steps
     old = play(s, "choose 0")
@@ -53,7 +53,7 @@ def test_P_UPG_7_a_bonus_already_taken_for_the_old_tile_is_that_performances_bon
     s = _place(play(s, "buy-extra gold", "extra upgrade"), "pick 0")
     assert len(s.upg[0][MINES]) == 2
     assert (s.gold[0], s.vp[0]) == (gold, vp)
-    assert s.stack[-1][0] != CHOOSE
+    assert not isinstance(s.stack[-1], D.Choose)
 
 
 def test_P_UPG_7_a_later_performance_in_the_same_turn_chooses_old_or_new():
@@ -65,8 +65,8 @@ def test_P_UPG_7_a_later_performance_in_the_same_turn_chooses_old_or_new():
             "p": {0: {"upg": {"mines": ["U01"]}, "goldw": 2, "gold": 0}}}
     s = _place(play(build(spec), "take-tile 2", "perform upgrade"), "pick 0")
     s = play(s, "buy-extra gold", "extra mines")
-    assert s.stack[-1][0] == CHOOSE
-    assert s.stack[-1][2] == (((GOLD, 1),), ((VP, 2),))
+    assert isinstance(s.stack[-1], D.Choose)
+    assert s.stack[-1].options == (((GOLD, 1),), ((VP, 2),))
     vp = s.vp[0]
     s = play(s, "choose 1", "produce")
     assert s.vp[0] == vp + 2 and s.gold[0] == s.mine[0] - 1  # production only
@@ -80,7 +80,7 @@ def test_P_UPG_7_the_first_upgrade_of_an_action_still_pays_retroactively():
     spec = {"crane": (2, GREEN_ZONE, ("upgrade", "mines")),
             "rows": {"upgrade": ["U16", "U02", "U01", "U12"]}, "p": {0: {"stone": 0}}}
     s = _place(play(build(spec), "take-tile 2", "perform upgrade"), "pick 0")
-    assert s.stone[0] == 2 and s.stack[-1][0] != CHOOSE
+    assert s.stone[0] == 2 and not isinstance(s.stack[-1], D.Choose)
 
 
 def test_GL_T4_6_the_production_token_is_taken_before_producing():
@@ -90,7 +90,7 @@ def test_GL_T4_6_the_production_token_is_taken_before_producing():
     space = C.gold_track.token_space
     s = build({"p": {0: {"techs": ["T4f"], "mine": space - 1, "gold": 0}}})
     s = play(s, "use-tech T4f", "grow mine gold")
-    assert s.stack[-1][0] == TOKEN and (s.gold[0], s.vp[0]) == (0, 0)  # not produced yet
+    assert isinstance(s.stack[-1], D.Token) and (s.gold[0], s.vp[0]) == (0, 0)  # not produced yet
     s = play(s, "token PT3")
     track_vp = sum(dict(C.gold_track.produce_bonus[k - 1]).get(VP, 0) for k in range(1, space))
     assert (s.gold[0], s.vp[0]) == ((space - 1) + 1, track_vp + 1)

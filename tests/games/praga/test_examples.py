@@ -12,6 +12,7 @@ import pytest
 
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import GAME, board
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import ACTIONS, CATHEDRAL, HUNGER_WALL, load
 from meeplehall.games.praga.effects import ROW_BITS
 from tests.games.praga.fixtures import BLUE, GREEN, RED, build, end_of_game, legal, play
@@ -292,7 +293,8 @@ def test_T_13_v_tiles_at_the_top(tile, field, value, vp):
     space = 8, rightmost quarry space = 7 (P-UNIV-4: 8 University steps); these tiles
     give 3 VP when taken (here from the Cathedral pile)."""
     s = build({"p": {0: {field: value}},
-               "set": {"cat_pile": (C.bridge_tile_index(tile),), "stack": [(0, 0), (13, 0)]}})
+               "set": {"cat_pile": (C.bridge_tile_index(tile),),
+                       "stack": [D.Turn(0), D.CatTile(0)]}})
     s = play(s, f"cathedral-tile {tile}")
     assert s.vp[0] == 3
     _, out = _final(s)
@@ -345,7 +347,7 @@ def test_T_17_steps_at_the_top_of_the_tracks_give_2_vp():
     s = play(s, "take-tile 2", "perform upgrade", "pick 0", "orient 0")
     assert s.univ[0] == 8 and s.vp[0] == 4
     s = build({"p": {0: {"tech": C.tech_top}}, "markets": {"M1": "K4"},
-               "set": {"stack": [(0, 0), (17, 0)]}})
+               "set": {"stack": [D.Turn(0), D.MarketPick(0)]}})
     s = play(s, "market-tile M1")
     assert s.tech[0] == C.tech_top and s.vp[0] == 4 + 3
 

@@ -4,6 +4,7 @@ the discrepancies fixed in the review (docs/praga-seed-notes.md, "Fidelity revie
 from __future__ import annotations
 
 from meeplehall.games.praga import GAME
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import load
 from tests.games.praga.fixtures import build, legal, play, slot_of
 
@@ -47,7 +48,7 @@ def test_P_TURN_2_an_extra_action_may_not_spend_what_the_tile_action_needs():
     assert all(a.startswith("at-market") for a in legal(s))
     s = play(s, legal(s)[0])
     s = play(s, legal(s)[0])
-    while s.stack[-1][0] != 0:  # orientation etc.
+    while not isinstance(s.stack[-1], D.Turn):  # orientation etc.
         s = play(s, legal(s)[0])
     assert "perform building" in legal(s) and "end-turn" not in legal(s)
 

@@ -22,6 +22,7 @@ from meeplehall.core.testing import (
 )
 from meeplehall.games.praga import GAME, parler
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions import AtMarket, Site
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.parler import PARLER, parler_turn, placements
@@ -40,11 +41,6 @@ from meeplehall.games.praga.solo import (
 )
 from meeplehall.games.praga.state import (
     BUILDING_ROW,
-    CHOOSE,
-    PARLER_ORIENT,
-    PARLER_PAWN,
-    PARLER_SITE,
-    TURN,
     UPGRADE_ROW,
     WALL_ROW,
     PragaState,
@@ -61,7 +57,7 @@ def parler_game(seed: int, bots: int = 1, players: int = 1) -> PragaState:
     """A game after the human put every pawn on the first plaza offered."""
     s = GAME.initial_state({"players": players, "solo_opponent": "parler",
                             "parler_bots": bots}, seed)
-    while s.stack[-1][0] == PARLER_PAWN:
+    while isinstance(s.stack[-1], D.ParlerPawn):
         s = GAME.apply(s, GAME.legal_actions(s)[0])
     return s
 
@@ -107,7 +103,7 @@ def test_P_SOLO_4_parler_setup_is_that_of_the_whole_table(bots, table):
                for bot in s.bots)
     chosen = []
     for b in range(bots):
-        assert s.stack[-1] == (PARLER_PAWN, 0, b) and GAME.current_player(s) == 0
+        assert s.stack[-1] == D.ParlerPawn(0, b) and GAME.current_player(s) == 0
         legal = GAME.legal_actions(s)
         markets = [a.market for a in legal if isinstance(a, AtMarket)]
         assert len(markets) == len(legal) and not set(markets) & set(chosen)
@@ -115,7 +111,7 @@ def test_P_SOLO_4_parler_setup_is_that_of_the_whole_table(bots, table):
         s = GAME.apply(s, legal[-1])
         chosen.append(markets[-1])
         assert s.bots is not None and s.bots[b][B_PAWN] == markets[-1]
-    assert s.stack == [(TURN, 0)]
+    assert s.stack == [D.Turn(0)]
 
 
 def test_parler_options_are_validated():
@@ -170,7 +166,7 @@ def test_parler_bots_take_exactly_one_turn_each_after_every_round(seed):
         if s.played[1] != before.played[1]:  # the second person's turn ended
             rounds += 1
             lines = log_lines(s.log)[seen:]
-            while s.final is None and any(d[0] in (PARLER_SITE, PARLER_ORIENT)
+            while s.final is None and any(isinstance(d, D.ParlerSite | D.ParlerOrient)
                                           for d in s.stack):
                 actions = GAME.legal_actions(s)  # the human places a Parler building
                 s = GAME.apply(s, actions[rng.randbelow(len(actions))])
@@ -271,7 +267,7 @@ def test_parler_card_3_follows_the_humans_tracks(mines, quarries, full, expect):
 
 
 def _finish_parler_placement(s: PragaState) -> PragaState:
-    while s.stack and s.stack[-1][0] in (PARLER_SITE, PARLER_ORIENT):
+    while s.stack and isinstance(s.stack[-1], D.ParlerSite | D.ParlerOrient):
         s = GAME.apply(s, GAME.legal_actions(s)[0])
     return s
 
@@ -294,9 +290,10 @@ def test_parler_card_1_builds_at_his_plaza_with_a_cube_and_moves_his_pawn():
     second = s.slots[tiles_by_age(s)[1]]
     done = parler_turn(s, 0)
     if not done:
-        assert GAME.current_player(s) == 0 and s.stack[-1][0] in (PARLER_SITE, PARLER_ORIENT)
+        assert GAME.current_player(s) == 0
+        assert isinstance(s.stack[-1], D.ParlerSite | D.ParlerOrient)
         sites = ({a.site for a in GAME.legal_actions(s) if isinstance(a, Site)}
-                 if s.stack[-1][0] == PARLER_SITE else {s.stack[-1][4]})
+                 if isinstance(s.stack[-1], D.ParlerSite) else {s.stack[-1].site})
         assert sites <= set(C.market_sites[pawn])
         s = _finish_parler_placement(s)
     site = s.site_tile.index(tile)
@@ -369,7 +366,7 @@ def test_parler_cubes_win_a_plaza_majority_and_he_takes_nothing():
     s.gold[0] = s.stone[0] = 9
     parler.human_build(s, 0, tile, free, 0, 0)
     assert s.market_done[m]
-    assert s.stack[-1][0] == CHOOSE and s.stack[-1][1] == 0
+    assert isinstance(s.stack[-1], D.Choose) and s.stack[-1].seat == 0
     assert s.bots is not None and s.bots[0][B_CUBES] == C.cubes and s.cubes[0] == 2
     assert f"market {C.markets[m].id}: Peter Parler has the majority and takes nothing" \
         in log_lines(s.log)
@@ -468,7 +465,7 @@ def test_parler_views_round_trips_and_resampling(params, seed):
         actions = GAME.legal_actions(state)
         GAME.apply_unchecked(state, actions[rng.randbelow(len(actions))])
         step += 1
-        waiting = bool(state.stack) and state.stack[-1][0] in (PARLER_SITE, PARLER_ORIENT)
+        waiting = bool(state.stack) and isinstance(state.stack[-1], D.ParlerSite | D.ParlerOrient)
         if step % 41 == 0 or waiting:
             check_json_roundtrip(GAME, state)
             check_clone_independent(GAME, state, rng)
@@ -510,7 +507,8 @@ def test_parler_plaza_choice_owed_to_the_human(last_round):
     if last_round:
         assert len(s.stack) == before
     else:
-        assert s.stack[-1][:2] == (CHOOSE, 0) and len(s.stack) == before + 1
+        assert isinstance(s.stack[-1], D.Choose) and s.stack[-1].seat == 0
+        assert len(s.stack) == before + 1
 
 
 def test_parler_data_errors_name_the_problem(tmp_path):

@@ -16,7 +16,7 @@ import pytest
 from meeplehall.core.rng import Rng
 from meeplehall.core.testing import check_view_resampling
 from meeplehall.games.praga import GAME
-from meeplehall.games.praga.state import TURN
+from meeplehall.games.praga import decisions as D
 from tests.conformance.spec import sampled_states
 
 
@@ -40,7 +40,7 @@ def windows_at_turn_end(s):
     the player)."""
     if s.turns != _TURN_SEEN["turns"]:
         _TURN_SEEN["turns"], _TURN_SEEN["due"] = s.turns, bool(s.turns)
-    if _TURN_SEEN["due"] and s.stack == [(TURN, s.seat)] and s.taken < 0 and s.xact == 0:
+    if _TURN_SEEN["due"] and s.stack == [D.Turn(s.seat)] and s.taken < 0 and s.xact == 0:
         _TURN_SEEN["due"] = False
         before = (s.seat - 1) % s.players
         assert s.windows(before) <= 2, f"seat {before} ended a turn with >2 windows"

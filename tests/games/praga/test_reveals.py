@@ -12,7 +12,8 @@ from typing import Any
 
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import GAME
-from meeplehall.games.praga.state import BRIDGE_TILE, CAT_TILE, TECH_DRAW, PragaState
+from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga.state import PragaState
 from meeplehall.server.live_table import Entry, Live
 from tests.games.praga.fixtures import build, play
 
@@ -72,7 +73,8 @@ def test_P_TECH_2_a_technology_draw_and_the_choice_among_it():
     """P-TECH-2: the 3 technologies drawn are seen by their seat (a reveal to it); the one
     kept then becomes public, and the others learn which it was (a reveal to them)."""
     before, action, after = _found({"players": 2}, lambda b, a, x: (
-        x.stack and x.stack[-1][0] == TECH_DRAW and not (b.stack and b.stack[-1][0] == TECH_DRAW)))
+        x.stack and isinstance(x.stack[-1], D.TechDraw)
+        and not (b.stack and isinstance(b.stack[-1], D.TechDraw))))
     assert GAME.reveals(before, action, after)
     keep = GAME.legal_actions(after)[0]
     assert GAME.reveals(after, keep, GAME.apply(after, keep))
@@ -85,7 +87,7 @@ def test_P_BRIDGE_2_and_3_bridge_tiles_drawn_or_offered():
         s = build({"crane": (2, 5, ("road", "mines")), "p": {0: {"road": road, "eggs": 1}}})
         s = play(s, "take-tile 2")
         shown, after = _reveals(s, "perform road")
-        assert after.stack[-1][0] == BRIDGE_TILE and after.stack[-1][3] == pile
+        assert isinstance(after.stack[-1], D.BridgeTile) and after.stack[-1].pile == pile
         assert shown
 
 
@@ -94,7 +96,7 @@ def test_P_GRID_7_the_cathedral_tiles_offered():
     Cathedral tiles (its legal actions name them)."""
     s = build({"p": {0: {"silver": 2, "cat": (3, 0), "gold": 3, "stone": 3}}})
     shown, after = _reveals(s, "up cathedral")
-    assert after.stack[-1][0] == CAT_TILE and shown
+    assert isinstance(after.stack[-1], D.CatTile) and shown
     tile = GAME.legal_actions(after)[0]
     assert GAME.reveals(after, tile, GAME.apply(after, tile))
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 
 from meeplehall.games.praga import GAME
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import HUNGER_WALL, load
 from meeplehall.games.praga.effects import ROW_BITS, gain
-from meeplehall.games.praga.state import CHOOSE, PICK, TECH_DRAW, TURN
 from tests.games.praga.fixtures import GREEN, RED, build, end_of_game, legal, play
 
 C = load()
@@ -59,10 +59,10 @@ def test_P_ROAD_7_and_GL_RT1_RT2_RT3_road_tiles():
                "crane": (2, GREEN_ZONE, ("upgrade", "mines")), "p": {0: {"road": 1}}})
     s = play(s, "take-tile 2", "perform upgrade")
     # P-ACT-2: the trigger is answered first, then the Upgrade's tile choice
-    assert s.vp[0] == 2 and s.stack[-1][0] == CHOOSE and s.stack[-2][0] == PICK
+    assert s.vp[0] == 2 and isinstance(s.stack[-1], D.Choose) and isinstance(s.stack[-2], D.Pick)
     gold = s.gold[0]
     s = play(s, "choose 0")
-    assert s.gold[0] == gold + 1 and s.stack[-1][0] == PICK
+    assert s.gold[0] == gold + 1 and isinstance(s.stack[-1], D.Pick)
     s = build({"options": {"road_tiles": True}, "p": {0: {"road": 3, "goldw": 2}}})
     s = play(s, "buy-extra gold", "extra wall")
     assert s.vp[0] == 2
@@ -97,7 +97,7 @@ def test_P_BRIDGE_5_and_P_BRIDGE_7_complete_bridge():
     s.iv_stack = (iv[5],)
     s = play(s, "take-tile 2", "perform road", f"bridge-tile {C.bridge_tiles[iv[5]].id}")
     assert not [a for a in legal(s) if a.startswith("plank")]
-    assert GAME.current_player(s) == 0 and s.stack[-1] == (TURN, 0)
+    assert GAME.current_player(s) == 0 and s.stack[-1] == D.Turn(0)
 
 
 def test_P_BRIDGE_6_empty_v_pile():
@@ -119,9 +119,9 @@ def test_P_TECH_2_draw_three_keep_one_and_P_TECH_4_not_this_turn():
     the end of that turn, automatically."""
     s = build({"crane": (2, GREEN_ZONE, ("mines", "wall")), "p": {0: {"silver": 4}}})
     gain(s, 0, 8, 1)  # one technology step
-    assert s.stack[-1][0] == TECH_DRAW and len(s.stack[-1][2]) == 3
+    assert isinstance(s.stack[-1], D.TechDraw) and len(s.stack[-1].drawn) == 3
     keep = "T1e"  # GL-T1-3: +2 VP per row up
-    s.stack[-1] = (TECH_DRAW, 0, (C.tech_index("T1e"), *s.stack[-1][2][1:]), 0)
+    s.stack[-1] = D.TechDraw(0, (C.tech_index("T1e"), *s.stack[-1].drawn[1:]), 0)
     s = play(s, f"keep-tech {keep}")
     assert len(s.tech_stacks[0]) == 6 - 1
     s = play(s, "up cathedral")
@@ -137,7 +137,7 @@ def test_P_TECH_6_level_iii_iv_usable_at_once_and_only_once():
     can be used at once; then it is spent."""
     s = build({"p": {0: {"tech": 3}}})
     gain(s, 0, 8, 1)
-    level3 = s.stack[-1][2]
+    level3 = s.stack[-1].drawn
     s = play(s, f"keep-tech {C.technologies[level3[0]].id}")
     assert s.tech_ready[0] & 4
     t = C.tech_index("T3c")
@@ -151,7 +151,7 @@ def test_P_TECH_3_at_most_four_and_P_EDGE_8():
     s = build({})
     s.tech_stacks[0] = (0,)
     gain(s, 0, 8, 1)
-    assert s.stack[-1][2] == (0,)
+    assert s.stack[-1].drawn == (0,)
     s = play(s, f"keep-tech {C.technologies[0].id}")
     assert s.tech_stacks[0] == () and len(s.techs[0]) == 1
 
@@ -203,7 +203,7 @@ def test_GL_T3_1_GL_T3_2_GL_T3_4_to_T3_6():
              "tech-grid cathedral")
     assert s.cat[0] // ROW_BITS == 2 and s.gold[0] == 0
     s = play(build({"p": {0: {"techs": ["T3d"]}}}), "use-tech T3d")
-    assert s.vp[0] == 3 and s.stack[-1][0] == 2  # the upgrade row choice
+    assert s.vp[0] == 3 and isinstance(s.stack[-1], D.Pick)  # the upgrade row choice
     s = play(build({"p": {0: {"techs": ["T3e"], "upg": {"mines": ["U01"]}}}}),
              "use-tech T3e")
     assert (s.gold[0], s.stone[0]) == (2 + 3, 4)

@@ -11,9 +11,9 @@ from __future__ import annotations
 from meeplehall.core.messages import log_lines
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import CATHEDRAL, HUNGER_WALL, load
 from meeplehall.games.praga.effects import ROW_BITS
-from meeplehall.games.praga.state import CHOOSE, TURN
 from meeplehall.games.praga.turn import reset_turn
 from tests.games.praga.fixtures import (
     BLUE,
@@ -139,7 +139,7 @@ def test_P_MKT_6_more_cubes_beat_more_spending():
     s = play(s, "take-tile 2", "perform building", "pick 0", "site S07")
     s = play(s, "orient 0") if "orient 0" in legal(s) else s
     assert (s.silver[RED], s.vp[RED]) == (2, 4)
-    assert s.stack[-1][0] == CHOOSE and s.stack[-1][1] == BLUE
+    assert isinstance(s.stack[-1], D.Choose) and s.stack[-1].seat == BLUE
     assert s.vp[GREEN] == C.sites[C.site_index("S07")].vp + 4  # 4 buildings around M2
     s = play(s, "choose 1")
     assert (s.silver[BLUE], s.vp[BLUE]) == (0, 4)
@@ -156,7 +156,7 @@ def test_P_MKT_6_tie_in_cubes_and_spending_gives_both_rewards_to_all_tied():
     s = play(s, "orient 0") if "orient 0" in legal(s) else s
     assert (s.silver[RED], s.vp[RED]) == (2, 4)
     assert (s.silver[BLUE], s.vp[BLUE]) == (2, 4)
-    assert not any(d[0] == CHOOSE for d in s.stack)
+    assert not any(isinstance(d, D.Choose) for d in s.stack)
 
 
 def test_P_MKT_6_spending_counts_only_buildings_carrying_the_claimants_cube():
@@ -169,7 +169,7 @@ def test_P_MKT_6_spending_counts_only_buildings_carrying_the_claimants_cube():
     s = play(s, "take-tile 2", "perform building", "pick 0", "site S07")
     s = play(s, "orient 0") if "orient 0" in legal(s) else s
     assert (s.silver[BLUE], s.vp[BLUE]) == (2, 4)
-    assert s.stack[-1][0] == CHOOSE and s.stack[-1][1] == RED
+    assert isinstance(s.stack[-1], D.Choose) and s.stack[-1].seat == RED
 
 
 # --- seals (§11) ---------------------------------------------------------------------------
@@ -190,7 +190,7 @@ def test_P_SEAL_2_a_right_waits_for_a_later_turn_and_P_SEAL_3_pays_the_cost():
     s = play(s, "take-tile 2", "perform mines", "produce", "end-turn")
     assert s.seal_rights[GREEN] == 1
     assert not any(a.startswith("claim-seal") for a in legal(s))  # Red's turn
-    s.seat, s.stack = GREEN, [(TURN, GREEN)]  # Green's next turn
+    s.seat, s.stack = GREEN, [D.Turn(GREEN)]  # Green's next turn
     reset_turn(s)
     s.silver[GREEN] = 2
     cost = C.seals[0].cost

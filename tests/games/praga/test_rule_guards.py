@@ -5,9 +5,9 @@ see the rule: each fails on the rule's mutant (docs/praga-fidelity-audit.md)."""
 from __future__ import annotations
 
 from meeplehall.games.praga import GAME
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import HUNGER_WALL, load
 from meeplehall.games.praga.effects import ROW_BITS
-from meeplehall.games.praga.state import CHOOSE
 from tests.games.praga.fixtures import (
     BLUE,
     GREEN,
@@ -36,7 +36,7 @@ def test_P_GRID_10_a_sideways_move_earned_in_another_turn_is_made_at_once():
     gold = s.gold[RED]
     s = play(s, "take-tile 2", "perform building", "pick 2", "site S18")
     s = play(s, "orient 0") if "orient 0" in legal(s) else s
-    assert s.stack[-1][0] == CHOOSE and s.stack[-1][1] == RED
+    assert isinstance(s.stack[-1], D.Choose) and s.stack[-1].seat == RED
     hw = s.hw[RED]
     s = play(s, "choose 0")  # the Hunger Wall
     g = C.grids[HUNGER_WALL]

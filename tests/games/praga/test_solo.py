@@ -20,9 +20,9 @@ from meeplehall.core.testing import (
 )
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.solo import B_TURNS, tiles_by_age
-from meeplehall.games.praga.state import TURN
 from tests.games.praga.test_properties import INVARIANTS
 
 C = load()
@@ -41,7 +41,7 @@ def test_P_SOLO_1_set_up_as_for_two_players_with_the_human_starting():
                       "rows", "stacks", "pairs", "planks", "era", "star_armed"):
             assert getattr(solo, field) == getattr(duo, field), field
         assert solo.players == 1 and solo.opts.table == 2
-        assert GAME.current_player(solo) == 0 and solo.stack == [(TURN, 0)]
+        assert GAME.current_player(solo) == 0 and solo.stack == [D.Turn(0)]
         assert len(solo.vp) == 1 and solo.bots == ((0, 0, 0, 0, 0, 0, -1, -1, 0, 0),)
         assert GAME.min_players == 1
         assert GAME.player_view(solo, 0)["players"] == 1

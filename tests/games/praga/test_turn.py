@@ -6,8 +6,8 @@ from __future__ import annotations
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import load
-from meeplehall.games.praga.state import DISCARD
 from tests.games.praga.fixtures import build, legal, play, slot_of
 
 C = load()
@@ -77,7 +77,7 @@ def test_P_CRANE_9_and_P_CRANE_10_end_of_turn():
     s = build({"crane": (2, BLUE_LAST - 1, ("mines", "wall")),
                "p": {0: {"silver": 2, "goldw": 2}}})
     s = play(s, "take-tile 2", "perform mines", "produce", "end-turn")
-    assert s.stack[-1] == (DISCARD, 0)
+    assert s.stack[-1] == D.Discard(0)
     assert legal(s) == ["keep-silver 0", "keep-silver 1", "keep-silver 2"]
     s = play(s, "keep-silver 1")
     assert (s.silver[0], s.goldw[0]) == (1, 1)

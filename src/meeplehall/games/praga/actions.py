@@ -22,6 +22,7 @@ from typing import ClassVar
 
 from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import IllegalActionError
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import (
     ACTIONS,
     GRIDS,
@@ -32,15 +33,7 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.parler_data import PARLER
-from meeplehall.games.praga.state import (
-    CHOOSE,
-    PARLER_ORIENT,
-    PARLER_PAWN,
-    PARLER_SITE,
-    PICK,
-    ROW_NAMES,
-    PragaState,
-)
+from meeplehall.games.praga.state import ROW_NAMES, PragaState
 from meeplehall.games.praga.texts import (
     ACTION_TERMS,
     GRID_TERMS,
@@ -77,10 +70,9 @@ def _bot(s: PragaState) -> str | None:
     """The name of the Parler bot that the decision on top of the stack is about (his
     pawn's plaza, P.2 step 3; his building's site and orientation, P.5 step 2), if any."""
     d = s.stack[-1] if s.stack else None
-    if d is None or d[0] not in (PARLER_PAWN, PARLER_SITE, PARLER_ORIENT):
+    if not isinstance(d, D.ParlerPawn | D.ParlerSite | D.ParlerOrient):
         return None
-    bot: int = d[2]
-    return PARLER.names[bot]
+    return PARLER.names[d.bot]
 
 
 class _Labelled:
@@ -365,8 +357,8 @@ class Pick(_Labelled):
 
     def message(self, s: PragaState) -> Message:
         d = s.stack[-1] if s.stack else None
-        if d is not None and d[0] == PICK:
-            return M("Take {what}", what=tile_message(d[2], s.rows[d[2]][self.position]))
+        if isinstance(d, D.Pick):
+            return M("Take {what}", what=tile_message(d.row, s.rows[d.row][self.position]))
         return term(str(self))
 
 
@@ -465,8 +457,8 @@ class Choose(_Labelled):
 
     def message(self, s: PragaState) -> Message:
         d = s.stack[-1] if s.stack else None
-        if d is not None and d[0] == CHOOSE:
-            return M("Take {what}", what=reward_message(d[2][self.index]))
+        if isinstance(d, D.Choose):
+            return M("Take {what}", what=reward_message(d.options[self.index]))
         return term(str(self))
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.core.messages import M
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.components import (
     EDGE_REWARD,
@@ -23,7 +24,7 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.effects import gain, gain_reward, log, who
-from meeplehall.games.praga.state import CHOOSE, PragaState
+from meeplehall.games.praga.state import PragaState
 from meeplehall.games.praga.texts import ACTION_TERMS
 
 C = load()
@@ -192,7 +193,7 @@ def upgrade_bonus(s: PragaState, seat: int, action: int) -> None:
     top = C.upgrades[stack[-1] // 6].bonus
     if s.covered >> action & 1 and seat == s.seat:
         old = C.upgrades[stack[-2] // 6].bonus
-        s.stack.append((CHOOSE, seat, (old, top), UPGRADE_CHOICE))
+        s.stack.append(D.Choose(seat, (old, top), UPGRADE_CHOICE))
     else:
         gain_reward(s, seat, top)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.core.messages import M
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga import hexgrid
 from meeplehall.games.praga.components import BLUE_TOKEN, CATHEDRAL, load
 from meeplehall.games.praga.effects import (
@@ -22,7 +23,7 @@ from meeplehall.games.praga.effects import (
     pay,
     who,
 )
-from meeplehall.games.praga.state import CHOOSE, PragaState
+from meeplehall.games.praga.state import PragaState
 
 C = load()
 
@@ -172,8 +173,8 @@ def score_market(s: PragaState, market: int) -> None:
                 gain_reward(s, seat, tile.upper)
                 gain_reward(s, seat, tile.lower)
             else:
-                s.stack.append((CHOOSE, seat, (tile.upper, tile.lower),
-                                f"market {C.markets[market].id}"))
+                s.stack.append(D.Choose(seat, (tile.upper, tile.lower),
+                                        f"market {C.markets[market].id}"))
     for site in C.market_sites[market]:
         if s.site_cube[site]:
             s.site_cube[site] = False

@@ -12,10 +12,11 @@ they load as tuples of ``(kind index, amount)`` pairs in ``REWARD_KINDS`` order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from meeplehall.core.data import SOURCES as SOURCES
 from meeplehall.core.data import DataError as DataError
@@ -339,7 +340,12 @@ class Components:
         return _find(self.seals, seal_id)
 
 
-def _find(items: tuple[Any, ...], ident: str) -> int:
+class _HasId(Protocol):
+    @property
+    def id(self) -> str: ...
+
+
+def _find(items: Sequence[_HasId], ident: str) -> int:
     for i, item in enumerate(items):
         if item.id == ident:
             return i

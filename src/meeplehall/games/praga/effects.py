@@ -10,10 +10,11 @@ onto the decision stack.
 
 from __future__ import annotations
 
-from functools import cache
-from typing import Any
+from collections.abc import Callable
+from functools import cache, partial
 
 from meeplehall.core.messages import M, Message, term
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
     CAT_MOVE,
@@ -37,15 +38,9 @@ from meeplehall.games.praga.components import (
     VP,
     Reward,
     load,
+    reward_text,
 )
-from meeplehall.games.praga.state import (
-    ARROW,
-    CAT_TILE,
-    CHOOSE,
-    TECH_DRAW,
-    TOKEN,
-    PragaState,
-)
+from meeplehall.games.praga.state import PragaState
 from meeplehall.games.praga.texts import reward_message
 
 C = load()
@@ -186,10 +181,10 @@ def gain(s: PragaState, seat: int, kind: int, amount: int) -> None:
             if in_final(s):  # GL-M1: the receiver's best choice, on copies
                 grids = (HUNGER_WALL, CATHEDRAL)
                 sideways(s, seat, grids[best_final(s, seat, tuple(
-                    (lambda c, g=g: sideways(c, seat, g)) for g in grids))])
+                    partial(sideways, seat=seat, grid=g) for g in grids))])
             else:
-                s.stack.append((CHOOSE, seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
-                                "sideways move"))
+                s.stack.append(D.Choose(seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
+                                        "sideways move"))
 
 
 def add_resource(s: PragaState, seat: int, kind: int, amount: int) -> None:
@@ -223,8 +218,6 @@ def pay(s: PragaState, seat: int, gold: int = 0, stone: int = 0, silver: int = 0
 
 
 def _reward_text(reward: Reward) -> str:
-    from meeplehall.games.praga.components import reward_text
-
     return reward_text(reward)
 
 
@@ -259,7 +252,7 @@ def draw_technology(s: PragaState, seat: int, level: int) -> None:
     if not stack:
         return
     s.tech_stacks[level] = stack[3:]
-    s.stack.append((TECH_DRAW, seat, stack[:3], level))
+    s.stack.append(D.TechDraw(seat, stack[:3], level))
 
 
 def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int) -> None:
@@ -281,7 +274,7 @@ def advance_track(s: PragaState, seat: int, track: int) -> bool:
         return False  # P-EDGE-2: the cube cannot move further
     pos[seat] += 1
     if pos[seat] == t.token_space and s.river and not in_final(s):
-        s.stack.append((TOKEN, seat, track))  # P-PROD-1
+        s.stack.append(D.Token(seat, track))  # P-PROD-1
     if pos[seat] == t.seal_space:
         s.seal_rights[seat] += 1  # P-SEAL-1
     return True
@@ -312,7 +305,8 @@ def earn_sideways(s: PragaState, seat: int, grid: int) -> None:
         sideways(s, seat, grid)
 
 
-def best_final(s: PragaState, seat: int, options: tuple[Any, ...]) -> int:
+def best_final(s: PragaState, seat: int,
+               options: tuple[Callable[[PragaState], object], ...]) -> int:
     """During final scoring no decision is asked: a choice the rules leave to a player
     (GL-M1 grid, LANG-11 upward arrow, P-GRID-7 Cathedral tile) takes the option whose
     copy scores most for that player in the remaining final steps (first on ties)."""
@@ -369,9 +363,9 @@ def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool)
         if in_final(s):  # P-GRID-7 reached in final step 1: no decision, best tile
             pile = s.cat_pile
             take_cathedral_tile(s, seat, pile[best_final(s, seat, tuple(
-                (lambda c, t=t: take_cathedral_tile(c, seat, t)) for t in pile))])
+                partial(take_cathedral_tile, seat=seat, tile=t) for t in pile))])
         else:
-            s.stack.append((CAT_TILE, seat))
+            s.stack.append(D.CatTile(seat))
     land(s, seat, grid)
 
 
@@ -398,4 +392,4 @@ def land(s: PragaState, seat: int, grid: int) -> None:
                 lambda c: None)) == 0):
             move_up(s, seat, grid, windows=False, tier_cost=True)
         elif not in_final(s):
-            s.stack.append((ARROW, seat, grid))
+            s.stack.append(D.Arrow(seat, grid))

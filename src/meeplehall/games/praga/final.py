@@ -25,6 +25,7 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.effects import ROW_BITS, gain_reward, grid_of, side_name
+from meeplehall.games.praga.parler_data import PARLER, rank_title
 from meeplehall.games.praga.state import PragaState
 
 C = load()
@@ -138,8 +139,6 @@ def _solo_outcome(s: PragaState, scores: tuple[int, ...], ranking: tuple[tuple[i
     the score, judged against the 140-VP benchmark ("more than 140 VP is good"); the
     Parler mode adds the app's score ladder. Alone, the seat wins when it beats the
     benchmark; several people beside Parler bots are ranked as usual (P-SCORE-9)."""
-    from meeplehall.games.praga.parler import PARLER, rank_title
-
     benchmark = PARLER.benchmark
     details["solo_opponent"] = s.opts.solo_opponent
     details["benchmark"] = benchmark

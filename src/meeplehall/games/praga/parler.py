@@ -16,11 +16,10 @@ way (``site``, then ``orient``; the blue-corner rule of P.5 step 2 limits the op
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from functools import partial
 
 from meeplehall.core.messages import M, term
-from meeplehall.games.praga import actions as A
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import refill, stack_index
 from meeplehall.games.praga.city import (
     SITE_CORNERS,
@@ -53,10 +52,6 @@ from meeplehall.games.praga.solo import (
 )
 from meeplehall.games.praga.state import (
     BUILDING_ROW,
-    CHOOSE,
-    PARLER_ORIENT,
-    PARLER_PAWN,
-    PARLER_SITE,
     ROW_NAMES,
     UPGRADE_ROW,
     WALL_ROW,
@@ -70,15 +65,6 @@ FULL_DECK = (1 << len(PARLER.cards)) - 1
 
 def side(s: PragaState, b: int) -> int:
     return s.players + b
-
-
-def rank_title(vp: int) -> str:
-    """P.1: the app's score ladder."""
-    title = ""
-    for low, name in PARLER.ranks:
-        if vp >= low:
-            title = name
-    return title
 
 
 # --- setup (P.2) ------------------------------------------------------------------------
@@ -96,7 +82,7 @@ def setup_parler(s: PragaState) -> None:
         (0, PARLER.start_mines, PARLER.start_quarries, starts[0][b], starts[1][b],
          starts[2][b], -1, -1, C.cubes, FULL_DECK) for b in range(n))
     for b in reversed(range(n)):
-        s.stack.append((PARLER_PAWN, 0, b))
+        s.stack.append(D.ParlerPawn(0, b))
 
 
 # --- the plazas and the pawn (P.5) ------------------------------------------------------
@@ -139,24 +125,10 @@ def settle_pawns(s: PragaState) -> None:
             move_pawn(s, b, 0)
 
 
-def _gen_pawn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
-    assert s.bots is not None
-    taken = {bot[B_PAWN] for bot in s.bots}
-    return [A.at_market(m) for m in PARLER.loop
-            if buildable(s, m) and m not in taken]
-
-
-def _h_pawn(s: PragaState, d: tuple[Any, ...], a: A.AtMarket) -> None:
-    s.stack.pop()
-    put(s, d[2], B_PAWN, a.market)
-    log(s, M("{bot}'s pawn starts at market {market}", bot=PARLER.names[d[2]],
-             market=C.markets[a.market].id))
-
-
 # --- his turn (P.4) ---------------------------------------------------------------------
 def parler_turn(s: PragaState, b: int) -> bool:
     """Play bot ``b``'s turn; False when it waits for the human to place his building
-    (the turn is then finished by ``_h_site`` / ``_h_orient``)."""
+    (the turn is then finished by ``finish_building``)."""
     assert s.bots is not None
     deck = s.bots[b][B_DECK] or FULL_DECK  # P.3: an empty pile is reshuffled
     left = [k for k in range(len(PARLER.cards)) if deck >> k & 1]
@@ -330,11 +302,11 @@ def _start_building(s: PragaState, b: int) -> bool:
     options = placements(s, tile, pawn)
     sites = sorted({x for x, _ in options})
     if len(sites) > 1:
-        s.stack.append((PARLER_SITE, 0, b, tile))
+        s.stack.append(D.ParlerSite(0, b, tile))
         return False
     orients = [o for x, o in options if x == sites[0]]
     if len(orients) > 1:
-        s.stack.append((PARLER_ORIENT, 0, b, tile, sites[0]))
+        s.stack.append(D.ParlerOrient(0, b, tile, sites[0]))
         return False
     place_parler_building(s, b, tile, sites[0], orients[0])
     return True
@@ -390,11 +362,11 @@ def score_market(s: PragaState, market: int) -> None:
                 gain_reward(s, owner, tile.upper)
                 gain_reward(s, owner, tile.lower)
             elif in_final(s):
-                options = tuple((lambda c, r=r, o=owner: gain_reward(c, o, r))
+                options = tuple(partial(gain_reward, seat=owner, reward=r)
                                 for r in (tile.upper, tile.lower))
                 gain_reward(s, owner, (tile.upper, tile.lower)[best_final(s, owner, options)])
             else:
-                s.stack.append((CHOOSE, owner, (tile.upper, tile.lower), f"market {where}"))
+                s.stack.append(D.Choose(owner, (tile.upper, tile.lower), f"market {where}"))
     for x in C.market_sites[market]:
         if s.site_cube[x]:
             s.site_cube[x] = False
@@ -432,41 +404,17 @@ def human_build(s: PragaState, seat: int, tile: int, site: int, orient: int,
     settle_pawns(s)
 
 
-# --- the human's choices for Parler (generators and handlers for rules.py) --------------
-def _gen_site(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
-    assert s.bots is not None
-    options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [A.site(x) for x in sorted({x for x, _ in options})]
+# --- the human's choices for Parler (decisions.ParlerPawn/ParlerSite/ParlerOrient) ------
+def start_pawn(s: PragaState, b: int, market: int) -> None:
+    """P.2 step 3: bot ``b``'s pawn starts at ``market``."""
+    put(s, b, B_PAWN, market)
+    log(s, M("{bot}'s pawn starts at market {market}", bot=PARLER.names[b],
+             market=C.markets[market].id))
 
 
-def _h_site(s: PragaState, d: tuple[Any, ...], a: A.Site) -> None:
-    assert s.bots is not None
-    s.stack.pop()
-    b, tile = d[2], d[3]
-    orients = [o for x, o in placements(s, tile, s.bots[b][B_PAWN]) if x == a.site]
-    if len(orients) > 1:
-        s.stack.append((PARLER_ORIENT, d[1], b, tile, a.site))
-        return
-    _place_and_go_on(s, b, tile, a.site, orients[0])
-
-
-def _gen_orient(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
-    assert s.bots is not None
-    options = placements(s, d[3], s.bots[d[2]][B_PAWN])
-    return [A.orient(o) for x, o in options if x == d[4]]
-
-
-def _h_orient(s: PragaState, d: tuple[Any, ...], a: A.Orient) -> None:
-    s.stack.pop()
-    _place_and_go_on(s, d[2], d[3], d[4], a.orientation)
-
-
-def _place_and_go_on(s: PragaState, b: int, tile: int, site: int, orient: int) -> None:
+def finish_building(s: PragaState, b: int, tile: int, site: int, orient: int) -> None:
+    """Place bot ``b``'s building where the human chose, then finish his turn and go on
+    with the round."""
     place_parler_building(s, b, tile, site, orient)
     _finish(s, b)
     bot_round(s)
-
-
-GENERATORS = {PARLER_PAWN: _gen_pawn, PARLER_SITE: _gen_site, PARLER_ORIENT: _gen_orient}
-HANDLERS: dict[int, Callable[..., None]] = {
-    PARLER_PAWN: _h_pawn, PARLER_SITE: _h_site, PARLER_ORIENT: _h_orient}

@@ -109,3 +109,12 @@ def load_parler(directory: Path = DATA_DIR) -> ParlerData:
 
 
 PARLER = load_parler()
+
+
+def rank_title(vp: int) -> str:
+    """P.1: the app's score ladder."""
+    title = ""
+    for low, name in PARLER.ranks:
+        if vp >= low:
+            title = name
+    return title

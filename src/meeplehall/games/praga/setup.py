@@ -7,10 +7,12 @@ from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Option, Params, validate_params
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import deal_rows
 from meeplehall.games.praga.components import TIER_SETS, load
 from meeplehall.games.praga.effects import grid_data
-from meeplehall.games.praga.state import TURN, Options, PragaState
+from meeplehall.games.praga.solo import setup_bots
+from meeplehall.games.praga.state import Options, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
 C = load()
@@ -253,14 +255,12 @@ def initial_state(params: Params, seed: int) -> PragaState:
     s.played = [0] * n
     s.seat = 0  # P-SETUP-26: seat 0 starts
     reset_turn(s)
-    s.stack = [(TURN, 0)]
+    s.stack = [D.hub(0)]
     s.final = None
     s.bots = None
     if opts.solo_opponent == "none":
         s.log.append(M("setup: {n} players", n=n))  # never the seed: it would reveal stacks
     else:
-        from meeplehall.games.praga.solo import setup_bots
-
         rival = (term("the dummy") if opts.solo_opponent == "dummy" else
                  M("{n} Parler bot", n=opts.parler_bots))
         s.log.append(M("setup: {n} player against {rival} (as for {table} players)", n=n,

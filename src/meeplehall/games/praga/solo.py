@@ -21,6 +21,7 @@ from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.effects import log
+from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import PragaState
 from meeplehall.games.praga.turn import rotate_crane, techs_in_force
 
@@ -58,8 +59,6 @@ def bot_message(s: PragaState, b: int) -> Message | str:
 def bot_name(s: PragaState, b: int) -> str:
     if s.opts.solo_opponent == "dummy":
         return DUMMY_NAME
-    from meeplehall.games.praga.parler import PARLER
-
     return PARLER.names[b]
 
 

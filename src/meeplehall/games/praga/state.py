@@ -23,12 +23,17 @@ Conventions (see docs/praga-status.md):
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from meeplehall.core.messages import Message
 from meeplehall.core.plain import state_from_plain, state_to_plain, tuplify
 from meeplehall.core.rng import Rng
+from meeplehall.games.praga.components import Reward
+
+if TYPE_CHECKING:
+    from meeplehall.games.praga.actions import PragaAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -83,40 +88,93 @@ _QUIET_DEFAULTS = (("road_tile_spaces", "I+II+III"), ("solo_opponent", "none"),
 ROW_NAMES = ("building", "wall", "upgrade")
 BUILDING_ROW, WALL_ROW, UPGRADE_ROW = 0, 1, 2
 
-# Decision kinds (the first item of each tuple on ``state.stack``); item 1 is the seat.
-TURN = 0  # (TURN, seat): the turn hub
-MINE = 1  # (MINE, seat, track): expand or produce (P-MINE-2, P-QUAR-1)
-PICK = 2  # (PICK, seat, row, source, discount): choose a tile of a row (P-ROW-1/3)
-WALL_AT = 3  # (WALL_AT, seat, wall): choose a wall position (P-WALL-4)
-SITE = 4  # (SITE, seat, building, discount, market): a market (-1), then a site there
-ORIENT = 5  # (ORIENT, seat, row, tile, where, discount): choose the orientation
-REFRESH = 6  # (REFRESH, seat, row): choose the 2 tiles to remove (P-ROW-5)
-CHOOSE = 7  # (CHOOSE, seat, options, why): one of several rewards (tuple of Rewards)
-TECH_DRAW = 8  # (TECH_DRAW, seat, drawn, level): keep 1 of the drawn technologies (P-TECH-2)
-TOKEN = 9  # (TOKEN, seat, track[, produce track]): a production token (P-PROD-1, GL-T4-6)
-BRIDGE_TILE = 10  # (BRIDGE_TILE, seat, tiles, pile): keep a IV or V tile (P-BRIDGE-2/3)
-PLANK = 11  # (PLANK, seat, tile): choose the plank position (P-BRIDGE-1)
-ARROW = 12  # (ARROW, seat, grid): follow an upward arrow or not (P-GRID-6)
-CAT_TILE = 13  # (CAT_TILE, seat): take a Cathedral final-scoring tile (P-GRID-7)
-DISCARD = 14  # (DISCARD, seat): keep at most 2 windows (P-WIN-2)
-ANY_ACTION = 15  # (ANY_ACTION, seat): GL-T4-3 perform any one action
-TECH_GRID = 16  # (TECH_GRID, seat): GL-T3-2 which grid to move up on
-MARKET_PICK = 17  # (MARKET_PICK, seat): GL-T4-5 which market tile
-GROW = 18  # (GROW, seat): GL-T4-6 +1 mine or quarry, then produce gold or stone
-# Solo against Parler (parler.py): choices the rules leave to the human for a bot.
-PARLER_PAWN = 19  # (PARLER_PAWN, seat, bot): the plaza where the bot's pawn starts
-PARLER_SITE = 20  # (PARLER_SITE, seat, bot, building): the site of the bot's building
-PARLER_ORIENT = 21  # (PARLER_ORIENT, seat, bot, building, site): its orientation
-
-DECISION_NAMES = ("turn", "mine-or-quarry", "pick-tile", "wall-position", "site",
-                  "orientation", "refresh", "choose-reward", "keep-technology",
-                  "production-token", "bridge-tile", "plank", "up-arrow",
-                  "cathedral-tile", "discard-windows", "any-action", "technology-grid",
-                  "market-tile", "grow-and-produce", "parler-pawn", "parler-site",
-                  "parler-orientation")
-
 # Action sources (P-ACT-2): the action tile, the bought extra action, a technology.
 SRC_TILE, SRC_EXTRA, SRC_TECH = 0, 1, 2
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A pending decision on ``state.stack``: what is asked, and of whom (``seat``).
+
+    Each kind is a frozen dataclass in ``decisions.py`` that owns its legal actions,
+    how it applies one, its prompt, its rule text, how other seats see it and the
+    hidden components it holds. Its saved form is ``[code, seat, *fields]``
+    (``to_plain``; ``decision_from_plain`` reads it back)."""
+
+    seat: int
+
+    code: ClassVar[int]  # the first item of the saved form
+    name: ClassVar[str]  # the kind's name in views and encoders
+    rule: ClassVar[str]  # the rule text shown with the decision
+    hides: ClassVar[bool] = False  # other seats see it masked (``masked``)
+
+    def legal(self, s: PragaState) -> list[PragaAction]:
+        """The legal actions, in canonical order."""
+        raise NotImplementedError
+
+    def apply(self, s: PragaState, a: PragaAction) -> None:
+        """Apply one of ``legal(s)``: pop, replace or push decisions, change ``s``."""
+        raise NotImplementedError
+
+    def prompt(self, s: PragaState) -> Message:
+        """What is asked, as a message for people."""
+        raise NotImplementedError
+
+    def masked(self, viewer: int | None) -> Decision:
+        """The decision as seat ``viewer`` (None: a spectator) may see it."""
+        return self
+
+    def held_tiles(self) -> tuple[tuple[int, int], ...]:
+        """Row tiles (row, tile) the decision holds out of the rows and stacks."""
+        return ()
+
+    @classmethod
+    def from_fields(cls, values: Sequence[Any]) -> Decision:
+        """The decision from its saved fields (after the code)."""
+        return cls(*values)
+
+    def to_plain(self) -> list[Any]:
+        out: list[Any] = [self.code]
+        for f in fields(self):
+            value = getattr(self, f.name)
+            out.append(_plain(value))
+        return out
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return [_plain(v) for v in value]
+    return value
+
+
+def decision_from_plain(item: Any) -> Decision:
+    """Inverse of ``Decision.to_plain`` (lists may be tuples)."""
+    kinds = _kinds()
+    code = int(item[0])
+    if not 0 <= code < len(kinds):
+        raise ValueError(f"unknown decision code {code!r}")
+    return kinds[code].from_fields([_tuplify(v) for v in item[1:]])
+
+
+def _tuplify(value: Any) -> Any:
+    if isinstance(value, list | tuple):
+        return tuple(_tuplify(v) for v in value)
+    return value
+
+
+_KINDS: list[type[Decision]] = []
+
+
+def _kinds() -> list[type[Decision]]:
+    """Every decision kind by its code (the subclasses defined in ``decisions.py``)."""
+    if not _KINDS:
+        # A slotted dataclass replaces the class its body made: keep the slotted ones.
+        found = sorted((k for k in Decision.__subclasses__() if "__slots__" in vars(k)),
+                       key=lambda k: k.code)
+        if [k.code for k in found] != list(range(len(found))):
+            raise ValueError("decision codes must be 0, 1, 2, ... (decisions.py)")
+        _KINDS.extend(found)
+    return _KINDS
 
 
 class PragaState:
@@ -146,7 +204,7 @@ class PragaState:
     opts: Options
     players: int
     market_tile: tuple[int, ...]  # per market: index into market_tiles, -1 empty
-    planks: tuple[tuple[Any, Any], ...]  # per plank position: the two bonus Rewards
+    planks: tuple[tuple[Reward, Reward], ...]  # per plank position: the two bonus Rewards
     road_effect: tuple[int, ...]  # per road space 0..4: variant tile effect or -1
     pairs: tuple[tuple[int, int], ...]  # the two actions of each action tile
     unused: tuple[int, ...]  # market tiles in the box (hidden)
@@ -221,8 +279,8 @@ class PragaState:
     t14: bool
     road_free: int  # road space whose free effect is pending, 0: none
     road_egg: int
-    stack: list[tuple[Any, ...]]
-    final: tuple[Any, ...] | None
+    stack: list[Decision]
+    final: tuple[tuple[int, ...], tuple[tuple[int, ...], ...]] | None  # VP, breakdowns
     log: list[Message]
     bots: tuple[tuple[int, ...], ...] | None  # per bot, see solo.py (B_* indices)
 
@@ -336,7 +394,9 @@ class PragaState:
     def to_dict(self) -> dict[str, Any]:
         """Every field as JSON-compatible data (tuples become lists); ``bots`` only when
         the engine plays sides (so 2-4 player states keep their old form)."""
-        return state_to_plain(self, self.__slots__ if self.bots is not None else _NO_BOTS)
+        out = state_to_plain(self, self.__slots__ if self.bots is not None else _NO_BOTS)
+        out["stack"] = [d.to_plain() for d in self.stack]
+        return out
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> PragaState:
@@ -345,6 +405,7 @@ class PragaState:
         state = state_from_plain(cls, data, _NO_BOTS, cls._LISTS, Options)
         bots = data.get("bots")
         state.bots = None if bots is None else tuplify(bots)
+        state.stack = [decision_from_plain(d) for d in data["stack"]]
         return state
 
 

@@ -5,11 +5,13 @@ clock (P-CRANE-9..12, P-CLOCK-1..8).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from meeplehall.core.messages import M, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import (
     deal_rows,
     egg_price,
@@ -61,16 +63,9 @@ from meeplehall.games.praga.road import (
     resolve_free_at_end,
 )
 from meeplehall.games.praga.state import (
-    ANY_ACTION,
-    DISCARD,
-    GROW,
-    MARKET_PICK,
-    REFRESH,
     SRC_EXTRA,
     SRC_TECH,
     SRC_TILE,
-    TECH_GRID,
-    TURN,
     PragaState,
 )
 
@@ -89,10 +84,10 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
 
 def can_refresh(s: PragaState, row: int) -> bool:
     """P-ROW-5, P-EDGE-7: both removed tiles must be refillable."""
-    return any(_refresh_ok(s, row, i, j) for i, j in REFRESH_PAIRS)
+    return any(refresh_ok(s, row, i, j) for i, j in REFRESH_PAIRS)
 
 
-def _refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
+def refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
     tiles = s.rows[row]
     if tiles[i] < 0 or tiles[j] < 0:
         return False
@@ -116,7 +111,7 @@ def tech_usable(s: PragaState, seat: int, t: int) -> bool:
         s.eggs[seat] -= 1
         return ok
     if effect == "GL-T3-2":
-        return any(_row(s, seat, g) + 1 < grid_of(s, g).rows for g in GRIDS)
+        return any(grid_row(s, seat, g) + 1 < grid_of(s, g).rows for g in GRIDS)
     if effect in ("GL-T3-4", "GL-T4-4"):
         return performable(s, seat, UPGRADE, SRC_TECH)
     if effect == "GL-T4-1":
@@ -128,7 +123,7 @@ def tech_usable(s: PragaState, seat: int, t: int) -> bool:
     return True
 
 
-def _row(s: PragaState, seat: int, grid: int) -> int:
+def grid_row(s: PragaState, seat: int, grid: int) -> int:
     return (s.hw if grid == HUNGER_WALL else s.cat)[seat] // ROW_BITS
 
 
@@ -140,8 +135,8 @@ def _seal_ok(s: PragaState, seat: int, k: int) -> bool:
             and s.goldw[seat] >= goldw)
 
 
-def _gen_turn(s: PragaState, d: tuple[Any, ...]) -> list[A.PragaAction]:
-    seat = d[1]
+def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
+    """What the hub offers ``seat`` now (P-TURN-2/3, P-TIMING-1)."""
     out: list[A.PragaAction] = []
     if s.taken < 0:
         out += [A.take_tile(w) for w in takeable(s, seat)]
@@ -204,9 +199,9 @@ def _bonus_ok(s: PragaState, seat: int) -> bool:
 
 
 # --- handlers: the hub ---------------------------------------------------------------------
-def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: A.TakeTile) -> None:
+def _h_take_tile(s: PragaState, seat: int, a: A.TakeTile) -> None:
     """P-TURN-2 step 1, P-CRANE-2/4/5/6/12."""
-    seat, w = d[1], a.slot
+    w = a.slot
     tile = s.slots[w]
     board = K.board_position(C.crane, w, s.rotation)
     cost = K.zone_cost(C.crane, board)
@@ -227,14 +222,13 @@ def _h_take_tile(s: PragaState, d: tuple[Any, ...], a: A.TakeTile) -> None:
     s.bonus = kind != 0
 
 
-def _h_perform(s: PragaState, d: tuple[Any, ...], a: A.Perform) -> None:
+def _h_perform(s: PragaState, seat: int, a: A.Perform) -> None:
     s.action_done = True
-    start_action(s, d[1], a.action, SRC_TILE, 0)
+    start_action(s, seat, a.action, SRC_TILE, 0)
 
 
-def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: A.WheelBonus) -> None:
+def _h_wheel_bonus(s: PragaState, seat: int, a: A.WheelBonus) -> None:
     """GL-W1..W6, P-CRANE-6/7/8; GL-T1-1 adds 1 of the shown resource and 1 VP."""
-    seat = d[1]
     if s.special:
         special_vp(s, seat)
         return
@@ -253,41 +247,40 @@ def _h_wheel_bonus(s: PragaState, d: tuple[Any, ...], a: A.WheelBonus) -> None:
         gain(s, seat, UNIV if slot.track else TECH, 1)  # GL-W4
 
 
-def _h_buy_extra(s: PragaState, d: tuple[Any, ...], a: A.BuyExtra) -> None:
+def _h_buy_extra(s: PragaState, seat: int, a: A.BuyExtra) -> None:
     """P-XACT-1: 2 gold windows, or 1 gold + 1 silver window."""
     if a.silver:
-        pay(s, d[1], goldw=1, silver=1)
+        pay(s, seat, goldw=1, silver=1)
     else:
-        pay(s, d[1], goldw=2)
+        pay(s, seat, goldw=2)
     s.xact = 1
 
 
-def _h_extra(s: PragaState, d: tuple[Any, ...], a: A.Extra) -> None:
+def _h_extra(s: PragaState, seat: int, a: A.Extra) -> None:
     s.xact = 2
-    start_action(s, d[1], a.action, SRC_EXTRA, 0)
+    start_action(s, seat, a.action, SRC_EXTRA, 0)
 
 
-def _h_refresh(s: PragaState, d: tuple[Any, ...], a: A.Refresh) -> None:
-    pay(s, d[1], gold=1 if a.resource == 0 else 0, stone=1 if a.resource == 1 else 0)
+def _h_refresh(s: PragaState, seat: int, a: A.Refresh) -> None:
+    pay(s, seat, gold=1 if a.resource == 0 else 0, stone=1 if a.resource == 1 else 0)
     s.refreshed = True
-    s.stack.append((REFRESH, d[1], a.row))
+    s.stack.append(D.Refresh(seat, a.row))
 
 
-def _h_up(s: PragaState, d: tuple[Any, ...], a: A.MoveUp) -> None:
-    move_up(s, d[1], a.grid, windows=True, tier_cost=True)
+def _h_up(s: PragaState, seat: int, a: A.MoveUp) -> None:
+    move_up(s, seat, a.grid, windows=True, tier_cost=True)
 
 
-def _h_side(s: PragaState, d: tuple[Any, ...], a: A.MoveSideways) -> None:
+def _h_side(s: PragaState, seat: int, a: A.MoveSideways) -> None:
     if a.grid == HUNGER_WALL:
         s.moves_hw -= 1
     else:
         s.moves_cat -= 1
-    sideways(s, d[1], a.grid)
+    sideways(s, seat, a.grid)
 
 
-def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: A.ClaimSeal) -> None:
+def _h_claim_seal(s: PragaState, seat: int, a: A.ClaimSeal) -> None:
     """P-SEAL-2/3: pay the printed cost and put a cube from the supply on it."""
-    seat = d[1]
     gold, stone, silver, goldw = C.seals[a.seal].cost
     pay(s, seat, gold=gold, stone=stone, silver=silver, goldw=goldw)
     s.seal_rights[seat] -= 1
@@ -296,9 +289,9 @@ def _h_claim_seal(s: PragaState, d: tuple[Any, ...], a: A.ClaimSeal) -> None:
     log(s, M("{seat} claims seal {seal}", seat=who(s, seat), seal=C.seals[a.seal].id))
 
 
-def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
+def _h_use_tech(s: PragaState, seat: int, a: A.UseTech) -> None:
     """Level III/IV technologies (GL-T3-*, GL-T4-*; P-TECH-6/7)."""
-    seat, t = d[1], a.tech
+    t = a.tech
     s.tech_used[seat] |= 1 << (C.technologies[t].level - 1)
     effect = TECH_EFFECT[t]
     log(s, M("{seat} uses technology {tech}", seat=who(s, seat), tech=C.technologies[t].id))
@@ -306,7 +299,7 @@ def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
         gain(s, seat, EGG, 1)
         start_action(s, seat, ROAD, SRC_TECH, 0)
     elif effect == "GL-T3-2":
-        s.stack.append((TECH_GRID, seat))
+        s.stack.append(D.TechGrid(seat))
     elif effect == "GL-T3-3":
         gain(s, seat, UNIV, 4)
     elif effect == "GL-T3-4":
@@ -323,36 +316,43 @@ def _h_use_tech(s: PragaState, d: tuple[Any, ...], a: A.UseTech) -> None:
     elif effect == "GL-T4-2":
         start_action(s, seat, WALL, SRC_TECH, 2)
     elif effect == "GL-T4-3":
-        s.stack.append((ANY_ACTION, seat))
+        s.stack.append(D.AnyAction(seat))
     elif effect == "GL-T4-4":
         gain(s, seat, GOLD_WINDOW, 1)
         start_action(s, seat, UPGRADE, SRC_TECH, 0)
     elif effect == "GL-T4-5":
-        s.stack.append((MARKET_PICK, seat))
+        s.stack.append(D.MarketPick(seat))
     else:
-        s.stack.append((GROW, seat))
+        s.stack.append(D.Grow(seat))
 
 
-def _h_road_free(s: PragaState, d: tuple[Any, ...], a: A.RoadFree) -> None:
+def _h_road_free(s: PragaState, seat: int, a: A.RoadFree) -> None:
     apply_free(s)
 
 
-def _h_road_egg(s: PragaState, d: tuple[Any, ...], a: A.RoadEgg) -> None:
+def _h_road_egg(s: PragaState, seat: int, a: A.RoadEgg) -> None:
     apply_egg(s)
 
 
-def _h_end_turn(s: PragaState, d: tuple[Any, ...], a: A.EndTurn) -> None:
+def _h_end_turn(s: PragaState, seat: int, a: A.EndTurn) -> None:
     """P-CRANE-9 step 1 (windows), then the crane and the clock."""
-    seat = d[1]
     resolve_free_at_end(s)
     if s.special:
         special_vp(s, seat)
     s.bonus = False
     s.stack.pop()
     if s.windows(seat) > 2:
-        s.stack.append((DISCARD, seat))
+        s.stack.append(D.Discard(seat))
     else:
         finish_turn(s)
+
+
+HUB: dict[str, Callable[[PragaState, int, Any], None]] = {  # verb -> handler
+    "take-tile": _h_take_tile, "perform": _h_perform, "wheel-bonus": _h_wheel_bonus,
+    "buy-extra": _h_buy_extra, "extra": _h_extra, "refresh": _h_refresh, "up": _h_up,
+    "side": _h_side, "claim-seal": _h_claim_seal, "use-tech": _h_use_tech,
+    "road-free": _h_road_free, "road-egg": _h_road_egg, "end-turn": _h_end_turn,
+}
 
 
 # --- end of turn ---------------------------------------------------------------------------
@@ -408,7 +408,7 @@ def finish_turn(s: PragaState) -> None:
 
         s.seat = 0
         reset_turn(s)
-        s.stack.append((TURN, 0))
+        s.stack.append(D.hub(0))
         bot_round(s)
         return
     if s.turns >= C.turns_per_player * n:
@@ -418,7 +418,7 @@ def finish_turn(s: PragaState) -> None:
         return
     s.seat = (seat + 1) % n
     reset_turn(s)
-    s.stack.append((TURN, s.seat))
+    s.stack.append(D.hub(s.seat))
 
 
 def reset_turn(s: PragaState) -> None:

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meeplehall.games.praga import solo
 from meeplehall.games.praga.components import (
     ACTIONS,
     GRIDS,
@@ -26,11 +27,8 @@ from meeplehall.games.praga.components import (
     load,
 )
 from meeplehall.games.praga.effects import ROW_BITS
-from meeplehall.games.praga.state import (
-    DECISION_NAMES,
-    ROW_NAMES,
-    PragaState,
-)
+from meeplehall.games.praga.parler_data import PARLER
+from meeplehall.games.praga.state import ROW_NAMES, Decision, PragaState
 
 C = load()
 
@@ -153,13 +151,9 @@ def _turn(s: PragaState) -> dict[str, Any]:
 def _bots(s: PragaState) -> list[dict[str, Any]]:
     """The sides the engine plays: the dummy counts its turns (P-SOLO-2); a Parler bot
     also shows its mines, quarries, row pointers, pawn, latest card and cubes (P.2)."""
-    from meeplehall.games.praga import solo
-
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
         return [{"side": s.players, "kind": "dummy", "turns": s.bots[0][solo.B_TURNS]}]
-    from meeplehall.games.praga.parler import PARLER
-
     out = []
     for b, bot in enumerate(s.bots):
         left = bin(bot[solo.B_DECK]).count("1")
@@ -226,7 +220,7 @@ def board(s: PragaState, names: list[str]) -> dict[str, Any]:
     return out
 
 
-# Field names of each decision kind after its seat (state.py), in tuple order.
+# Field names of each decision kind after its seat (decisions.py), in saved order.
 _FIELDS: dict[str, tuple[str, ...]] = {
     "mine-or-quarry": ("track",), "pick-tile": ("row", "source", "discount"),
     "wall-position": ("wall",), "site": ("building", "discount", "market"),
@@ -239,7 +233,7 @@ _FIELDS: dict[str, tuple[str, ...]] = {
 }
 
 
-def _decode(kind: str, name: str, value: Any, d: tuple[Any, ...]) -> Any:
+def _decode(kind: str, name: str, value: Any, d: list[Any]) -> Any:
     """One decision field, decoded (a hidden value, -1 in a masked tuple, is null)."""
     if name == "row":
         return ROW_NAMES[value]
@@ -274,12 +268,13 @@ def _decode(kind: str, name: str, value: Any, d: tuple[Any, ...]) -> Any:
     return value
 
 
-def pending(d: tuple[Any, ...] | None) -> dict[str, Any] | None:
+def pending(d: Decision | None) -> dict[str, Any] | None:
     """The decision on top of the stack (already masked for the viewing seat)."""
     if d is None:
         return None
-    kind = DECISION_NAMES[d[0]]
-    fields = {name: _decode(kind, name, value, d)
-              for name, value in zip(_FIELDS.get(kind, ()), d[2:], strict=False)}
-    return {"kind": kind, "seat": d[1], "fields": fields}
+    kind = d.name
+    plain = d.to_plain()  # [code, seat, *fields]: a token owes no production by default
+    fields = {name: _decode(kind, name, value, plain)
+              for name, value in zip(_FIELDS.get(kind, ()), plain[2:], strict=False)}
+    return {"kind": kind, "seat": d.seat, "fields": fields}
 

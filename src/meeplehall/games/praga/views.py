@@ -17,7 +17,8 @@ from meeplehall.core.messages import log_json
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
-from meeplehall.games.praga import scoring, view_sections
+from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import scoring, solo, view_sections
 from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
     ACTIONS,
@@ -32,19 +33,13 @@ from meeplehall.games.praga.components import (
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
 from meeplehall.games.praga.effects import side_name as colour_name
-from meeplehall.games.praga.final import CATEGORIES
+from meeplehall.games.praga.final import CATEGORIES, outcome
+from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import (
-    BRIDGE_TILE,
-    CAT_TILE,
-    DECISION_NAMES,
-    ORIENT,
-    PARLER_ORIENT,
-    PARLER_SITE,
     ROW_NAMES,
-    SITE,
-    TECH_DRAW,
-    WALL_AT,
+    Decision,
     PragaState,
+    decision_from_plain,
 )
 
 C = load()
@@ -104,22 +99,16 @@ def _public(s: PragaState, slots: tuple[str, ...]) -> dict[str, Any]:
 def side_name(s: PragaState, seat: int) -> str:
     """A seat by its colour; a Parler bot (side ``players + b``) by his name."""
     if s.bots is not None and seat >= s.players and s.opts.solo_opponent == "parler":
-        from meeplehall.games.praga.parler import PARLER
-
         return PARLER.names[seat - s.players]
     return colour_name(s, seat)
 
 
 def _bot_lines(s: PragaState) -> list[str]:
     """The sides the engine plays (solo.py): what everybody sees of them."""
-    from meeplehall.games.praga import solo
-
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
         return [f"the dummy: {s.bots[0][solo.B_TURNS]} of 16 turns taken (P-SOLO-2: it "
                 "takes the action tile furthest along and returns it)"]
-    from meeplehall.games.praga.parler import PARLER
-
     out = []
     for b, bot in enumerate(s.bots):
         pawn = bot[solo.B_PAWN]
@@ -143,31 +132,22 @@ _TILE_KINDS: tuple[tuple[tuple[int, bool], ...], ...] = (
     tuple((t.era, t.special) for t in C.upgrades))
 
 
-def _private_decision(d: tuple[Any, ...]) -> bool:
-    """A decision whose drawn tiles only its seat may see (P-TECH-2, P-BRIDGE-2)."""
-    return bool(d[0] == TECH_DRAW or (d[0] == BRIDGE_TILE and d[3] == 0))
+def _stack_for(s: PragaState, player: int | None) -> list[Decision]:
+    """The decision stack as ``player`` may see it (P-TECH-2, P-BRIDGE-2)."""
+    return [d.masked(player) for d in s.stack]
 
 
-def _stack_for(s: PragaState, player: int | None) -> list[Any]:
-    out = []
-    for d in s.stack:
-        if d[1] != player and (_private_decision(d) or d[0] == BRIDGE_TILE):
-            d = (*d[:2], (-1,) * len(d[2]), *d[3:])
-        out.append(d)
-    return out
-
-
-def _hidden_key(s: PragaState) -> tuple[Any, ...]:
+def _hidden_key(s: PragaState) -> tuple[object, ...]:
     """Everything some seat cannot see, and what the decision on top shows its seat of
     it: the face-down stacks and piles (their order too), the market tiles in the box,
     the drawn technologies and bridge tiles a seat is choosing among, the Cathedral tiles
     a seat is offered (P-GRID-7: its legal actions list the pile) and the PRNG state
     (Parler's cards and production tokens, P.3)."""
     top = s.stack[-1] if s.stack else None
-    offered = s.cat_pile if top is not None and top[0] == CAT_TILE else None
+    offered = s.cat_pile if isinstance(top, D.CatTile) else None
     return (s.rng.state, tuple(s.stacks), tuple(s.tech_stacks), s.iv_stack, s.v_pile,
             s.cat_pile, s.unused, offered,
-            tuple(d for d in s.stack if d[0] in (TECH_DRAW, BRIDGE_TILE)))
+            tuple(d for d in s.stack if d.hides))
 
 
 def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
@@ -290,14 +270,14 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     top = s.stack[-1] if s.stack else None
     over = s.final is not None
     stack = _stack_for(s, player)
-    public["stack"] = to_plain(stack)
+    public["stack"] = [d.to_plain() for d in stack]
     names = [side_name(s, p) for p in range(s.players + len(s.bots or ()))]
     view: dict[str, Any] = {
         "game": "praga",
         "seat": player,
         "players": s.players,
-        "to_move": None if top is None else top[1],
-        "decision": None if top is None else DECISION_NAMES[top[0]],
+        "to_move": None if top is None else top.seat,
+        "decision": None if top is None else top.name,
         "turn_of": side_name(s, s.seat),
         "turn": f"{min(s.turns + 1, 16 * s.players)} of {16 * s.players}",
         "era": "I" if s.era == 1 else "II",
@@ -357,7 +337,7 @@ def player_views(s: PragaState, seats: Iterable[int | None],
     calls)."""
     out: dict[int | None, dict[str, Any]] = {}
     base: dict[str, Any] | None = None
-    private = any(d[0] in (TECH_DRAW, BRIDGE_TILE) for d in s.stack)
+    private = any(d.hides for d in s.stack)
     addressed = any(getattr(m, "to", None) is not None for m in s.log)
     for seat in seats:
         if seat in out:
@@ -372,7 +352,7 @@ def player_views(s: PragaState, seats: Iterable[int | None],
         if private:
             stack = _stack_for(s, seat)
             view["pending"] = view_sections.pending(stack[-1] if stack else None)
-            view["state"]["stack"] = to_plain(stack)
+            view["state"]["stack"] = [d.to_plain() for d in stack]
         if addressed:  # log entries addressed to some seats only
             view["state"]["log"] = log_json(s.log, seat)
             view["log"] = view["state"]["log"][-30:]
@@ -404,8 +384,6 @@ def _solo_final(s: PragaState) -> dict[str, Any]:
     """Solo games: the score against the 140-VP benchmark (P-SOLO-4, P.1)."""
     if s.opts.solo_opponent == "none":
         return {}
-    from meeplehall.games.praga.final import outcome
-
     result = outcome(s)
     assert result is not None
     keep = ("solo_opponent", "benchmark", "results", "result", "titles")
@@ -420,19 +398,20 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
     data = dict(view["state"])
     counts = data.pop("hidden_counts")
     data["rng"] = rng.next_u64()
-    stack = [list(d) for d in data["stack"]]
+    stack = [decision_from_plain(d) for d in data["stack"]]
     # technologies not seen anywhere
     seen_tech = {t for techs in data["techs"] for t in techs}
     for d in stack:
-        if d[0] == TECH_DRAW:
-            seen_tech |= {t for t in d[2] if t >= 0}
+        if isinstance(d, D.TechDraw):
+            seen_tech |= {t for t in d.drawn if t >= 0}
     tech_pool = [[i for i, t in enumerate(C.technologies)
                   if t.level == level and i not in seen_tech] for level in (1, 2, 3, 4)]
     for pool in tech_pool:
         rng.shuffle(pool)
-    for d in stack:
-        if d[0] == TECH_DRAW and d[2] and d[2][0] < 0:
-            d[2] = [tech_pool[d[3]].pop() for _ in d[2]]
+    for k, d in enumerate(stack):
+        if isinstance(d, D.TechDraw) and d.drawn and d.drawn[0] < 0:
+            stack[k] = D.TechDraw(d.seat, tuple(tech_pool[d.level].pop() for _ in d.drawn),
+                                  d.level)
     data["tech_stacks"] = [pool[:n] for pool, n in zip(tech_pool, counts["tech_stacks"],
                                                        strict=True)]
     # bridge tiles
@@ -442,27 +421,28 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
     v_seen = set(owned_v) | on_bridge
     shown_v: list[int] = []  # the V pile, seen by the seat choosing from it
     for d in stack:
-        if d[0] == BRIDGE_TILE and d[3] == 0:
-            iv_seen.update(t for t in d[2] if t >= 0)
-        elif d[0] == BRIDGE_TILE and d[2] and d[2][0] >= 0:
-            shown_v = list(d[2])
+        if isinstance(d, D.BridgeTile) and d.pile == 0:
+            iv_seen.update(t for t in d.tiles if t >= 0)
+        elif isinstance(d, D.BridgeTile) and d.tiles and d.tiles[0] >= 0:
+            shown_v = list(d.tiles)
     v_seen |= set(shown_v)
     iv_pool = [i for i, t in enumerate(C.bridge_tiles) if not t.is_v and i not in iv_seen]
     v_pool = [i for i, t in enumerate(C.bridge_tiles) if t.is_v and i not in v_seen]
     rng.shuffle(iv_pool)
     rng.shuffle(v_pool)
-    for d in stack:
-        if d[0] == BRIDGE_TILE and d[2] and d[2][0] < 0 and d[3] == 0:
-            d[2] = [iv_pool.pop() for _ in d[2]]
+    for k, d in enumerate(stack):
+        if (isinstance(d, D.BridgeTile) and d.tiles and d.tiles[0] < 0
+                and d.pile == 0):
+            stack[k] = D.BridgeTile(d.seat, tuple(iv_pool.pop() for _ in d.tiles), 0)
     data["iv_stack"] = iv_pool[:counts["iv_stack"]]
     if shown_v:
         v_pile = shown_v
     else:
         v_pile = v_pool[:counts["v_pile"]]
         v_pool = v_pool[counts["v_pile"]:]
-    for d in stack:
-        if d[0] == BRIDGE_TILE and d[3] == 1:
-            d[2] = sorted(v_pile)
+    for k, d in enumerate(stack):
+        if isinstance(d, D.BridgeTile) and d.pile == 1:
+            stack[k] = D.BridgeTile(d.seat, tuple(sorted(v_pile)), 1)
     data["v_pile"] = sorted(v_pile)
     data["cat_pile"] = sorted(v_pool[:counts["cat_pile"]])
     # hex tiles
@@ -474,13 +454,8 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
         seen |= {(1, c // 6) for c in seat_walls if c >= 0}
     for seat_upg in data["upg"]:
         seen |= {(2, c // 6) for st in seat_upg for c in st}
-    for d in stack:
-        if d[0] in (SITE, WALL_AT):  # they hold a taken tile
-            seen.add((0 if d[0] == SITE else 1, d[2]))
-        if d[0] == ORIENT:
-            seen.add((d[2], d[3]))
-        if d[0] in (PARLER_SITE, PARLER_ORIENT):  # Parler's building in hand
-            seen.add((0, d[3]))
+    for d in stack:  # tiles taken and not yet placed (Parler's building in hand too)
+        seen.update(d.held_tiles())
     stacks = []
     k = 0
     for era in (1, 2):
@@ -494,5 +469,5 @@ def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:
     data["stacks"] = stacks
     on_board = {t for t in data["market_tile"] if t >= 0}
     data["unused"] = [i for i in range(len(C.market_tiles)) if i not in on_board]
-    data["stack"] = stack
+    data["stack"] = [d.to_plain() for d in stack]
     return PragaState.from_dict(data)

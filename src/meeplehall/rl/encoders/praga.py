@@ -18,7 +18,8 @@ from typing import Any
 
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga.components import ACTIONS, load
-from meeplehall.games.praga.state import DECISION_NAMES, ROW_NAMES
+from meeplehall.games.praga.decisions import NAMES as DECISION_NAMES
+from meeplehall.games.praga.state import ROW_NAMES
 from meeplehall.games.praga.turn import REFRESH_PAIRS
 from meeplehall.rl.encoders.base import (
     Block,
