@@ -29,7 +29,7 @@ from meeplehall.games.red_cathedral.components import (
     load,
 )
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import RCState
+from meeplehall.games.red_cathedral.state import Options, RCState
 
 if TYPE_CHECKING:
     from meeplehall.games.red_cathedral.decisions import Decision
@@ -98,10 +98,10 @@ _LOCKED = tuple(ORNAMENTS[o] if o >= 0 else None for o in C.advanced_ornaments)
 _NEXT_ORNAMENT = tuple(ORNAMENTS[k] for k in (0, 1, 1, 2))
 _CAPACITY = C.free_spaces + C.banners_in_inventory
 _MATERIAL_NAMES = MATERIALS
-_OPTIONS: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(opts) -> (opts, to_params())
+_OPTIONS: dict[int, tuple[Options, dict[str, Any]]] = {}  # id(opts) -> (opts, to_params())
 
 
-def _params(opts: Any) -> dict[str, Any]:
+def _params(opts: Options) -> dict[str, Any]:
     """``opts.to_params()``, a fresh dict, worked out once per options object."""
     hit = _OPTIONS.get(id(opts))
     if hit is None or hit[0] is not opts:
