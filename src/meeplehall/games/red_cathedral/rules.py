@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from meeplehall.core.protocol import IllegalActionError
 from meeplehall.games.red_cathedral import actions as A
-from meeplehall.games.red_cathedral.decisions import end_turn
-from meeplehall.games.red_cathedral.effects import prestige_sale_steps
 from meeplehall.games.red_cathedral.state import RCState
-
-__all__ = ["apply_unchecked", "end_turn", "legal_actions", "prestige_sale_steps"]
 
 
 def legal_actions(s: RCState) -> tuple[A.RCAction, ...]:
