@@ -56,8 +56,9 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
+from meeplehall.games.red_cathedral.decisions import Turn
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import BANNER, EMPTY, TURN, RCState
+from meeplehall.games.red_cathedral.state import BANNER, EMPTY, RCState
 
 C = load()
 T = track()
@@ -177,7 +178,7 @@ def build(spec: Mapping[str, Any]) -> RCState:
     _supply(s, spec.get("supply"))
     if "turn" in spec:
         s.side = spec["turn"]
-        s.stack = [(TURN, spec["turn"])]
+        s.stack = [Turn(spec["turn"])]
     for name, value in spec.get("set", {}).items():
         setattr(s, name, value)
     _unused(s)

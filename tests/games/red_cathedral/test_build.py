@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from meeplehall.games.red_cathedral.build import ornament_prestige
 from meeplehall.games.red_cathedral.components import load
+from meeplehall.games.red_cathedral.decisions import Deliver, Turn
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import DELIVER, TURN
 from tests.games.red_cathedral.fixtures import build, card, held, legal, mats, play, pp
 
 C = load()
@@ -35,9 +35,9 @@ def test_up_to_three_deliveries_at_least_one():
     s = play(s, "build")
     assert "finish-delivery" not in legal(s)
     s = play(s, "deliver wood 0", "deliver wood 0")
-    assert s.stack[-1] == (DELIVER, 0, 1, 2, False) and "finish-delivery" in legal(s)
+    assert s.stack[-1] == Deliver(0, 1, 2, False) and "finish-delivery" in legal(s)
     s = play(s, "deliver wood 0")
-    assert s.stack[-1][0] == TURN and s.inv[0] == mats(wood=1)
+    assert isinstance(s.stack[-1], Turn) and s.inv[0] == mats(wood=1)
 
 
 def test_delivery_goes_to_own_unfinished_cards_within_cost():
@@ -58,7 +58,7 @@ def test_partial_delivery_stays_across_turns():
     s = builder({"wood": 1}, [card("B01", 0), "M01", "D01"])
     s = play(s, "build", "deliver wood 0")
     assert s.delivered[0] == mats(wood=1) and not s.done[0]
-    assert s.side == 1 or s.stack[-1][0] == TURN
+    assert s.side == 1 or isinstance(s.stack[-1], Turn)
     assert s.delivered[0] == mats(wood=1)
 
 
@@ -168,7 +168,7 @@ def test_ornament_cost_counts_every_material_as_a_delivery():
     assert {a for a in legal(s)} == {"jewels none", "jewels green", "jewels purple",
                                      "jewels green+green", "jewels green+purple"}
     s = play(s, "jewels green+green")
-    assert s.inv[0] == mats(purple=1) and s.stack[-1][0] == TURN
+    assert s.inv[0] == mats(purple=1) and isinstance(s.stack[-1], Turn)
 
 
 def test_ornament_is_paid_in_one_go():

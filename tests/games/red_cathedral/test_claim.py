@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import WS_POSITIONS, load
+from meeplehall.games.red_cathedral.decisions import PlaceTile
 from meeplehall.games.red_cathedral.effects import free_space
-from meeplehall.games.red_cathedral.state import BANNER, EMPTY, PLACE_TILE
+from meeplehall.games.red_cathedral.state import BANNER, EMPTY
 from tests.games.red_cathedral.fixtures import build, card, legal, play
 
 C = load()
@@ -33,7 +34,7 @@ def test_claim_steps():
     room = free_space(s, 0)
     s = play(s, "claim 0 inventory")
     assert s.owner[0] == 0 and s.inv_banners[0] == 3 and free_space(s, 0) == room + 1
-    assert s.stack[-1] == (PLACE_TILE, 0, C.tile_index("W17"))
+    assert s.stack[-1] == PlaceTile(0, C.tile_index("W17"))
     assert {"place-tile yellow up", "place-tile yellow down"} <= legal(s)
     s = play(s, "place-tile yellow up")  # W17: 2 Rubles, yellow costs 1
     assert s.rubles[0] == 3 - 1 + 2

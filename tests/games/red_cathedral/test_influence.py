@@ -7,8 +7,8 @@ space 0, so the card is the one to influence (RC-INF-1).
 from __future__ import annotations
 
 from meeplehall.games.red_cathedral.components import load
+from meeplehall.games.red_cathedral.decisions import Deliver, Influence
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import DELIVER, INFLUENCE
 from tests.games.red_cathedral.fixtures import build, card, legal, mats, play, pp
 
 T = track()
@@ -53,7 +53,7 @@ def test_craftsmen_guild():
     assert uses(s) == {f"buy {m}" for m in ("wood", "brick", "stone", "gold", "green",
                                              "purple")}
     s = play(s, "buy purple")
-    assert s.rubles[0] == 1 and s.stack[-1][0] != INFLUENCE  # lightning: once
+    assert s.rubles[0] == 1 and not isinstance(s.stack[-1], Influence)  # lightning: once
     s = influence("CR3", 0, {"green": 1, "gold": 1})
     assert uses(s) == {"sell green"}
     s = play(s, "sell green")
@@ -67,7 +67,7 @@ def test_teamsters_guild():
     towers = [[card("B01", 0, delivered={"wood": 1}), "M01", "D01"]]
     s = influence("TM1", 1, {"wood": 1, "brick": 1}, towers=towers)
     s = play(s, "hire-teamsters")
-    assert s.rubles[0] == 2 and s.stack[-1][:3] == (DELIVER, 0, 1)
+    assert s.rubles[0] == 2 and s.stack[-1] == Deliver(0, 1, 0, True)
     s = play(s, "deliver wood 0")
     assert s.delivered[0] == mats(wood=2)
     s = play(influence("TM1", 0), "perform")

@@ -7,8 +7,8 @@ from __future__ import annotations
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import COLOURS, load
+from meeplehall.games.red_cathedral.decisions import Influence, Market, Turn
 from meeplehall.games.red_cathedral.effects import free_space
-from meeplehall.games.red_cathedral.state import INFLUENCE, MARKET, TURN
 from tests.games.red_cathedral.fixtures import build, card, legal, mats, play
 
 C = load()
@@ -109,7 +109,7 @@ def test_market_actions_once_each_in_any_order_optional():
     assert s.rubles[0] == 3 and not {a for a in legal(s) if a.startswith("use-influence")}
     s = play(s, "obtain 1")
     assert s.inv[0] == mats(purple=1)
-    assert s.stack[-1][0] == TURN  # nothing left: the market step closed itself
+    assert isinstance(s.stack[-1], Turn)  # nothing left: the market step closed itself
     skip = play(market(**board), "move-die red +0", "finish-market")
     assert skip.inv[0] == mats() and skip.rubles[0] == 0
 
@@ -162,7 +162,7 @@ def test_influence_card_of_the_destination_quadrant():
         assert s.dest == dest
         if "use-influence 0" in legal(s):
             s = play(s, "use-influence 0")
-            assert s.stack[-1][0] == INFLUENCE
+            assert isinstance(s.stack[-1], Influence)
             assert C.influence[s.influence[dest // 2]].id == INFLUENCE_CARDS[dest // 2]
 
 
@@ -174,7 +174,7 @@ def test_lightning_once_infinity_repeatable():
     s = play(s, "use-influence 0", "sell wood", "sell wood", "sell stone")
     assert s.rubles[0] == 3 + 3 and s.inv[0] == mats()
     s = play(market(rubles={0: 0}), "move-die red +0", "use-influence 0", "perform")  # TM-2
-    assert s.rubles[0] == 1 and s.stack[-1][0] != INFLUENCE
+    assert s.rubles[0] == 1 and not isinstance(s.stack[-1], Influence)
 
 
 def test_activation_follows_the_moved_die():
@@ -270,7 +270,7 @@ def test_legal_moves_match_the_definition():
     for seed in range(20):
         s = GAME.initial_state({"players": 4}, seed)
         for side in range(4):
-            s.stack = [(TURN, side)]
+            s.stack = [Turn(side)]
             s.side = side
             s.rubles[side] = seed % 5
             expected = set()
@@ -304,7 +304,7 @@ def test_teamsters_deliveries_on_a_market_turn():
     s = play(s, "decorate 0")
     assert legal(s) == {"jewels none"}
     s = play(s, "jewels none")
-    assert s.orn[0] == 0 and s.stack[-1][0] == MARKET
+    assert s.orn[0] == 0 and isinstance(s.stack[-1], Market)
 
 
 def test_swap_tiles_option():

@@ -7,7 +7,8 @@ import pytest
 from meeplehall.core.messages import log_lines
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import RP, load
-from meeplehall.games.red_cathedral.state import BANNER, EMPTY, TURN
+from meeplehall.games.red_cathedral.decisions import Turn
+from meeplehall.games.red_cathedral.state import BANNER, EMPTY
 from tests.games.red_cathedral.fixtures import market_turn
 
 C = load()
@@ -139,7 +140,7 @@ def test_starting_rubles():
     assert start(4).rubles == [3, 4, 4, 5]
     assert start(3).rubles == [3, 4, 4]
     assert start(2).rubles == [3, 4]
-    assert start(4).stack == [(TURN, 0)]
+    assert start(4).stack == [Turn(0)]
 
 
 # --- solo -------------------------------------------------------------------------------
@@ -149,7 +150,7 @@ def test_solo_setup_is_a_two_player_setup():
     s = start(1, 2)
     assert next(p for p in C.plans if p.id == s.plan).players == 2
     assert not any(C.tiles[t].players_3plus for t in s.ws_tile if t >= 0)
-    assert s.rubles[0] == 3 and s.stack == [(TURN, 0)]
+    assert s.rubles[0] == 3 and s.stack == [Turn(0)]
 
 
 def test_solo_two_markers_on_space_two():

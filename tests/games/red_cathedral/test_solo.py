@@ -7,10 +7,9 @@ from meeplehall.core.messages import log_lines
 from meeplehall.core.testing import random_playout
 from meeplehall.games.red_cathedral import GAME
 from meeplehall.games.red_cathedral.components import IVAN_CARDS, load
+from meeplehall.games.red_cathedral.decisions import IvanClaim, IvanOrnament, Turn, end_turn
 from meeplehall.games.red_cathedral.final import final_scoring
-from meeplehall.games.red_cathedral.rules import end_turn
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import IVAN_CLAIM, IVAN_ORNAMENT, TURN
 from tests.games.red_cathedral.fixtures import (
     build,
     card,
@@ -103,10 +102,10 @@ def test_human_picks_among_several_ornament_cards():
                                                          "M03", "D02"]]
     s = ivan_plays(solo(towers=towers, ivan={"up": [False] * 5},
                         options={"ivan_choice": "human"}))
-    assert s.stack[-1] == (IVAN_ORNAMENT, 0, (0, 3))
+    assert s.stack[-1] == IvanOrnament(0, (0, 3))
     assert legal(s) == {"ivan-ornament 0", "ivan-ornament 3"}
     s = play(s, "ivan-ornament 3")
-    assert s.orn[3] == IVAN and s.stack[-1] == (TURN, 0)
+    assert s.orn[3] == IVAN and s.stack[-1] == Turn(0)
 
 
 def test_ivan_ornament_prestige_option():
@@ -240,7 +239,7 @@ def test_claim_human_choice_and_recognition_tile():
     towers = [[card("B01", tile="W21"), "M01", "D01"], [card("B02", tile="W17"), "M03", "D02"]]
     s = ivan_plays(solo("claim", towers=towers, options={"ivan_choice": "human"},
                         score=[2, 2]))
-    assert s.stack[-1] == (IVAN_CLAIM, 0, (0, 3))
+    assert s.stack[-1] == IvanClaim(0, (0, 3))
     s = play(s, "ivan-claim 0")
     w21 = C.tiles[C.tile_index("W21")].amount
     assert s.owner[0] == IVAN and s.score[IVAN] == 2 + w21 and s.ws_tile[0] == -1

@@ -5,7 +5,7 @@ from __future__ import annotations
 from meeplehall.core.messages import log_lines
 from meeplehall.core.testing import random_playout
 from meeplehall.games.red_cathedral import GAME
-from meeplehall.games.red_cathedral.state import MARKET
+from meeplehall.games.red_cathedral.decisions import Market
 from tests.games.red_cathedral.fixtures import build, card, legal, market_turn, play
 
 TILES = ["rp", "green", "purple", "brick", "wood", "stone", "gold", "rubles"]
@@ -62,7 +62,7 @@ def test_free_actions_before_between_and_after():
     s = prestigious()
     assert "sell-prestige" in legal(s)
     s = play(s, "move-die red +0")
-    assert s.stack[-1][0] == MARKET and "sell-prestige" in legal(s)
+    assert isinstance(s.stack[-1], Market) and "sell-prestige" in legal(s)
     strict = play(prestigious(free_actions_between_steps=False), "move-die red +0")
     assert "sell-prestige" not in legal(strict)
     strict = play(strict, "finish-market")

@@ -13,7 +13,6 @@ from typing import Any
 
 import pytest
 
-from meeplehall.core.plain import state_to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import GAME, view_sections, views
 from meeplehall.games.red_cathedral.components import (
@@ -26,7 +25,7 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
 )
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import DECISION_NAMES, RCState
+from meeplehall.games.red_cathedral.state import RCState
 from meeplehall.games.red_cathedral.views import PUBLIC_FIELDS, C, side_name, tile_text
 
 # -- the frozen reference ------------------------------------------------------------------
@@ -56,7 +55,8 @@ def _workshop(s: RCState, side: int) -> list[dict[str, Any]]:
 def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data."""
     t = track()
-    public = state_to_plain(s, PUBLIC_FIELDS)
+    plain = s.to_dict()  # the state's JSON form (decisions as ``Decision.to_plain``)
+    public = {name: plain[name] for name in PUBLIC_FIELDS}
     top = s.stack[-1] if s.stack else None
     view: dict[str, Any] = {
         "game": "red-cathedral",
@@ -65,8 +65,8 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
         "solo": s.solo,
         "options": s.opts.to_params(),
         "plan": s.plan,
-        "to_move": None if top is None else top[1],
-        "decision": None if top is None else DECISION_NAMES[top[0]],
+        "to_move": None if top is None else top.seat,
+        "decision": None if top is None else top.kind,
         "turn_of": side_name(s, s.side),
         "end_triggered_by": None if s.end_trigger < 0 else side_name(s, s.end_trigger),
         "market": [

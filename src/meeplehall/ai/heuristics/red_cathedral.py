@@ -42,10 +42,11 @@ from functools import cache
 
 from meeplehall.ai.evaluator import BaseEvaluator
 from meeplehall.games.red_cathedral.components import RP, RUBLES, load
+from meeplehall.games.red_cathedral.decisions import Deliver, Market
 from meeplehall.games.red_cathedral.effects import free_space
 from meeplehall.games.red_cathedral.market import obtain_max
 from meeplehall.games.red_cathedral.scoring import tower_payout, tower_presence, track
-from meeplehall.games.red_cathedral.state import DELIVER, MARKET, RCState
+from meeplehall.games.red_cathedral.state import RCState
 
 C = load()
 T = track()
@@ -175,9 +176,9 @@ def evaluate(s: RCState, seat: int) -> float:
         value -= BLOCKED * min(missing, spare)
     value += RUBLE[solo] * s.rubles[seat]
     value += WORKSHOP[solo] * sum(1 for v in s.ws[seat] if v >= 0 and v & 1)
-    if s.stack and s.stack[-1][1] == seat:
+    if s.stack and s.stack[-1].seat == seat:
         top = s.stack[-1]
-        if top[0] == MARKET and not s.mk_used & 1:
+        if isinstance(top, Market) and not s.mk_used & 1:
             rt = C.resource_tiles[s.tiles[s.dest]]
             n = obtain_max(s, seat)
             if rt.resource == RP:
@@ -186,8 +187,8 @@ def evaluate(s: RCState, seat: int) -> float:
                 value += RUBLE[solo] * n
             else:
                 value += (need if needed[rt.resource] else SPARE) * n
-        elif top[0] == DELIVER:
-            value += 0.5 * min(top[2], deliverable)
+        elif isinstance(top, Deliver):
+            value += 0.5 * min(top.left, deliverable)
     if others:
         value -= RIVAL * best
         if close > 0:

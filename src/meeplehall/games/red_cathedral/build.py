@@ -1,10 +1,9 @@
 """Action B, Build (RC-BUILD-*), and Ornamentations (RC-ORN-*): deliveries one at a time,
-used by a Build and by the Teamsters' delivery actions.
+used by a Build and by the Teamsters' delivery actions. What each step offers and what it
+does to the table; the decisions that ask for them are in ``decisions.py``.
 """
 
 from __future__ import annotations
-
-from typing import Any
 
 from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral import actions as A
@@ -13,23 +12,19 @@ from meeplehall.games.red_cathedral.components import (
     ORNAMENTS,
 )
 from meeplehall.games.red_cathedral.effects import (
-    _ALL_MATS,
+    ALL_MATS,
     C,
-    _add,
-    _between,
-    _colour_name,
+    add_count,
+    colour_name,
     complete_card,
     gain_pp,
     mats,
 )
-from meeplehall.games.red_cathedral.state import (
-    DELIVER,
-    JEWELS,
-    RCState,
-)
+from meeplehall.games.red_cathedral.state import RCState
 
 
-def _deliveries(s: RCState, side: int, left: int, out: list[Any], probe: bool = False) -> None:
+def deliveries(s: RCState, side: int, left: int, out: list[A.RCAction],
+               probe: bool = False) -> None:
     """Deliveries and Ornamentations possible now; with ``probe``, stop at the first."""
     inv = s.inv[side]
     if not any(inv):
@@ -41,7 +36,7 @@ def _deliveries(s: RCState, side: int, left: int, out: list[Any], probe: bool = 
             continue
         cost = C.cards[s.card_of[slot]].cost
         got = s.delivered[slot]
-        for m in _ALL_MATS:
+        for m in ALL_MATS:
             if inv[m] and got[m] < cost[m]:
                 out.append(A.deliver(m, slot))
                 if probe:
@@ -56,21 +51,10 @@ def _deliveries(s: RCState, side: int, left: int, out: list[Any], probe: bool = 
                 out.append(A.decorate(slot))
 
 
-def _gen_deliver(s: RCState, d: tuple[Any, ...]) -> list[Any]:
-    _, side, left, made, _team = d
-    out: list[Any] = []
-    if left > 0:
-        _deliveries(s, side, left, out)
-    if made > 0:
-        out.append(A.FINISH_DELIVERY)
-    _between(s, side, out)
-    return out
-
-
-def _gen_jewels(s: RCState, d: tuple[Any, ...]) -> list[Any]:
-    _, side, _slot, left, _made, _team = d
+def jewel_choices(s: RCState, side: int, left: int) -> list[A.RCAction]:
+    """RC-ORN-4: jewel sets the Inventory holds, each jewel using one delivery."""
     inv = s.inv[side]
-    out = []
+    out: list[A.RCAction] = []
     for jewels in A.JEWEL_SETS:
         if len(jewels) > left - 1:
             continue
@@ -79,46 +63,35 @@ def _gen_jewels(s: RCState, d: tuple[Any, ...]) -> list[Any]:
     return out
 
 
-def _h_build(s: RCState) -> None:
-    s.main_done = True
-    s.stack.append((DELIVER, s.side, 3, 0, False))
-
-
-def _h_deliver(s: RCState, a: A.Deliver) -> None:
-    _, side, left, made, team = s.stack[-1]
-    s.inv[side] = _add(s.inv[side], a.material, -1)
-    s.delivered[a.slot] = _add(s.delivered[a.slot], a.material, 1)
-    s.stack[-1] = (DELIVER, side, left - 1, made + 1, team)
-    s.log.append(M("{who} delivers 1 {material} to slot {slot}", who=_colour_name(s, side),
+def deliver(s: RCState, side: int, a: A.Deliver) -> None:
+    """RC-BUILD-2..4: one Material onto a claimed card; RC-COMPLETE-1 when its cost is met."""
+    s.inv[side] = add_count(s.inv[side], a.material, -1)
+    s.delivered[a.slot] = add_count(s.delivered[a.slot], a.material, 1)
+    s.log.append(M("{who} delivers 1 {material} to slot {slot}", who=colour_name(s, side),
                    material=term(MATERIALS[a.material]), slot=a.slot))
     if s.delivered[a.slot] == C.cards[s.card_of[a.slot]].cost:
         complete_card(s, a.slot)
 
 
-def _h_decorate(s: RCState, a: A.Decorate) -> None:
-    _, side, left, made, team = s.stack[-1]
-    s.stack[-1] = (JEWELS, side, a.slot, left, made, team)
-
-
-def _h_jewels(s: RCState, a: A.SetJewels) -> None:
-    """RC-ORN-4..7: base Material plus jewels, paid in one go; Prestige at once."""
-    _, side, slot, left, made, team = s.stack[-1]
+def decorate(s: RCState, side: int, slot: int, jewels: tuple[int, ...]) -> int:
+    """RC-ORN-4..7: base Material plus jewels, paid in one go; Prestige at once. Returns
+    the deliveries used."""
     kind = C.cards[s.card_of[slot]].kind
-    used = (C.ornament_material[kind], *a.jewels)
+    used = (C.ornament_material[kind], *jewels)
     for m in used:
-        s.inv[side] = _add(s.inv[side], m, -1)
+        s.inv[side] = add_count(s.inv[side], m, -1)
         s.supply[m] += 1
     s.orn[slot] = side
     avail = list(s.orn_avail[side])
     avail[kind] -= 1
     s.orn_avail[side] = (avail[0], avail[1], avail[2])
     s.orn_placed[side] += 1
-    pp = ornament_prestige(a.jewels)
+    pp = ornament_prestige(jewels)
     gain_pp(s, side, pp)
-    s.stack[-1] = (DELIVER, side, left - len(used), made + len(used), team)
     s.log.append(M("{who} places a {ornament} on slot {slot} with jewels {jewels}: +{pp} PP",
-                   who=_colour_name(s, side), ornament=term(ORNAMENTS[kind]), slot=slot,
-                   jewels=mats(a.jewels), pp=pp))
+                   who=colour_name(s, side), ornament=term(ORNAMENTS[kind]), slot=slot,
+                   jewels=mats(jewels), pp=pp))
+    return len(used)
 
 
 def ornament_prestige(jewels: tuple[int, ...]) -> int:
@@ -126,7 +99,3 @@ def ornament_prestige(jewels: tuple[int, ...]) -> int:
     if len(jewels) < 2:
         return len(jewels)
     return 2 if jewels[0] == jewels[1] else 3
-
-
-def _h_finish_delivery(s: RCState) -> None:
-    s.stack.pop()

@@ -5,8 +5,6 @@ and the free actions on offer.
 
 from __future__ import annotations
 
-from typing import Any
-
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.components import (
@@ -32,10 +30,10 @@ PP = len(RESOURCES)  # resource index meaning Prestige in influence effects
 
 
 ZERO6 = (0, 0, 0, 0, 0, 0)
-_ALL_MATS = (0, 1, 2, 3, 4, 5)
+ALL_MATS = (0, 1, 2, 3, 4, 5)
 
 
-def _add(counts: tuple[int, ...], mat: int, n: int) -> tuple[int, ...]:
+def add_count(counts: tuple[int, ...], mat: int, n: int) -> tuple[int, ...]:
     lst = list(counts)
     lst[mat] += n
     return tuple(lst)
@@ -47,14 +45,14 @@ def free_space(s: RCState, side: int) -> int:
     return cap - sum(s.inv[side])
 
 
-def _bank_rubles(s: RCState) -> int:
+def bank_rubles(s: RCState) -> int:
     if not s.opts.ruble_limit:
         return 1 << 30
     return max(0, s.opts.ruble_limit - sum(s.rubles))
 
 
 def gain_rubles(s: RCState, side: int, n: int) -> int:
-    n = min(n, _bank_rubles(s))
+    n = min(n, bank_rubles(s))
     s.rubles[side] += n
     return n
 
@@ -83,7 +81,7 @@ def gain_material(s: RCState, side: int, mat: int, n: int) -> int:
     n = min(n, s.supply[mat], free_space(s, side))
     if n > 0:
         s.supply[mat] -= n
-        s.inv[side] = _add(s.inv[side], mat, n)
+        s.inv[side] = add_count(s.inv[side], mat, n)
     return n
 
 
@@ -136,7 +134,7 @@ IVAN = term("Ivan")
 _SEATS = tuple(M("{who} (seat {n})", who=term(c), n=i) for i, c in enumerate(C.colours))
 
 
-def _colour_name(s: RCState, side: int) -> Message:
+def colour_name(s: RCState, side: int) -> Message:
     if s.solo and side == 1:
         return IVAN
     return _SEATS[side]
@@ -168,11 +166,11 @@ def complete_card(s: RCState, slot: int) -> None:
         gain_rubles(s, o, card.rubles)
     if card.rubles and not ivan:
         s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP, +{rubles}",
-                       who=_colour_name(s, o), card=card.id, slot=slot, rp=card.rp,
+                       who=colour_name(s, o), card=card.id, slot=slot, rp=card.rp,
                        rubles=amount_text(card.rubles, RUBLES)))
     else:
         s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP",
-                       who=_colour_name(s, o), card=card.id, slot=slot, rp=card.rp))
+                       who=colour_name(s, o), card=card.id, slot=slot, rp=card.rp))
     # RC-TSAR-1..3: every unfinished claimed card below loses per foreign completion above.
     tower = s.towers[s.slot_tower[slot]]
     level = s.slot_level[slot]
@@ -185,25 +183,25 @@ def complete_card(s: RCState, slot: int) -> None:
         if penalty:
             lose_rp(s, uo, penalty)
             s.log.append(M("Tsar's penalty: {who} loses {n} RP (unfinished slot {slot})",
-                           who=_colour_name(s, uo), n=penalty, slot=u))
+                           who=colour_name(s, uo), n=penalty, slot=u))
     # RC-END-1/3/4.
     if s.completed[o] == C.completions_to_end:
         first = s.end_trigger < 0
         if first:
             s.end_trigger = o
             s.log.append(M("{who} completes a 6th card: the game ends after every other "
-                           "side has taken one more turn", who=_colour_name(s, o)))
+                           "side has taken one more turn", who=colour_name(s, o)))
         if not s.solo and (first or s.opts.later_sixth_bonus):
             if s.opts.end_bonus_unit == "pp":
                 gain_pp(s, o, C.end_bonus)
             else:
                 gain_rp(s, o, C.end_bonus)
             s.bonus_given = True
-            s.log.append(M("{who} gains the end bonus: +{n} {unit}", who=_colour_name(s, o),
+            s.log.append(M("{who} gains the end bonus: +{n} {unit}", who=colour_name(s, o),
                            n=C.end_bonus, unit=term(s.opts.end_bonus_unit.upper())))
 
 
-def _free_actions(s: RCState, side: int, out: list[Any]) -> None:
+def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     """RC-FREE-1/2, offered only to the side whose turn it is."""
     if lose_pp_target(s, side) is None:
         return
@@ -214,6 +212,42 @@ def _free_actions(s: RCState, side: int, out: list[Any]) -> None:
             out.append(A.reroll(space))
 
 
-def _between(s: RCState, side: int, out: list[Any]) -> None:
+def between_steps(s: RCState, side: int, out: list[A.RCAction]) -> None:
     if s.opts.free_actions_between_steps:
-        _free_actions(s, side, out)
+        free_actions(s, side, out)
+
+
+def prestige_sale_steps(s: RCState, side: int) -> int:
+    """Recognition spaces a Prestige sale moves back when it costs no Prestige (the marker
+    stands between two Prestige spaces, RC-SCORE-6 with RC-AMB-4's default), else 0."""
+    target = lose_pp_target(s, side)
+    if target is None or T.pp(target) != T.pp(s.score[side]):
+        return 0
+    return s.score[side] - target
+
+
+def sell_prestige(s: RCState, side: int) -> None:
+    """RC-FREE-1: lose 1 Prestige for 2 Rubles."""
+    back = prestige_sale_steps(s, side)
+    target = lose_pp_target(s, side)
+    assert target is not None
+    s.score[side] = target
+    got = gain_rubles(s, side, 2)
+    who = colour_name(s, side)
+    if back:
+        s.log.append(M("{who} goes back {k} Recognition to the last Prestige space for "
+                       "{what} (no Prestige lost)", who=who, k=back,
+                       what=amount_text(got, RUBLES)))
+    else:
+        s.log.append(M("{who} sells 1 Prestige for {what}", who=who,
+                       what=amount_text(got, RUBLES)))
+
+
+def reroll(s: RCState, side: int, space: int) -> None:
+    """RC-FREE-2: once per turn, lose 1 Prestige to reroll a Market space."""
+    target = lose_pp_target(s, side)
+    assert target is not None
+    s.score[side] = target
+    s.reroll_used = True
+    s.log.append(M("{who} pays 1 Prestige to reroll space {n}: {dice}",
+                   who=colour_name(s, side), n=space, dice=roll_space(s, space)))

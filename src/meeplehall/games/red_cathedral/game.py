@@ -9,7 +9,7 @@ from meeplehall.core.engine import ModuleGame
 from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import PlayerId, Views
 from meeplehall.games.red_cathedral import actions as A
-from meeplehall.games.red_cathedral import build, final, market, rules, setup, views
+from meeplehall.games.red_cathedral import build, final, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -19,18 +19,9 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
-from meeplehall.games.red_cathedral.effects import mats
-from meeplehall.games.red_cathedral.state import (
-    DELIVER,
-    INFLUENCE,
-    IVAN_CLAIM,
-    IVAN_ORNAMENT,
-    JEWELS,
-    MARKET,
-    PLACE_TILE,
-    TURN,
-    RCState,
-)
+from meeplehall.games.red_cathedral.decisions import Turn
+from meeplehall.games.red_cathedral.effects import mats, prestige_sale_steps
+from meeplehall.games.red_cathedral.state import RCState
 
 C = load()
 
@@ -63,39 +54,6 @@ INFLUENCE_TEXT = {
     "CL-4": "2 Prestige with a completed Base, Middle and Dome",
 }
 
-RULES_TEXT = {
-    TURN: "RC-TURN-2: take exactly one main action: claim a Cathedral card (RC-CLAIM-1), "
-          "build (RC-BUILD-1: up to 3 deliveries, decorating included), or move a die and "
-          "use the Market (RC-MARKET-1..7). RC-FREE-1: lose 1 Prestige for 2 Rubles, "
-          "repeatable. RC-FREE-2: once per turn, lose 1 Prestige to reroll a Market space. "
-          "End your turn when your main action is done.",
-    PLACE_TILE: "RC-CLAIM-1 step 3: put the card's Workshop tile on an empty Workshop "
-                "space. Face down is free and the tile can never be used; face up costs "
-                "the space's Rubles (advanced side: always 3, RC-ADV-2) and gives its "
-                "benefit at once (RC-WSACT-3). Advanced side: paying on a space with an "
-                "Ornamentation unlocks it (RC-ADV-3).",
-    MARKET: "RC-MARKET-6: after moving the die, each at most once and in any order: obtain "
-            "the destination's resources times the dice there (RC-GAIN-1, any smaller "
-            "amount allowed), use one action of the Influence card in its quadrant "
-            "(RC-INF-1/2), activate the face-up Workshop tile on the space of the moved "
-            "die's colour (RC-WSACT-1/2). Then all dice on the destination are rerolled "
-            "(RC-MARKET-7).",
-    INFLUENCE: "RC-INF-2: a lightning action may be used once, an infinity action any "
-               "number of times, paying its cost each time. Choose 'done' to stop.",
-    DELIVER: "RC-BUILD-1..4: deliver Materials one at a time to your claimed, unfinished "
-             "cards (only types the cost still needs), or decorate a completed card "
-             "(RC-ORN-1..5: Door=wood, Arch=stone, Cross=gold, plus 0-2 jewels, all in "
-             "one go). A card whose cost is complete is finished at once (RC-COMPLETE-1) "
-             "and the Tsar's penalty applies (RC-TSAR-1).",
-    JEWELS: "RC-ORN-4/6: set 0, 1 or 2 jewels into the Ornamentation, each using a "
-            "delivery: 1 jewel = 1 Prestige, 2 of a colour = 2, green + purple = 3.",
-    IVAN_CLAIM: "RC-IVACT-CLAIM: Ivan places a Banner directly above a card of yours, else "
-                "on a Base without a Banner, else on any card; you choose among equals.",
-    IVAN_ORNAMENT: "RC-IVAN-ORN: Ivan places his next Ornamentation on one of your "
-                   "completed cards of the right type, else on his own; you choose which.",
-}
-
-
 class RedCathedral(ModuleGame[RCState, A.RCAction]):
     """The Red Cathedral (Santos & Cendrero, Devir 2020), 1-4 players."""
 
@@ -114,6 +72,11 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
     actions = A
     state_class = RCState
 
+    def current_player(self, state: RCState) -> PlayerId | None:
+        if state.final is not None or not state.stack:
+            return None
+        return state.stack[-1].seat
+
     def describe_decision(self, state: RCState) -> str:
         return str(self.decision_message(state))
 
@@ -121,32 +84,7 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         """The current decision's prompt as a message (rendered by every client)."""
         if not state.stack:
             return term("the game is over")
-        d = state.stack[-1]
-        who = term(views.side_name(state, d[1]))
-        kind = d[0]
-        if kind == TURN:
-            return (M("{who}: finish your turn (free actions or end turn)", who=who)
-                    if state.main_done else M("{who}: choose your main action", who=who))
-        if kind == PLACE_TILE:
-            return M("{who}: place Workshop tile {tile} ({benefit})", who=who,
-                     tile=C.tiles[d[2]].id, benefit=views.tile_message(d[2]))
-        if kind == MARKET:
-            return M("{who}: market actions at space {n} (moved the {colour} die)", who=who,
-                     n=state.dest, colour=term(COLOURS[state.moved_die]))
-        if kind == INFLUENCE:
-            act = market.current_influence(state, d)
-            return M("{who}: use Influence {rule} ({mark})", who=who, rule=act.rule,
-                     mark=term("repeatable" if act.repeat else "once"))
-        if kind == DELIVER:
-            source = term("Teamsters' delivery" if d[4] else "Build")
-            return M("{who}: {source}, {n} delivery left", who=who, source=source, n=d[2])
-        if kind == JEWELS:
-            return M("{who}: jewels for the Ornamentation on slot {slot}", who=who, slot=d[2])
-        if kind == IVAN_CLAIM:
-            return M("{who}: choose where Ivan places his Banner", who=who)
-        if kind == IVAN_ORNAMENT:
-            return M("{who}: choose where Ivan places his Ornamentation", who=who)
-        return who
+        return state.stack[-1].prompt(state)
 
     def player_views(self, state: RCState, seats: Iterable[PlayerId | None],
                      memo: dict[Any, Any] | None = None) -> Views:
@@ -155,13 +93,13 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
     def rules_text(self, state: RCState) -> str:
         if not state.stack:
             return "RC-FINAL-1..3, RC-WIN-1/2: the game is over."
-        return RULES_TEXT[state.stack[-1][0]]
+        return state.stack[-1].rules_text
 
-    def action_label(self, state: RCState, action: Any) -> str:
+    def action_label(self, state: RCState, action: A.RCAction) -> str:
         """A sentence for people (UI buttons, logs, hints), in English."""
         return str(self.action_message(state, action))
 
-    def action_message(self, state: RCState, action: Any) -> Message:
+    def action_message(self, state: RCState, action: A.RCAction) -> Message:
         """The label of ``action`` as a message (rendered by every client)."""
         if isinstance(action, A.Claim):
             card = C.cards[state.card_of[action.slot]]
@@ -238,7 +176,7 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         if isinstance(action, A.Reroll):
             return M("Pay 1 Prestige to reroll the dice on space {n}", n=action.space)
         if action == A.SELL_PRESTIGE and state.stack:
-            back = rules.prestige_sale_steps(state, state.stack[-1][1])
+            back = prestige_sale_steps(state, state.stack[-1].seat)
             if back:  # RC-SCORE-6, RC-AMB-4: back to the last Prestige space
                 return M("Go back {k} Recognition to the last Prestige space for {n} Rubles "
                          "(no Prestige lost)", k=back, n=2)
@@ -247,8 +185,9 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         text = str(action)
         return term(SIMPLE_LABELS.get(text, text))
 
-    def explain_illegal(self, state: RCState, action: Any, legal: tuple[Any, ...]) -> str:
-        if state.stack and state.stack[-1][0] == TURN and state.main_done and not isinstance(
+    def explain_illegal(self, state: RCState, action: A.RCAction,
+                        legal: tuple[A.RCAction, ...]) -> str:
+        if state.stack and isinstance(state.stack[-1], Turn) and state.main_done and not isinstance(
                 action, A.Reroll) and action not in (A.SELL_PRESTIGE, A.END_TURN):
             return (f"{action} is not legal: you have already taken your main action this "
                     "turn (RC-TURN-2); you may use free actions or end your turn")

@@ -1,17 +1,15 @@
 """Action C, the Market (RC-MARKET-*, RC-GAIN-*, RC-WSACT-*) and Influence actions
-(RC-INF-*, RC-INFL-*).
+(RC-INF-*, RC-INFL-*): what each step offers and what it does to the table. The pending
+decisions that ask for them and keep the stack are in ``decisions.py``.
 """
 
 from __future__ import annotations
 
 from itertools import combinations, combinations_with_replacement
-from typing import Any
 
 from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral import actions as A
-from meeplehall.games.red_cathedral.build import (
-    _deliveries,
-)
+from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
     MATERIALS,
@@ -19,15 +17,15 @@ from meeplehall.games.red_cathedral.components import (
     WHITE,
     WS_POSITIONS,
     InfluenceAction,
+    InfluenceCard,
 )
 from meeplehall.games.red_cathedral.effects import (
-    _ALL_MATS,
+    ALL_MATS,
     C,
-    _add,
-    _bank_rubles,
-    _between,
-    _colour_name,
+    add_count,
     amount_text,
+    bank_rubles,
+    colour_name,
     free_space,
     gain_material,
     gain_resource,
@@ -36,20 +34,15 @@ from meeplehall.games.red_cathedral.effects import (
     roll_space,
     tile_benefit,
 )
-from meeplehall.games.red_cathedral.state import (
-    DELIVER,
-    INFLUENCE,
-    MARKET,
-    RCState,
-)
+from meeplehall.games.red_cathedral.state import RCState
 
-_SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
+SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
 
 
 _TAKE_SETS = {n: tuple(combinations_with_replacement(range(6), n)) for n in (1, 2, 3)}
 
 
-def _moves(s: RCState, side: int, out: list[Any]) -> None:
+def moves(s: RCState, side: int, out: list[A.RCAction]) -> None:
     """RC-MARKET-1..4 and RC-ENG-3."""
     die_pos = s.die_pos
     for die in range(5):
@@ -73,41 +66,19 @@ def obtain_max(s: RCState, side: int) -> int:
     if rt.resource < 6:
         n = min(n, s.supply[rt.resource], free_space(s, side))
     elif rt.resource == RUBLES:
-        n = min(n, _bank_rubles(s))
+        n = min(n, bank_rubles(s))
     return n
 
 
-def _gen_market(s: RCState, d: tuple[Any, ...]) -> list[Any]:
-    side = d[1]
-    out: list[Any] = []
-    used = s.mk_used
-    if not used & 1:
-        for n in range(1, obtain_max(s, side) + 1):
-            out.append(A.obtain(n))
-    if not used & 2:
-        card = C.influence[s.influence[s.dest // 2]]
-        for i in (0, 1):
-            if _influence_instances(s, side, card.actions[i], probe=True):
-                out.append(A.use_influence(i))
-    if not used & 4:
-        ws = s.ws[side]
-        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
-            if ws[pos] >= 0 and ws[pos] & 1:
-                out.append(A.activate(pos))
-    out.append(A.FINISH_MARKET)
-    _between(s, side, out)
-    return out
-
-
-def _influence_instances(s: RCState, side: int, act: InfluenceAction,
-                         probe: bool = False) -> list[Any]:
+def influence_instances(s: RCState, side: int, act: InfluenceAction,
+                        probe: bool = False) -> list[A.RCAction]:
     """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
     the list may stop after the first (enough to know the action can be used)."""
-    out: list[Any] = []
+    out: list[A.RCAction] = []
     inv = s.inv[side]
     rubles = s.rubles[side]
     e = act.effect
-    mats = act.materials or _ALL_MATS
+    mats = act.materials or ALL_MATS
     if e == "sell":
         out.extend(A.sell(m) for m in mats if inv[m])
     elif e == "buy":
@@ -115,19 +86,19 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction,
             out.extend(A.buy(m) for m in mats if s.supply[m])
     elif e == "deliver":
         if rubles >= act.price:
-            found: list[Any] = []
-            _deliveries(s, side, act.count, found, probe=True)
+            found: list[A.RCAction] = []
+            deliveries(s, side, act.count, found, probe=True)
             if found:
                 out.append(A.HIRE_TEAMSTERS)
     elif e == "gain":
         out.append(A.PERFORM)
     elif e == "swap_tiles":
         if rubles >= act.price:
-            out.extend(_SWAPS)
+            out.extend(SWAPS)
     elif e == "exchange_identical":
         room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
         if room >= act.take:
-            for g in _ALL_MATS:
+            for g in ALL_MATS:
                 if inv[g] >= act.give:
                     give = (g,) * act.give
                     for take in _TAKE_SETS[act.take]:
@@ -137,9 +108,9 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction,
                                 return out
     elif e == "exchange_upgrade":
         if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
-            for g in _ALL_MATS:
+            for g in ALL_MATS:
                 if inv[g]:
-                    out.extend(A.upgrade(g, t) for t in _ALL_MATS if t != g and s.supply[t])
+                    out.extend(A.upgrade(g, t) for t in ALL_MATS if t != g and s.supply[t])
     elif e == "activate_tile":
         ws = s.ws[side]
         unused_only = s.opts.merchants_activate == "unused-this-turn"
@@ -147,7 +118,7 @@ def _influence_instances(s: RCState, side: int, act: InfluenceAction,
             if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
                 out.append(A.activate(pos))
     elif e == "discard_different":
-        held = [m for m in _ALL_MATS if inv[m]]
+        held = [m for m in ALL_MATS if inv[m]]
         out.extend(A.discard(combo) for combo in combinations(held, act.count))
     elif (e == "pay_for" and rubles >= act.price) or (
             e == "complete_set" and has_complete_set(s, side)):
@@ -171,20 +142,33 @@ def has_complete_set(s: RCState, side: int) -> bool:
     return len(kinds) == 3
 
 
-def current_influence(s: RCState, d: tuple[Any, ...]) -> InfluenceAction:
-    return C.influence[s.influence[s.dest // 2]].actions[d[2]]
+def influence_card(s: RCState) -> InfluenceCard:
+    """The Influence card in the quadrant of the moved die's destination (RC-INF-1)."""
+    return C.influence[s.influence[s.dest // 2]]
 
 
-def _gen_influence(s: RCState, d: tuple[Any, ...]) -> list[Any]:
-    side = d[1]
-    out = _influence_instances(s, side, current_influence(s, d))
-    out.append(A.DONE)
-    _between(s, side, out)
+def market_actions(s: RCState, side: int) -> list[A.RCAction]:
+    """RC-MARKET-6: obtain, one Influence action, the Workshop tile; each at most once."""
+    out: list[A.RCAction] = []
+    used = s.mk_used
+    if not used & 1:
+        for n in range(1, obtain_max(s, side) + 1):
+            out.append(A.obtain(n))
+    if not used & 2:
+        card = influence_card(s)
+        for i in (0, 1):
+            if influence_instances(s, side, card.actions[i], probe=True):
+                out.append(A.use_influence(i))
+    if not used & 4:
+        ws = s.ws[side]
+        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+            if ws[pos] >= 0 and ws[pos] & 1:
+                out.append(A.activate(pos))
     return out
 
 
-def _h_move_die(s: RCState, a: A.MoveDie) -> None:
-    side = s.side
+def move_die(s: RCState, side: int, a: A.MoveDie) -> None:
+    """RC-MARKET-1..5: pay for extra steps, move the die; the market step begins."""
     s.main_done = True
     s.rubles[side] -= a.extra
     steps = s.die_val[a.die] + a.extra
@@ -193,156 +177,115 @@ def _h_move_die(s: RCState, a: A.MoveDie) -> None:
     s.moved_die = a.die
     s.dest = dest
     s.mk_used = 0
-    s.stack.append((MARKET, side))
     if a.extra:
         s.log.append(M("{who} moves the {colour} die {n} space to space {dest}, paying {paid}",
-                       who=_colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
+                       who=colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
                        dest=dest, paid=amount_text(a.extra, RUBLES)))
     else:
         s.log.append(M("{who} moves the {colour} die {n} space to space {dest}",
-                       who=_colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
+                       who=colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
                        dest=dest))
 
 
-def _h_obtain(s: RCState, a: A.Obtain) -> None:
-    side = s.side
+def obtain(s: RCState, side: int, amount: int) -> None:
+    """RC-GAIN-1..3."""
     s.mk_used |= 1
     rt = C.resource_tiles[s.tiles[s.dest]]
-    got = gain_resource(s, side, rt.resource, a.amount)
-    s.log.append(M("{who} obtains {what}", who=_colour_name(s, side),
+    got = gain_resource(s, side, rt.resource, amount)
+    s.log.append(M("{who} obtains {what}", who=colour_name(s, side),
                    what=amount_text(got, rt.resource)))
 
 
-def _h_use_influence(s: RCState, a: A.UseInfluence) -> None:
+def log_influence(s: RCState, side: int, index: int) -> None:
+    """RC-INF-1: the side chooses one of the card's two actions."""
     s.mk_used |= 2
-    s.stack.append((INFLUENCE, s.side, a.index, 0))
-    card = C.influence[s.influence[s.dest // 2]]
-    s.log.append(M("{who} uses Influence {card}: {rule}", who=_colour_name(s, s.side),
-                   card=card.id, rule=card.actions[a.index].rule))
+    card = influence_card(s)
+    s.log.append(M("{who} uses Influence {card}: {rule}", who=colour_name(s, side),
+                   card=card.id, rule=card.actions[index].rule))
 
 
-def _h_activate(s: RCState, a: A.Activate) -> None:
-    side = s.side
-    if s.stack[-1][0] == MARKET:
-        s.mk_used |= 4
-    else:
-        _influence_used(s)
-    s.act_used |= 1 << a.position
-    got = tile_benefit(s, side, s.ws[side][a.position] >> 1)
+def activate(s: RCState, side: int, position: int) -> None:
+    """RC-WSACT-1..3: a face-up Workshop tile's benefit, once more."""
+    s.act_used |= 1 << position
+    got = tile_benefit(s, side, s.ws[side][position] >> 1)
     s.log.append(M("{who} activates the {position} Workshop tile: {got}",
-                   who=_colour_name(s, side), position=term(WS_POSITIONS[a.position]),
+                   who=colour_name(s, side), position=term(WS_POSITIONS[position]),
                    got=got))
 
 
-def _h_finish_market(s: RCState) -> None:
-    s.stack.pop()
+def finish_market(s: RCState) -> None:
+    """RC-MARKET-7: every die on the destination is rerolled."""
     s.log.append(M("reroll on space {n}: {dice}", n=s.dest, dice=roll_space(s, s.dest)))
 
 
-def _influence_used(s: RCState) -> None:
-    """Count one use of the current Influence action; a lightning action ends now."""
-    d = s.stack[-1]
-    act = current_influence(s, d)
-    if act.repeat:
-        s.stack[-1] = (d[0], d[1], d[2], d[3] + 1)
-    else:
-        s.stack.pop()
-
-
-def _h_sell(s: RCState, a: A.Sell) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
-    s.inv[side] = _add(s.inv[side], a.material, -1)
-    s.supply[a.material] += 1
+def sell(s: RCState, side: int, act: InfluenceAction, material: int) -> None:
+    s.inv[side] = add_count(s.inv[side], material, -1)
+    s.supply[material] += 1
     got = gain_rubles(s, side, act.price)
-    _influence_used(s)
-    s.log.append(M("{who} sells 1 {material} for {what}", who=_colour_name(s, side),
-                   material=term(MATERIALS[a.material]), what=amount_text(got, RUBLES)))
+    s.log.append(M("{who} sells 1 {material} for {what}", who=colour_name(s, side),
+                   material=term(MATERIALS[material]), what=amount_text(got, RUBLES)))
 
 
-def _h_buy(s: RCState, a: A.Buy) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
+def buy(s: RCState, side: int, act: InfluenceAction, material: int) -> None:
     s.rubles[side] -= act.price
-    gain_material(s, side, a.material, 1)
-    _influence_used(s)
-    s.log.append(M("{who} buys 1 {material} for {price}", who=_colour_name(s, side),
-                   material=term(MATERIALS[a.material]), price=act.price))
+    gain_material(s, side, material, 1)
+    s.log.append(M("{who} buys 1 {material} for {price}", who=colour_name(s, side),
+                   material=term(MATERIALS[material]), price=act.price))
 
 
-def _h_exchange(s: RCState, a: A.Exchange) -> None:
-    side = s.side
+def exchange(s: RCState, side: int, a: A.Exchange) -> None:
     for m in a.give:  # RC-AMB-20: inputs leave first
-        s.inv[side] = _add(s.inv[side], m, -1)
+        s.inv[side] = add_count(s.inv[side], m, -1)
         s.supply[m] += 1
     for m in a.take:
         gain_material(s, side, m, 1)
-    _influence_used(s)
-    s.log.append(M("{who} exchanges {give} for {take}", who=_colour_name(s, side),
+    s.log.append(M("{who} exchanges {give} for {take}", who=colour_name(s, side),
                    give=mats(a.give), take=mats(a.take)))
 
 
-def _h_upgrade(s: RCState, a: A.Upgrade) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
+def upgrade(s: RCState, side: int, act: InfluenceAction, a: A.Upgrade) -> None:
     s.rubles[side] -= act.price
-    s.inv[side] = _add(s.inv[side], a.give, -1)
+    s.inv[side] = add_count(s.inv[side], a.give, -1)
     s.supply[a.give] += 1
     gain_material(s, side, a.take, 1)
-    _influence_used(s)
     s.log.append(M("{who} exchanges 1 Ruble and 1 {give} for 1 {take}",
-                   who=_colour_name(s, side), give=term(MATERIALS[a.give]),
+                   who=colour_name(s, side), give=term(MATERIALS[a.give]),
                    take=term(MATERIALS[a.take])))
 
 
-def _h_swap_tiles(s: RCState, a: A.SwapTiles) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
+def swap_tiles(s: RCState, side: int, act: InfluenceAction, a: A.SwapTiles) -> None:
     s.rubles[side] -= act.price
     s.tiles[a.a], s.tiles[a.b] = s.tiles[a.b], s.tiles[a.a]
     if s.opts.swap_moves_dice:  # alternative reading of RC-AMB-21
         s.die_pos = [a.b if p == a.a else a.a if p == a.b else p for p in s.die_pos]
-    _influence_used(s)
-    if s.opts.swap_moves_dice and s.dest in (a.a, a.b):
-        # The moved die travelled with its tile: the destination (RC-MARKET-5) follows
-        # it, so its reroll (RC-MARKET-7) and the Obtain step still apply to it.
-        s.dest = a.b if s.dest == a.a else a.a
+        if s.dest in (a.a, a.b):
+            # The moved die travelled with its tile: the destination (RC-MARKET-5) follows
+            # it, so its reroll (RC-MARKET-7) and the Obtain step still apply to it.
+            s.dest = a.b if s.dest == a.a else a.a
     s.log.append(M("{who} swaps the Resource tiles of spaces {a} and {b}",
-                   who=_colour_name(s, side), a=a.a, b=a.b))
+                   who=colour_name(s, side), a=a.a, b=a.b))
 
 
-def _h_discard(s: RCState, a: A.Discard) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
-    for m in a.materials:
-        s.inv[side] = _add(s.inv[side], m, -1)
+def discard(s: RCState, side: int, act: InfluenceAction, materials: tuple[int, ...]) -> None:
+    for m in materials:
+        s.inv[side] = add_count(s.inv[side], m, -1)
         s.supply[m] += 1
     gain_resource(s, side, act.resource, act.amount)
-    _influence_used(s)
-    s.log.append(M("{who} discards {mats} for {what}", who=_colour_name(s, side),
-                   mats=mats(a.materials), what=amount_text(act.amount, act.resource)))
+    s.log.append(M("{who} discards {mats} for {what}", who=colour_name(s, side),
+                   mats=mats(materials), what=amount_text(act.amount, act.resource)))
 
 
-def _h_perform(s: RCState) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
+def perform(s: RCState, side: int, act: InfluenceAction) -> None:
+    """Gain, pay-for and set-bonus Influence actions (RC-INFL-*)."""
     if act.effect == "pay_for":
         s.rubles[side] -= act.price
     got = gain_resource(s, side, act.resource, act.amount)
-    _influence_used(s)
-    s.log.append(M("{who} gains {what} ({rule})", who=_colour_name(s, side),
+    s.log.append(M("{who} gains {what} ({rule})", who=colour_name(s, side),
                    what=amount_text(got, act.resource), rule=act.rule))
 
 
-def _h_hire_teamsters(s: RCState) -> None:
-    side = s.side
-    act = current_influence(s, s.stack[-1])
+def hire_teamsters(s: RCState, side: int, act: InfluenceAction) -> None:
+    """TM-1 / TM-3: pay; the deliveries follow as a decision of their own."""
     s.rubles[side] -= act.price
-    _influence_used(s)
-    s.stack.append((DELIVER, side, act.count, 0, True))  # RC-AMB-15: on top of any Build
-    s.log.append(M("{who} pays {n} Ruble to the Teamsters", who=_colour_name(s, side),
+    s.log.append(M("{who} pays {n} Ruble to the Teamsters", who=colour_name(s, side),
                    n=act.price))
-
-
-def _h_done(s: RCState) -> None:
-    s.stack.pop()

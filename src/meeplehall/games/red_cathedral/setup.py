@@ -11,7 +11,8 @@ from meeplehall.games.red_cathedral.components import (
     RP,
     load,
 )
-from meeplehall.games.red_cathedral.state import BANNER, EMPTY, TURN, Options, RCState
+from meeplehall.games.red_cathedral.decisions import turn
+from meeplehall.games.red_cathedral.state import BANNER, EMPTY, Options, RCState
 
 OPTIONS: tuple[Option, ...] = (
     Option("players", "int", 2, "number of seats; 1 is solo against Ivan Yakovlevich",
@@ -212,7 +213,7 @@ def initial_state(params: Params, seed: int) -> RCState:
     s.completed = [0] * sides
     s.score = [comps.start] * sides
 
-    s.stack = [(TURN, 0)]
+    s.stack = [turn(0)]
     s.side = 0
     s.main_done = False
     s.sell_state = 0

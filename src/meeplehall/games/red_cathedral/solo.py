@@ -1,8 +1,8 @@
 """Ivan Yakovlevich, the solo automaton (RC-SOLO-*, RC-IVAN-*, RC-IVACT-*).
 
-The engine plays Ivan inside ``apply``. Where the rulebook lets the human choose among
-several cards for Ivan, the human seat gets an ``ivan-claim`` / ``ivan-ornament``
-decision.
+The engine plays Ivan inside ``apply``: ``decisions.ivan_turn`` runs his turn with the
+steps below. Where the rulebook lets the human choose among several cards for Ivan, the
+human seat gets an ``ivan-claim`` / ``ivan-ornament`` decision (``decisions.py``).
 """
 
 from __future__ import annotations
@@ -11,8 +11,7 @@ from meeplehall.core.messages import M, term
 from meeplehall.games.red_cathedral.components import COLOURS, IVAN_CARDS, RP, load
 from meeplehall.games.red_cathedral.effects import complete_card, gain_pp, gain_rp, roll_space
 from meeplehall.games.red_cathedral.market import has_complete_set
-from meeplehall.games.red_cathedral.rules import end_turn
-from meeplehall.games.red_cathedral.state import IVAN_CLAIM, IVAN_ORNAMENT, RCState
+from meeplehall.games.red_cathedral.state import RCState
 
 C = load()
 IVAN = 1
@@ -20,27 +19,20 @@ ORNAMENT_SEQUENCE = (0, 1, 1, 2)  # RC-IVAN-ORN: Door, Arch, Arch, Cross
 REC, INV, TRANS, CLAIM, BUILD = range(5)
 
 
-def ivan_turn(s: RCState) -> None:
-    """RC-IVAN-0: when all his tiles are face down, ornament step and reshuffle."""
-    s.side = IVAN
-    if any(s.iv_up):
-        ivan_main(s)
-        return
-    if s.iv_orn < len(ORNAMENT_SEQUENCE):
-        kind = ORNAMENT_SEQUENCE[s.iv_orn]
-        candidates = []
-        for owner in (0, IVAN):  # the human's completed cards first
-            candidates = [slot for slot in range(len(s.owner))
-                          if s.done[slot] and s.orn[slot] < 0 and s.owner[slot] == owner
-                          and C.cards[s.card_of[slot]].kind == kind]
-            if candidates:
-                break
-        if len(candidates) > 1 and s.opts.ivan_choice == "human":
-            s.stack.append((IVAN_ORNAMENT, 0, tuple(candidates)))
-            return
+def ornament_candidates(s: RCState) -> list[int]:
+    """RC-IVAN-0/RC-IVAN-ORN: the completed cards without an Ornamentation that can take
+    his next one (the human's first, else his own); none once the sequence is done."""
+    if s.iv_orn >= len(ORNAMENT_SEQUENCE):
+        return []
+    kind = ORNAMENT_SEQUENCE[s.iv_orn]
+    candidates: list[int] = []
+    for owner in (0, IVAN):  # the human's completed cards first
+        candidates = [slot for slot in range(len(s.owner))
+                      if s.done[slot] and s.orn[slot] < 0 and s.owner[slot] == owner
+                      and C.cards[s.card_of[slot]].kind == kind]
         if candidates:
-            ivan_place_ornament(s, candidates[0])
-    ivan_after_ornament(s)
+            break
+    return candidates
 
 
 def ivan_place_ornament(s: RCState, slot: int) -> None:
@@ -54,18 +46,19 @@ def ivan_place_ornament(s: RCState, slot: int) -> None:
                    ornament=term(("door", "arch", "cross")[kind])))
 
 
-def ivan_after_ornament(s: RCState) -> None:
-    """Reshuffle his five die tiles face up, then play the turn."""
+def reshuffle(s: RCState) -> None:
+    """RC-IVAN-0: his five die tiles are shuffled and laid face up."""
     s.rng.shuffle(s.iv_tiles)
     s.iv_up = [True] * 5
     s.log.append(M("Ivan reshuffles his tiles: {tiles}", tiles=tuple(
         M("{card}={colour}", card=term(IVAN_CARDS[s.ivan_order[i]]),
           colour=term(COLOURS[C.tiles[t].die])) for i, t in enumerate(s.iv_tiles))))
-    ivan_main(s)
 
 
-def ivan_main(s: RCState) -> None:
-    """RC-IVAN-1..5: leftmost face-up card, move its die, flip it, do the card."""
+def ivan_card(s: RCState) -> list[int]:
+    """RC-IVAN-1..5: leftmost face-up card, move its die, flip it, do the card. Returns
+    the cards his Claim may go on when the human chooses among them (then the Claim waits
+    for that choice), else an empty list: the card is carried out."""
     i = s.iv_up.index(True)
     die = C.tiles[s.iv_tiles[i]].die
     die_moved = _ivan_move(s, die)
@@ -91,16 +84,10 @@ def ivan_main(s: RCState) -> None:
         else:
             candidates = ivan_claim_candidates(s)
             if len(candidates) > 1 and s.opts.ivan_choice == "human":
-                s.stack.append((IVAN_CLAIM, 0, tuple(candidates)))
-                return
+                return candidates
             if candidates:
                 ivan_claim(s, candidates[0])
-    ivan_finish(s)
-
-
-def ivan_finish(s: RCState) -> None:
-    s.iv_next = -1
-    end_turn(s)
+    return []
 
 
 def _ivan_move(s: RCState, die: int) -> bool:

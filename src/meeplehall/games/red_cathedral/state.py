@@ -12,11 +12,19 @@ the automaton; he owns Banners and a score marker like a seat but never decides.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeplehall.core.messages import Message
 from meeplehall.core.plain import state_from_plain, state_to_plain
 from meeplehall.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meeplehall.games.red_cathedral.decisions import Decision
+
+# The result of final scoring (``final.final_scoring``): Prestige per side; per side the
+# rounded track, leftovers and towers; per tower its value, presence and payout.
+TowerResult = tuple[int, tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+FinalResult = tuple[tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[TowerResult, ...]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,19 +62,6 @@ class Options:
     def to_params(self) -> dict[str, Any]:
         return {name: getattr(self, name) for name in self.__slots__}
 
-
-# Decision kinds (the first item of each tuple on ``state.stack``).
-TURN = 0  # (TURN, side): the turn hub
-PLACE_TILE = 1  # (PLACE_TILE, side, tile): put the claimed card's Workshop tile
-MARKET = 2  # (MARKET, side): market actions after moving a die
-INFLUENCE = 3  # (INFLUENCE, side, action_index)
-DELIVER = 4  # (DELIVER, side, left, made, teamsters): deliveries of a Build / Teamsters
-JEWELS = 5  # (JEWELS, side, slot, left, made, teamsters): jewels for an Ornamentation
-IVAN_ORNAMENT = 6  # (IVAN_ORNAMENT, 0, candidates): the human picks Ivan's card
-IVAN_CLAIM = 7  # (IVAN_CLAIM, 0, candidates)
-
-DECISION_NAMES = ("turn", "place-tile", "market", "influence", "deliver", "jewels",
-                  "ivan-ornament", "ivan-claim")
 
 # Workshop position contents: EMPTY, BANNER, or 2 * tile + face_up (>= 0).
 EMPTY = -1
@@ -123,7 +118,7 @@ class RCState:
     orn_placed: list[int]
     completed: list[int]
     score: list[int]  # absolute track space: lap * lap_length + position
-    stack: list[tuple[Any, ...]]
+    stack: list[Decision]  # pending decisions, the one asked now on top (decisions.py)
     side: int
     main_done: bool
     sell_state: int  # 0 unused this turn, 1 selling now, 2 the moment has passed
@@ -135,7 +130,7 @@ class RCState:
     end_trigger: int
     bonus_given: bool
     turns: int
-    final: tuple[Any, ...] | None
+    final: FinalResult | None
     iv_tiles: list[int]
     iv_up: list[bool]
     iv_banners: int
@@ -153,6 +148,8 @@ class RCState:
     _SCALARS = ("side", "main_done", "sell_state", "reroll_used", "moved_die", "dest",
                 "mk_used", "act_used", "end_trigger", "bonus_given", "turns", "final",
                 "iv_banners", "iv_orn", "iv_inv", "iv_build", "iv_next")
+
+    _NOT_STACK = tuple(name for name in __slots__ if name != "stack")
 
     def clone(self) -> RCState:
         """Copy every list once; share static fields and immutable tuples."""
@@ -231,10 +228,21 @@ class RCState:
         return self.final is not None
 
     def to_dict(self) -> dict[str, Any]:
-        """Every field as JSON-compatible data (tuples become lists)."""
-        return state_to_plain(self, self.__slots__)
+        """Every field as JSON-compatible data (tuples become lists; each decision on the
+        stack as ``[kind number, seat, *fields]``, ``Decision.to_plain``)."""
+        data = state_to_plain(self, self._NOT_STACK)
+        data["stack"] = [d.to_plain() for d in self.stack]
+        return {name: data[name] for name in self.__slots__}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RCState:
         """Inverse of ``to_dict``."""
-        return state_from_plain(cls, data, cls.__slots__, cls._LISTS, Options)
+        from meeplehall.games.red_cathedral.decisions import from_plain  # decisions -> state
+
+        if "stack" not in data:
+            raise ValueError("state field 'stack' is missing")
+        stack = data["stack"]
+        state = state_from_plain(cls, {**data, "stack": []}, cls.__slots__, cls._LISTS,
+                                 Options)
+        state.stack = [from_plain(d) for d in stack]
+        return state

@@ -13,20 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from meeplehall.games.red_cathedral.components import COLOURS, WS_POSITIONS, load
-from meeplehall.games.red_cathedral.state import DECISION_NAMES, RCState
+from meeplehall.games.red_cathedral.state import RCState
 
 C = load()
 
 _SELLING = ("unused", "now", "passed")  # RCState.sell_state (RC-SELL)
 _MARKET_STEPS = ("obtain", "influence", "workshop")  # RCState.mk_used bits (RC-MARKET)
-_TILES = tuple(t.id for t in C.tiles)
-# Field names of each decision kind after its side (state.py), in tuple order.
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "place-tile": ("tile",), "influence": ("action", "uses"),
-    "deliver": ("left", "made", "teamsters"),
-    "jewels": ("slot", "left", "made", "teamsters"),
-    "ivan-ornament": ("candidates",), "ivan-claim": ("candidates",),
-}
 
 
 def turn(s: RCState) -> dict[str, Any]:
@@ -48,26 +40,13 @@ def turn(s: RCState) -> dict[str, Any]:
     }
 
 
-def _decode(name: str, value: Any) -> Any:
-    if name == "tile":
-        return _TILES[value]
-    if name == "candidates":
-        return list(value)
-    if name == "teamsters":
-        return bool(value)
-    return value
-
-
 def pending(s: RCState) -> dict[str, Any] | None:
     """The decision on top of the stack: its kind, its side and its named fields (every
     seat sees the same: The Red Cathedral has no private draws)."""
     if not s.stack:
         return None
     d = s.stack[-1]
-    kind = DECISION_NAMES[d[0]]
-    return {"kind": kind, "seat": d[1],
-            "fields": {name: _decode(name, value)
-                       for name, value in zip(_FIELDS.get(kind, ()), d[2:], strict=False)}}
+    return {"kind": d.kind, "seat": d.seat, "fields": d.fields()}
 
 
 def ivan_progress(s: RCState) -> dict[str, Any]:

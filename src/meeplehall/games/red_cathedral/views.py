@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from operator import is_
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meeplehall.core.messages import M, Message, log_json, term
 from meeplehall.core.plain import to_plain
@@ -29,7 +29,10 @@ from meeplehall.games.red_cathedral.components import (
     load,
 )
 from meeplehall.games.red_cathedral.scoring import track
-from meeplehall.games.red_cathedral.state import DECISION_NAMES, RCState
+from meeplehall.games.red_cathedral.state import Options, RCState
+
+if TYPE_CHECKING:
+    from meeplehall.games.red_cathedral.decisions import Decision
 
 C = load()
 
@@ -95,10 +98,10 @@ _LOCKED = tuple(ORNAMENTS[o] if o >= 0 else None for o in C.advanced_ornaments)
 _NEXT_ORNAMENT = tuple(ORNAMENTS[k] for k in (0, 1, 1, 2))
 _CAPACITY = C.free_spaces + C.banners_in_inventory
 _MATERIAL_NAMES = MATERIALS
-_OPTIONS: dict[int, tuple[Any, dict[str, Any]]] = {}  # id(opts) -> (opts, to_params())
+_OPTIONS: dict[int, tuple[Options, dict[str, Any]]] = {}  # id(opts) -> (opts, to_params())
 
 
-def _params(opts: Any) -> dict[str, Any]:
+def _params(opts: Options) -> dict[str, Any]:
     """``opts.to_params()``, a fresh dict, worked out once per options object."""
     hit = _OPTIONS.get(id(opts))
     if hit is None or hit[0] is not opts:
@@ -126,10 +129,9 @@ def _counts(counts: tuple[int, ...]) -> dict[str, int]:
     return dict(items)
 
 
-def _plain_stack(stack: list[tuple[Any, ...]]) -> list[Any]:
-    """``to_plain(stack)``: decision tuples of ints, a few holding a tuple of candidates."""
-    return [[v if type(v) is int else to_plain(v) for v in entry]
-            if type(entry) is tuple else to_plain(entry) for entry in stack]
+def _plain_stack(stack: list[Decision]) -> list[Any]:
+    """The stack's JSON form, as ``RCState.to_dict`` writes it."""
+    return [d.to_plain() for d in stack]
 
 
 def _public(s: RCState, opts: dict[str, Any], k: dict[str, Any]) -> dict[str, Any]:
@@ -246,7 +248,7 @@ def _side(s: RCState, side: int, names: tuple[str, ...], advanced: bool) -> dict
     return entry
 
 
-def _side_key(s: RCState, side: int) -> tuple[Any, ...]:
+def _side_key(s: RCState, side: int) -> tuple[int | tuple[int, ...], ...]:
     """What ``_side`` reads of the state (for ``_keep``)."""
     if s.solo and side == 1:
         return (s.score[side], s.completed[side], s.orn_placed[side])
@@ -341,8 +343,8 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "solo": s.solo,
         "options": options,
         "plan": s.plan,
-        "to_move": None if top is None else top[1],
-        "decision": None if top is None else DECISION_NAMES[top[0]],
+        "to_move": None if top is None else top.seat,
+        "decision": None if top is None else top.kind,
         "turn_of": names[s.side],
         "end_triggered_by": None if s.end_trigger < 0 else names[s.end_trigger],
         "market": market,

@@ -24,7 +24,7 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
-from meeplehall.games.red_cathedral.state import DECISION_NAMES
+from meeplehall.games.red_cathedral.decisions import DECISION_NAMES
 from meeplehall.rl.encoders.base import (
     Block,
     Encoder,
