@@ -104,10 +104,15 @@ function marks(b) {
   b.markets.forEach((m, k) => out.set(`market-${k}`, `${m.tile}/${m.scored}`));
   b.bridge.forEach((pl, k) => out.set(`plank-${k}`, `${pl.tile}`));
   b.seals.forEach((seal, k) => out.set(`seal-${k}`, `${seal.owner}`));
+  b.crane.wheel.forEach((tile, slot) => { if (tile !== null) out.set(`action-tile-${tile}`, String(slot)); });
   b.players.forEach((pl, p) => {
     out.set(`grid-0-${p}`, `${pl.hunger_wall.row}/${pl.hunger_wall.column}`);
     out.set(`grid-1-${p}`, `${pl.cathedral.row}/${pl.cathedral.column}`);
     out.set(`road-${p}`, `${pl.road}`);
+    out.set(`track-${p}-mines`, `${pl.mines}`);
+    out.set(`track-${p}-quarries`, `${pl.quarries}`);
+    out.set(`track-${p}-technology`, `${pl.technology}`);
+    out.set(`track-${p}-University`, `${pl.university}`);
     pl.action_board.walls.forEach((w, k) => out.set(`wall-${p}-${k}`, JSON.stringify(w)));
     for (const [a, stack] of Object.entries(pl.action_board.upgrades)) {
       out.set(`upgrade-${p}-${a}`, String(stack.length));
@@ -223,7 +228,9 @@ function mountZoom(container, table, mem) {
       return;
     }
     if (!dragged && Math.hypot(e.clientX - p.x0, e.clientY - p.y0) < 6) return;
-    if (!dragged) viewport.setPointerCapture(e.pointerId);
+    if (!dragged) {
+      try { viewport.setPointerCapture(e.pointerId); } catch { /* a pointer already gone */ }
+    }
     dragged = true;
     viewport.scrollLeft -= dx;
     viewport.scrollTop -= dy;
@@ -484,10 +491,13 @@ class PragaBoard {
         if (tile !== null) {
           const [tx, ty] = p(mid, 86);
           const acts = b.action_tiles[tile].map((a) => this.name(a));
-          sector.append(el("circle", { cx: tx, cy: ty, r: 22, class: "action-tile" }));
-          sector.append(txt(tx, ty - 3, tile, { class: "tiny bold" }));
-          sector.append(txt(tx, ty + 11, b.action_tiles[tile].map((a) => this.abbr(a)).join("/"),
+          const disc = el("g", { class: "action-disc" });
+          disc.append(el("circle", { cx: tx, cy: ty, r: 22, class: "action-tile" }));
+          disc.append(txt(tx, ty - 3, tile, { class: "tiny bold" }));
+          disc.append(txt(tx, ty + 11, b.action_tiles[tile].map((a) => this.abbr(a)).join("/"),
             { class: "tiny" }));
+          this.mark(disc, `action-tile-${tile}`);
+          sector.append(disc);
           if (b.crane.five_vp_tile === tile) {
             sector.append(el("circle", { cx: tx + 19, cy: ty - 17, r: 9, class: "five-vp" }));
             sector.append(txt(tx + 19, ty - 12.5, "5", { class: "tiny bold" }));
@@ -1235,6 +1245,7 @@ class PragaBoard {
           g.append(txt(sx + cw / 2, ty + 16, "+", { class: "tiny" }));
         }
       }
+      this.mark(g, `track-${p}-${name.split(" ")[0]}`);
       const detail = track ? `${pos - 1}` : `${pos}`;
       g.append(el("title", {}, [`${this.t(name)}: ${detail}`
         + (track ? ` — ${this.t("production token at space {a}, seal at space {b}",
@@ -1421,8 +1432,8 @@ const STYLE = `
 .praga-svg .placing-card, .praga-svg .orient-card { fill: #fff; stroke: #8b7f66; }
 .praga-svg .icon { pointer-events: none; }
 .praga-svg .last-move > polygon:first-of-type, .praga-svg .last-move > circle:first-child,
-.praga-svg .last-move > rect:first-child, .praga-svg g.piece.last-move > * {
-  stroke: var(--mover); stroke-width: 4; }
+.praga-svg .last-move > rect:first-child, .praga-svg g.piece.last-move > *,
+.praga-svg .track.last-move > rect { stroke: var(--mover); stroke-width: 4; }
 .praga-svg .flash { animation: praga-flash 0.6s ease-in-out 3; }
 @keyframes praga-flash { 50% { opacity: 0.35; } }
 @media (prefers-reduced-motion: reduce) { .praga-svg .flash { animation: none; } }
