@@ -348,14 +348,14 @@ class PragaBoard {
     const table = div("praga-table");
     const col = div("praga-mapcol");
     const bar = div("praga-zoombar", { role: "toolbar", "aria-label": this.t("map zoom") });
-    for (const [name, text, label] of [["zoom-out", "−", "zoom out"], ["zoom-in", "+", "zoom in"],
-      ["zoom-fit", this.t("whole map"), "show the whole map"], ["zoom-reset", "100 %", "normal size"]]) {
+    for (const [name, text, label] of [["zoom-out", "−", this.t("zoom out")], ["zoom-in", "+", this.t("zoom in")],
+      ["zoom-fit", this.t("whole map"), this.t("show the whole map")], ["zoom-reset", "100 %", this.t("normal size")]]) {
       const btn = document.createElement("button");
       btn.type = "button";
       btn.dataset.zoom = name;
       btn.textContent = text;
-      btn.setAttribute("aria-label", this.t(label));
-      btn.title = this.t(label);
+      btn.setAttribute("aria-label", label);
+      btn.title = label;
       bar.append(btn);
     }
     const level = document.createElement("span");
@@ -572,9 +572,9 @@ class PragaBoard {
           const comp = this.tileComp(r, tile);
           // id, then the cost and the effect on lines of their own (they never overlap)
           const lines = this.tileLines(r, comp);
-          const top = lines.length > 2 ? -15 : -11;
+          const top = lines.length > 2 ? -20 : -12;
           cell.append(txt(cx, ry + top, comp.id, { class: "small bold" }));
-          lines.forEach((line, i) => cell.append(txt(cx, ry + top + 15 + i * 14, line, { class: "tiny" })));
+          lines.forEach((line, i) => cell.append(txt(cx, ry + top + 17 + i * 16, line, { class: "tiny" })));
           if (k === 3) cell.append(icon("star", cx + 28, ry - 30, 12, this.t("special tile")));
         } else {
           cell.append(txt(cx, ry + 4, "—", { class: "small" }));
@@ -1280,14 +1280,16 @@ class PragaBoard {
       { class: "title", "text-anchor": "start" }));
     const lines = [];
     if (bot.kind === "parler") {
-      lines.push([`${this.t("mines")}: ${bot.mines} · ${this.t("quarries")}: ${bot.quarries} · ${this.t("cubes")}: ${bot.cubes}`,
-        this.t("Parler's mines, quarries and cubes")]);
-      lines.push([`${this.t("pawn")}: ${bot.pawn_market === null ? "—" : this.t("market") + " " + bot.pawn_market}`,
-        this.t("the market where Parler's pawn stands")]);
-      lines.push([`${this.t("card")}: ${bot.last_card === null ? "—" : bot.last_card} · ${this.t("draw pile")}: ${bot.draw_pile}`,
-        this.t("Parler's latest card and the cards left to draw")]);
+      lines.push([this.t("mines: {mines} · quarries: {quarries} · cubes: {cubes}",
+        { mines: bot.mines, quarries: bot.quarries, cubes: bot.cubes }),
+      this.t("Parler's mines, quarries and cubes")]);
+      lines.push([this.t("pawn: {where}", { where: bot.pawn_market === null ? "—"
+        : `${this.t("market")} ${bot.pawn_market}` }), this.t("the market where Parler's pawn stands")]);
+      lines.push([this.t("card: {card} · draw pile: {n}", { card: bot.last_card === null ? "—" : bot.last_card,
+        n: bot.draw_pile }), this.t("Parler's latest card and the cards left to draw")]);
       const ptr = Object.entries(bot.row_pointers).map(([row, k]) => `${this.t(row + " row")} ${k + 1}`);
-      lines.push([`${this.t("next tiles")}: ${ptr.join(" · ")}`, this.t("the row position each Parler card takes from")]);
+      lines.push([this.t("next tiles: {rows}", { rows: ptr.join(" · ") }),
+        this.t("the row position each Parler card takes from")]);
     } else {
       // P-SOLO-2/3: after each of your turns it takes the action tile furthest along and
       // returns it; it pays and gains nothing
