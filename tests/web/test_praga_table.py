@@ -107,6 +107,9 @@ def _open(new_page: Any, server_url: str, table: int, seat: int | None = 0,
     return page
 
 
+OVERFLOW = "e => [getComputedStyle(e).overflowY, e.scrollHeight, e.clientHeight]"
+
+
 def _zoom(page: Any) -> float:
     return float(page.get_attribute(".praga-viewport", "data-zoom"))
 
@@ -139,7 +142,8 @@ def test_tile_row_labels_never_overlap(new_page: Any, server_url: str) -> None:
         assert not clashes, (seed, clashes)
         frame = page.locator("[data-part='rows'] > rect.frame").bounding_box()
         for label in labels:
-            assert frame["x"] <= label["x"] and label["x"] + label["width"] <= frame["x"] + frame["width"], label
+            assert frame["x"] <= label["x"], label
+            assert label["x"] + label["width"] <= frame["x"] + frame["width"], label
         page.close()
 
 
@@ -175,8 +179,8 @@ def test_zoom_and_pan_by_buttons_wheel_drag_and_pinch(new_page: Any, server_url:
     # the wheel zooms around the pointer
     page.mouse.move(vp["x"] + 200, vp["y"] + 200)
     page.mouse.wheel(0, -200)
-    page.wait_for_function("z => Number(document.querySelector('.praga-viewport').dataset.zoom) > z",
-                           arg=1.0)
+    page.wait_for_function(
+        "z => Number(document.querySelector('.praga-viewport').dataset.zoom) > z", arg=1.0)
     # dragging pans the map (and does not click what it started on)
     seq = page.evaluate("() => document.getElementById('main').dataset.seq")
     start = page.evaluate("() => [document.querySelector('.praga-viewport').scrollLeft,"
@@ -197,7 +201,9 @@ def test_zoom_and_pan_by_buttons_wheel_drag_and_pinch(new_page: Any, server_url:
       const ev = (type, id, px) => vp.dispatchEvent(new PointerEvent(type, { pointerId: id,
         pointerType: 'touch', clientX: px, clientY: y, bubbles: true, isPrimary: id === 1 }));
       ev('pointerdown', 1, x - 20); ev('pointerdown', 2, x + 20);
-      for (let k = 1; k <= 5; k++) { ev('pointermove', 1, x - 20 - 4 * k); ev('pointermove', 2, x + 20 + 4 * k); }
+      for (let k = 1; k <= 5; k++) {
+        ev('pointermove', 1, x - 20 - 4 * k); ev('pointermove', 2, x + 20 + 4 * k);
+      }
       ev('pointerup', 1, x - 40); ev('pointerup', 2, x + 40);
     }""", [vp["x"] + 250, vp["y"] + 250])
     assert _zoom(page) == pytest.approx(before * 80 / 40, rel=0.05)
@@ -221,7 +227,7 @@ def test_phone_targets_after_zooming_and_choices_without_inner_scroll(
     assert min(size for size, _ in got["targets"]) >= MIN_TARGET_PX, got["targets"]
     assert min(size for size, _ in got["texts"]) >= MIN_TEXT_PX
     choices = page.locator("#choices")
-    overflow = choices.evaluate("e => [getComputedStyle(e).overflowY, e.scrollHeight, e.clientHeight]")
+    overflow = choices.evaluate(OVERFLOW)
     assert overflow[0] == "visible" or overflow[1] <= overflow[2] + 1, overflow
     assert page.locator("#choices button[data-action]").count() > 5
     page.locator("#choices button[data-action]").last.scroll_into_view_if_needed()
@@ -298,7 +304,7 @@ def test_the_whole_log_is_shown_and_each_opponents_last_move_highlighted(
     log = (view.get("view") or view)["log"]
     assert len(log) > 30
     assert page.locator("#log li").count() == len(log)
-    scroll = page.locator("#log").evaluate("e => [getComputedStyle(e).overflowY, e.scrollHeight, e.clientHeight]")
+    scroll = page.locator("#log").evaluate(OVERFLOW)
     assert scroll[0] == "auto" and scroll[1] > scroll[2]
     # the random bot (seat 1) moved since: its last move is marked in its colour
     marked = page.locator("[data-last-move='1']")
@@ -335,5 +341,46 @@ def test_screenshots_at_1280x720_and_1440x900(new_page: Any, server_url: str,
         state = wait_ready(page, seq)
     page.wait_for_selector("#end:not([hidden])")
     shoot("end")
+    page.locator(".praga-table").scroll_into_view_if_needed()
+    shoot("end-board")
     shot(page, artifacts_dir, "praga-table-end-full.png")
+    assert not page.errors, page.errors
+
+
+PREFER = ("site ", "orient ", "pick ", "perform building", "perform wall", "perform upgrade")
+
+
+def test_the_tile_being_placed_and_each_rotation_are_shown(new_page: Any,
+                                                           server_url: str) -> None:
+    table = _table(server_url, ["human", "random"])
+    page = _open(new_page, server_url, table)
+    state = wait_ready(page)
+    seen_site = seen_orient = False
+    for made in range(80):
+        if state["finished"] == "true" or (seen_site and seen_orient):
+            break
+        legal = page.locator("#choices button[data-action]")
+        actions = [legal.nth(i).get_attribute("data-action") or "" for i in range(legal.count())]
+        if any(a.startswith("site ") for a in actions):
+            # the building being placed is drawn while its site is chosen
+            placing = page.locator("svg.praga-board g.placing")
+            assert placing.count() == 1
+            tile = placing.get_attribute("data-placing")
+            assert tile and tile in " ".join(placing.locator("text").all_text_contents())
+            assert any(a.split()[:1] == ["site"] for a in actions)
+            seen_site = True
+        if any(a.startswith("orient ") for a in actions):
+            previews = page.locator("svg.praga-board g.orient.target")
+            assert previews.count() == sum(a.startswith("orient ") for a in actions)
+            for i in range(previews.count()):
+                box = previews.nth(i).bounding_box()
+                assert box["width"] >= 60 and box["height"] >= 60, box
+            assert page.locator("svg.praga-board g.placing").count() == 1
+            seen_orient = True
+        pick = next((i for p in PREFER for i, a in enumerate(actions) if a.startswith(p)),
+                    0 if made % 4 else (made // 4) % len(actions))
+        seq = state["seq"]
+        legal.nth(pick).click()
+        state = wait_ready(page, seq)
+    assert seen_site and seen_orient
     assert not page.errors, page.errors
