@@ -383,4 +383,10 @@ def test_the_tile_being_placed_and_each_rotation_are_shown(new_page: Any,
         legal.nth(pick).click()
         state = wait_ready(page, seq)
     assert seen_site and seen_orient
+    # a building placed by this seat is filled with its colour on the city map
+    owned = page.locator("svg.praga-board .site[data-owner='0'] polygon.building.owned")
+    assert owned.count() >= 1
+    fill = owned.first.evaluate("e => getComputedStyle(e).fill")
+    piece = page.locator("[data-part='player-0'] g.piece .shape").first
+    assert fill == piece.evaluate("e => getComputedStyle(e).fill")
     assert not page.errors, page.errors
