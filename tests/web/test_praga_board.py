@@ -1,9 +1,9 @@
 """The Praga Caput Regni board in the browser (static/js/games/praga.js).
 
 A 2-player table (seat 0 here, seat 1 a random bot) is opened in Chromium through the
-shell's join link; the SVG must draw every part of the table, highlight the legal targets
-of the seat to move, submit one when clicked (the table's seq advances), and never show
-what the view hides (the face-down stacks).
+shell's join link; the table (the map's SVG and a card per player) must draw every part,
+highlight the legal targets of the seat to move, submit one when clicked (the table's seq
+advances), and never show what the view hides (the face-down stacks).
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ def _open_table(new_page: Any, server_url: str, join: bool = True) -> tuple[Any,
     page = new_page()
     page.goto(f"{server_url}/#/table/{table['id']}" + ("/join/0" if join else ""))
     page.wait_for_selector("svg.praga-board [data-part='crane']")
+    page.wait_for_selector(".praga-table [data-part='player-1']")
     return page, table["id"]
 
 
@@ -69,7 +70,7 @@ def _hidden_ids() -> set[str]:
 def test_board_draws_every_part_and_plays_a_move(new_page: Any, server_url: str,
                                                  artifacts_dir: Path) -> None:
     page, table_id = _open_table(new_page, server_url)
-    svg = page.locator("svg.praga-board")
+    svg = page.locator("#board .praga-table")
     for part in PARTS:
         assert svg.locator(f"[data-part='{part}']").count() == 1, part
     # the crane has 12 positions, the rows 3 x 4 tiles, each grid 6 x 6 cells
@@ -114,8 +115,8 @@ def test_board_draws_every_part_and_plays_a_move(new_page: Any, server_url: str,
 
 def test_hidden_information_is_not_drawn(new_page: Any, server_url: str) -> None:
     page, _ = _open_table(new_page, server_url)
-    text = " ".join(page.locator("svg.praga-board text").all_text_contents())
-    titles = " ".join(page.locator("svg.praga-board title").all_text_contents())
+    text = " ".join(page.locator("#board svg text").all_text_contents())
+    titles = " ".join(page.locator("#board svg title").all_text_contents())
     shown = set((text + " " + titles).replace("(", " ").replace(")", " ").split())
     hidden = _hidden_ids()
     assert hidden, "the seeded setup has face-down components"
@@ -125,24 +126,29 @@ def test_hidden_information_is_not_drawn(new_page: Any, server_url: str) -> None
     assert "stack:" in text
 
 
-@pytest.mark.parametrize("width,height", [(1280, 720)])
+NO_SIDEWAYS = "() => document.scrollingElement.scrollWidth <= window.innerWidth"
+
+
+@pytest.mark.parametrize("width,height", [(1280, 720), (390, 844)])
 def test_board_fits_the_board_area(new_page: Any, server_url: str, width: int,
                                    height: int) -> None:
     page, _ = _open_table(new_page, server_url)
-    box = page.locator("svg.praga-board").bounding_box()
+    page.set_viewport_size({"width": width, "height": height})
+    page.wait_for_timeout(200)
+    box = page.locator(".praga-viewport").bounding_box()
     assert box is not None
-    # the SVG scales with its container (viewBox) and never needs more than the window
-    assert box["width"] <= width
-    # text zoom: a doubled font size keeps the board inside the window (viewBox layout)
-    page.add_style_tag(content="svg.praga-board { font-size: 200% !important; }")
-    box = page.locator("svg.praga-board").bounding_box()
-    assert box is not None and box["width"] <= width
+    # the map is panned inside its viewport, which never needs more than the window
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    assert page.evaluate(NO_SIDEWAYS)
+    # text zoom: a doubled font size keeps the page from scrolling sideways
+    page.add_style_tag(content="svg.praga-svg { font-size: 200% !important; }")
+    assert page.evaluate(NO_SIDEWAYS)
     assert not page.errors, page.errors
 
 
 def test_a_spectator_gets_no_targets(new_page: Any, server_url: str) -> None:
     page, _ = _open_table(new_page, server_url, join=False)
-    svg = page.locator("svg.praga-board")
+    svg = page.locator("#board .praga-table")
     assert svg.locator("[data-part='player-1']").count() == 1
     assert svg.locator(".target").count() == 0
     assert not page.errors, page.errors

@@ -315,7 +315,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "sides": names,
         "pending": view_sections.pending(stack[-1] if stack else None),
         "board": view_sections.board(s, names),
-        "log": public["log"][-30:],
+        "log": public["log"],  # the whole game: "since your last turn" needs every line
         "state": public | {"hidden_counts": counts},
     }
     if s.bots is not None:
@@ -355,7 +355,7 @@ def player_views(s: PragaState, seats: Iterable[int | None],
             view["state"]["stack"] = [d.to_plain() for d in stack]
         if addressed:  # log entries addressed to some seats only
             view["state"]["log"] = log_json(s.log, seat)
-            view["log"] = view["state"]["log"][-30:]
+            view["log"] = view["state"]["log"]
         out[seat] = view
     return out
 

@@ -35,10 +35,18 @@ const FALLBACK_COLOURS = {
   blue: { fill: "#2f62c0", ink: "#fff", letter: "B", shape: "triangle" },
   green: { fill: "#3a9a4a", ink: "#fff", letter: "G", shape: "diamond" },
 };
-const W = 1200;
-const PLAYER_H = 216;
-// The board's height: two player boards per row below the map (3-4 players: two rows).
-const heightFor = (players) => 676 + Math.ceil(players / 2) * (PLAYER_H + 8);
+// The map (crane, rows, grids, city, seals and choices) in SVG user units; the player
+// boards are cards of their own (CARD_W x CARD_H), drawn at one unit per pixel.
+const W = 1320;
+const H = 860;
+const CARD_W = 336;
+const CARD_H = 262;
+// Zoom of the map: at least LEGIBLE by default (its smallest text, 12.8 units, stays
+// above 11 px), never outside [MIN_ZOOM, MAX_ZOOM]; each button press multiplies by STEP.
+const LEGIBLE = 0.95;
+const MIN_ZOOM = 0.3;
+const MAX_ZOOM = 3;
+const STEP = 1.25;
 
 // ---------------------------------------------------------------------------------------
 // Legal actions -> board targets
@@ -56,6 +64,9 @@ function parseLegal(legal) {
 }
 
 let renders = 0;
+// Per container: the map's zoom and scroll, and what the last view showed (for the
+// highlight of each opponent's last move); they survive the shell's re-renders.
+const memory = new WeakMap();
 
 export async function renderBoard(container, view, ctx) {
   const mine = ++renders;
@@ -73,10 +84,166 @@ export async function renderBoard(container, view, ctx) {
     return null;
   }
   if (container.dataset.pragaRender !== String(mine)) return null;  // a newer render won
+  let mem = memory.get(container);
+  if (!mem) { mem = { zoom: null, left: 0, top: 0, marks: null, last: {} }; memory.set(container, mem); }
   const board = new PragaBoard(g, view, ctx || {});
-  const svg = board.draw();
-  container.replaceChildren(svg);
-  return svg;
+  board.changes = noteChanges(mem, view);
+  const table = board.drawTable();
+  container.replaceChildren(table);
+  mountZoom(container, table, mem);
+  return table.querySelector("svg.praga-board");
+}
+
+// ---------------------------------------------------------------------------------------
+// What changed since the last view: each seat's last move, highlighted on the board.
+
+// A signature per board element that a move can change (keys match data-mark attributes).
+function marks(b) {
+  const out = new Map();
+  b.sites.forEach((st, k) => out.set(`site-${k}`, `${st.building}/${st.owner}/${st.cube}`));
+  b.markets.forEach((m, k) => out.set(`market-${k}`, `${m.tile}/${m.scored}`));
+  b.bridge.forEach((pl, k) => out.set(`plank-${k}`, `${pl.tile}`));
+  b.seals.forEach((seal, k) => out.set(`seal-${k}`, `${seal.owner}`));
+  b.crane.wheel.forEach((tile, slot) => { if (tile !== null) out.set(`action-tile-${tile}`, String(slot)); });
+  b.players.forEach((pl, p) => {
+    out.set(`grid-0-${p}`, `${pl.hunger_wall.row}/${pl.hunger_wall.column}`);
+    out.set(`grid-1-${p}`, `${pl.cathedral.row}/${pl.cathedral.column}`);
+    out.set(`road-${p}`, `${pl.road}`);
+    out.set(`track-${p}-mines`, `${pl.mines}`);
+    out.set(`track-${p}-quarries`, `${pl.quarries}`);
+    out.set(`track-${p}-technology`, `${pl.technology}`);
+    out.set(`track-${p}-University`, `${pl.university}`);
+    pl.action_board.walls.forEach((w, k) => out.set(`wall-${p}-${k}`, JSON.stringify(w)));
+    for (const [a, stack] of Object.entries(pl.action_board.upgrades)) {
+      out.set(`upgrade-${p}-${a}`, String(stack.length));
+    }
+  });
+  return out;
+}
+
+// Compare with the previous view: the changed marks belong to the seat that was to move
+// (its last move stays highlighted until it moves again); returns {flash, last}.
+function noteChanges(mem, view) {
+  const now = marks(view.board);
+  const flash = new Set();
+  const before = mem.marks;
+  const mover = mem.mover;
+  if (before && mover !== null && mover !== undefined) {
+    const changed = [...now].filter(([k, v]) => before.get(k) !== v).map(([k]) => k);
+    if (changed.length) {
+      mem.last[mover] = new Set(changed);
+      for (const k of changed) flash.add(k);
+    }
+  }
+  mem.marks = now;
+  mem.mover = view.pending ? view.pending.seat : view.to_move;
+  return { flash, last: mem.last };
+}
+
+// ---------------------------------------------------------------------------------------
+// Zoom and pan of the map: buttons, the mouse wheel, dragging and two-finger pinch
+// (pointer events); the zoom and scroll position survive re-renders.
+
+function mountZoom(container, table, mem) {
+  const viewport = table.querySelector(".praga-viewport");
+  const svg = viewport.querySelector("svg.praga-board");
+  const label = table.querySelector(".praga-zoom-level");
+  const fit = () => Math.max(MIN_ZOOM, Math.min((viewport.clientWidth - 2) / W,
+    (viewport.clientHeight - 2) / H));
+  const apply = (z, ax = viewport.clientWidth / 2, ay = viewport.clientHeight / 2) => {
+    z = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
+    const old = mem.zoom || z;
+    const px = (viewport.scrollLeft + ax) / old;
+    const py = (viewport.scrollTop + ay) / old;
+    mem.zoom = z;
+    svg.style.width = `${Math.round(W * z)}px`;
+    svg.style.height = `${Math.round(H * z)}px`;
+    viewport.scrollLeft = px * z - ax;
+    viewport.scrollTop = py * z - ay;
+    mem.left = viewport.scrollLeft;
+    mem.top = viewport.scrollTop;
+    label.textContent = `${Math.round(z * 100)} %`;
+    viewport.dataset.zoom = z.toFixed(3);
+  };
+  if (mem.zoom === null) {
+    const width = (viewport.clientWidth - 2) / W;
+    mem.zoom = Math.max(LEGIBLE, Math.min(width, 1.4));
+  }
+  svg.style.width = `${Math.round(W * mem.zoom)}px`;
+  svg.style.height = `${Math.round(H * mem.zoom)}px`;
+  viewport.scrollLeft = mem.left;
+  viewport.scrollTop = mem.top;
+  label.textContent = `${Math.round(mem.zoom * 100)} %`;
+  viewport.dataset.zoom = mem.zoom.toFixed(3);
+  viewport.addEventListener("scroll", () => { mem.left = viewport.scrollLeft; mem.top = viewport.scrollTop; });
+  const buttons = {
+    "zoom-in": () => apply(mem.zoom * STEP),
+    "zoom-out": () => apply(mem.zoom / STEP),
+    "zoom-fit": () => apply(fit()),
+    "zoom-reset": () => apply(Math.max(LEGIBLE, 1)),
+  };
+  for (const [name, fn] of Object.entries(buttons)) {
+    table.querySelector(`[data-zoom='${name}']`).addEventListener("click", fn);
+  }
+  const at = (e) => {
+    const r = viewport.getBoundingClientRect();
+    return [e.clientX - r.left, e.clientY - r.top];
+  };
+  viewport.addEventListener("wheel", (e) => {
+    if (!e.deltaY) return;
+    e.preventDefault();
+    apply(mem.zoom * Math.exp(-Math.max(-200, Math.min(200, e.deltaY)) / 500), ...at(e));
+  }, { passive: false });
+  viewport.addEventListener("keydown", (e) => {
+    if (e.target !== viewport) return;
+    if (e.key === "+" || e.key === "=") { e.preventDefault(); apply(mem.zoom * STEP); }
+    if (e.key === "-") { e.preventDefault(); apply(mem.zoom / STEP); }
+  });
+  // pointers: one drags the map, two pinch; a drag does not click what it started on
+  const down = new Map();
+  let pinch = null;
+  let dragged = false;
+  viewport.addEventListener("pointerdown", (e) => {
+    if (e.pointerType === "mouse" && e.button !== 0) return;
+    down.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY });
+    dragged = false;
+    if (down.size === 2) {
+      const [a, b] = [...down.values()];
+      pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: mem.zoom };
+    }
+  });
+  viewport.addEventListener("pointermove", (e) => {
+    const p = down.get(e.pointerId);
+    if (!p) return;
+    const dx = e.clientX - p.x;
+    const dy = e.clientY - p.y;
+    p.x = e.clientX;
+    p.y = e.clientY;
+    if (down.size >= 2 && pinch) {
+      const [a, b] = [...down.values()];
+      const dist = Math.hypot(a.x - b.x, a.y - b.y) || 1;
+      const r = viewport.getBoundingClientRect();
+      dragged = true;
+      apply(pinch.zoom * (dist / pinch.dist), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+      return;
+    }
+    if (!dragged && Math.hypot(e.clientX - p.x0, e.clientY - p.y0) < 6) return;
+    if (!dragged) {
+      try { viewport.setPointerCapture(e.pointerId); } catch { /* a pointer already gone */ }
+    }
+    dragged = true;
+    viewport.scrollLeft -= dx;
+    viewport.scrollTop -= dy;
+  });
+  const up = (e) => {
+    down.delete(e.pointerId);
+    if (down.size < 2) pinch = null;
+  };
+  viewport.addEventListener("pointerup", up);
+  viewport.addEventListener("pointercancel", up);
+  viewport.addEventListener("click", (e) => {
+    if (dragged) { e.stopPropagation(); e.preventDefault(); dragged = false; }
+  }, true);
 }
 
 class PragaBoard {
@@ -139,8 +306,11 @@ class PragaBoard {
     const look = this.look(seat);
     const grp = el("g", { class: "piece", "data-seat": seat });
     grp.append(shapeFor(look.shape, x, y, r, look.fill));
-    grp.append(txt(x, y + r * 0.4, look.letter, { class: "piece-label",
-      style: `fill:${look.ink};font-size:${(r * 1.15 / 16).toFixed(3)}em` }));
+    // the seat's letter where it can be read; smaller pieces show their shape only
+    if (r >= 10) {
+      grp.append(txt(x, y + r * 0.4, look.letter, { class: "piece-label",
+        style: `fill:${look.ink};font-size:${(r * 1.2 / 16).toFixed(3)}em` }));
+    }
     grp.append(el("title", {}, [`${this.seatName(seat)}${extra ? ": " + extra : ""}`]));
     return grp;
   }
@@ -167,27 +337,78 @@ class PragaBoard {
   }
 
   // --- drawing -----------------------------------------------------------------------
-  draw() {
-    const H = heightFor(this.view.players);
-    const svg = el("svg", {
-      xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, class: "praga-board", role: "group",
-      "aria-label": this.t("Praga Caput Regni board"),
-      preserveAspectRatio: "xMidYMin meet",
-    });
-    svg.style.width = "100%";
-    svg.style.height = "auto";
-    svg.append(el("style", {}, [STYLE]));
-    svg.append(this.drawStatus(0, 0, W, 28));
-    svg.append(this.drawCrane(10, 34, 300, 330));
-    svg.append(this.drawRows(320, 34, 330, 330));
-    svg.append(this.drawGrid(0, 660, 34, 265, 330));
-    svg.append(this.drawGrid(1, 930, 34, 265, 330));
-    svg.append(this.drawCity(10, 370, 720, 300));
-    svg.append(this.drawSide(740, 370, 455, 300));
-    svg.append(this.drawPlayers(10, 676, W - 20));
+  // The table: a zoomable map, then a card per player and per side the engine plays.
+  drawTable() {
+    const div = (cls, attrs = {}) => {
+      const node = document.createElement("div");
+      node.className = cls;
+      for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+      return node;
+    };
+    const table = div("praga-table");
+    const col = div("praga-mapcol");
+    const bar = div("praga-zoombar", { role: "toolbar", "aria-label": this.t("map zoom") });
+    for (const [name, text, label] of [["zoom-out", "−", this.t("zoom out")], ["zoom-in", "+", this.t("zoom in")],
+      ["zoom-fit", this.t("whole map"), this.t("show the whole map")], ["zoom-reset", "100 %", this.t("normal size")]]) {
+      const btn = document.createElement("button");
+      btn.type = "button";
+      btn.dataset.zoom = name;
+      btn.textContent = text;
+      btn.setAttribute("aria-label", label);
+      btn.title = label;
+      bar.append(btn);
+    }
+    const level = document.createElement("span");
+    level.className = "praga-zoom-level muted";
+    level.setAttribute("aria-live", "polite");
+    bar.append(level);
+    const hint = document.createElement("span");
+    hint.className = "muted praga-zoom-hint";
+    hint.textContent = this.t("drag to move the map, wheel or pinch to zoom");
+    bar.append(hint);
+    const viewport = div("praga-viewport", { tabindex: "0",
+      "aria-label": this.t("map: drag to move it, + and − zoom") });
+    viewport.append(this.draw());
+    col.append(bar, viewport);
+    const players = div("praga-players", { role: "group", "aria-label": this.t("player boards") });
+    for (let p = 0; p < this.view.players; p++) players.append(this.drawPlayerCard(p));
+    for (const bot of this.b.bots || []) players.append(this.drawBotCard(bot));
+    table.append(col, players);
     for (const [node, label] of this.targets) mergeTitles(node, label);
+    table.dataset.targets = String(this.targets.length);
+    return table;
+  }
+
+  draw() {
+    const svg = el("svg", {
+      xmlns: SVG_NS, viewBox: `0 0 ${W} ${H}`, class: "praga-board praga-svg", role: "group",
+      "aria-label": this.t("Praga Caput Regni board"),
+      preserveAspectRatio: "xMinYMin meet",
+    });
+    svg.append(el("style", {}, [STYLE]));
+    svg.append(el("defs", {}, [iconDefs()]));
+    svg.append(this.drawStatus(0, 0, W, 30));
+    svg.append(this.drawCrane(8, 34, 336, 380));
+    svg.append(this.drawRows(352, 34, 396, 380));
+    svg.append(this.drawGrid(0, 756, 34, 278, 380));
+    svg.append(this.drawGrid(1, 1040, 34, 274, 380));
+    svg.append(this.drawCity(8, 422, 790, 432));
+    svg.append(this.drawSide(806, 422, 508, 432));
     svg.setAttribute("data-targets", String(this.targets.length));
     return svg;
+  }
+
+  // A changed element: flashes when it just changed, and keeps the colour of the seat
+  // whose last move changed it.
+  mark(node, key) {
+    node.setAttribute("data-mark", key);
+    for (const [seat, keys] of Object.entries(this.changes.last)) {
+      if (Number(seat) === this.seat || !keys.has(key)) continue;
+      node.classList.add("last-move");
+      node.style.setProperty("--mover", this.colour(Number(seat)));
+      node.setAttribute("data-last-move", seat);
+    }
+    if (this.changes.flash.has(key)) node.classList.add("flash");
   }
 
   section(id, x, y, w, h, title) {
@@ -223,8 +444,8 @@ class PragaBoard {
     const z = this.g.zones;
     const grp = this.section("crane", x, y, w, h, this.t("action crane"));
     const cx = w / 2;
-    const cy = 165;
-    const R = 118;
+    const cy = 182;
+    const R = 130;
     const n = crane.positions;
     for (let pos = 0; pos < n; pos++) {
       const a0 = (pos / n) * 2 * Math.PI - Math.PI / 2 - Math.PI / n;
@@ -235,48 +456,51 @@ class PragaBoard {
       const p = (ang, r) => [cx + r * Math.cos(ang), cy + r * Math.sin(ang)];
       const [x0, y0] = p(a0, R);
       const [x1, y1] = p(a1, R);
-      const [x2, y2] = p(a1, 44);
-      const [x3, y3] = p(a0, 44);
+      const [x2, y2] = p(a1, 42);
+      const [x3, y3] = p(a0, 42);
       const sector = el("g", { class: `crane-pos zone-${zone}`, "data-board": pos,
         "data-wheel": wheel });
       sector.append(el("path", {
-        d: `M${x0},${y0} A${R},${R} 0 0 1 ${x1},${y1} L${x2},${y2} A44,44 0 0 0 ${x3},${y3} Z`,
+        d: `M${x0},${y0} A${R},${R} 0 0 1 ${x1},${y1} L${x2},${y2} A42,42 0 0 0 ${x3},${y3} Z`,
         class: `zone zone-${zone}`,
       }));
       const mid = (a0 + a1) / 2;
       const cost = pos < z.green_start ? crane.red_costs[pos] : 0;
       const vp = pos >= z.blue_start && pos < z.beyond ? crane.blue_vp[pos - z.blue_start] : 0;
-      const [zx, zy] = p(mid, R + 11);
+      const [zx, zy] = p(mid, R + 12);
       const zoneLabel = cost ? `−${cost}` : vp ? `+${vp}` : "";
       if (zoneLabel) grp.append(txt(zx, zy + 4, zoneLabel, { class: "small" }));
       let tip = `${this.t(zone + " zone")}` + (cost ? `: ${this.t("pay {n} gold", { n: cost })}` : "")
         + (vp ? `: ${this.t("+{n} VP", { n: vp })}` : "");
       if (wheel === 0) {
-        const [bx, by] = p(mid, 80);
+        const [bx, by] = p(mid, 86);
         sector.append(el("rect", { x: bx - 10, y: by - 10, width: 20, height: 20, class: "box" }));
         tip += ` — ${this.t("the box (white arrow)")}`;
       } else {
         const slot = crane.slots[wheel - 1];
         const tile = b.crane.wheel[wheel];  // an action tile's id, or null
-        const [sx, sy] = p(mid, 104);
+        const [sx, sy] = p(mid, 117);
         sector.append(txt(sx, sy + 4, String(wheel), { class: "tiny" }));
         const bonus = slot.kind === 0 ? this.t("special tile or {n} VP", { n: slot.vp })
           : slot.kind === 1 ? this.reward(slot.gain)
             : slot.kind === 2 ? this.t("buy an egg for {cost}", { cost: costText(slot.price, this.N.cost_kinds, (k) => this.t(k)) })
               : this.t("track step");
-        const [gx, gy] = p(mid, 56);
-        sector.append(txt(gx, gy + 3, bonusIcon(slot), { class: "tiny" }));
+        const [gx, gy] = p(mid, 54);
+        sector.append(bonusIcon(slot, gx, gy));
         tip += ` — ${this.t("slot {n}", { n: wheel })}: ${this.t("wheel bonus")}: ${bonus}`;
         if (tile !== null) {
-          const [tx, ty] = p(mid, 80);
+          const [tx, ty] = p(mid, 86);
           const acts = b.action_tiles[tile].map((a) => this.name(a));
-          sector.append(el("circle", { cx: tx, cy: ty, r: 15, class: "action-tile" }));
-          sector.append(txt(tx, ty - 1, tile, { class: "tiny bold" }));
-          sector.append(txt(tx, ty + 8, b.action_tiles[tile].map((a) => ACTION_ABBR[this.actionIndex(a)]).join("/"),
+          const disc = el("g", { class: "action-disc" });
+          disc.append(el("circle", { cx: tx, cy: ty, r: 22, class: "action-tile" }));
+          disc.append(txt(tx, ty - 3, tile, { class: "tiny bold" }));
+          disc.append(txt(tx, ty + 11, b.action_tiles[tile].map((a) => this.abbr(a)).join("/"),
             { class: "tiny" }));
+          this.mark(disc, `action-tile-${tile}`);
+          sector.append(disc);
           if (b.crane.five_vp_tile === tile) {
-            sector.append(el("circle", { cx: tx + 13, cy: ty - 12, r: 6, class: "five-vp" }));
-            sector.append(txt(tx + 13, ty - 9, "5", { class: "tiny bold" }));
+            sector.append(el("circle", { cx: tx + 19, cy: ty - 17, r: 9, class: "five-vp" }));
+            sector.append(txt(tx + 19, ty - 12.5, "5", { class: "tiny bold" }));
           }
           tip += ` — ${this.t("action tile")} ${tile}: ${acts.join(" / ")}`;
         } else {
@@ -293,7 +517,7 @@ class PragaBoard {
     const taken = b.turn.action_tile;
     if (taken !== null) {
       hub.append(txt(cx, cy - 4, taken, { class: "bold" }));
-      hub.append(txt(cx, cy + 10, b.action_tiles[taken].map((a) => ACTION_ABBR[this.actionIndex(a)]).join(" / "),
+      hub.append(txt(cx, cy + 12, b.action_tiles[taken].map((a) => this.abbr(a)).join("/"),
         { class: "tiny" }));
       hub.append(el("title", {}, [`${this.t("action tile")} ${taken}: `
         + b.action_tiles[taken].map((a) => this.name(a)).join(" / ")]));
@@ -307,21 +531,21 @@ class PragaBoard {
     const ps = crane.platform_spaces;
     const pw = 30;
     const px0 = cx - (ps * pw) / 2;
-    const py = 300;
+    const py = 340;
     const era = crane.era_line[String(this.view.players)];
     for (let k = 0; k < ps; k++) {
       const cell = el("g", { class: "platform-space" });
-      cell.append(el("rect", { x: px0 + k * pw, y: py, width: pw - 2, height: 18,
+      cell.append(el("rect", { x: px0 + k * pw, y: py, width: pw - 2, height: 22,
         class: k === era ? "era-line" : "cell" }));
-      cell.append(txt(px0 + k * pw + pw / 2 - 1, py + 13, String(k), { class: "tiny" }));
+      cell.append(txt(px0 + k * pw + pw / 2 - 1, py + 16, String(k), { class: "tiny" }));
       cell.append(el("title", {}, [`${this.t("platform")} ${k}`
         + (k === era ? ` — ${this.t("era II begins")}` : "")]));
       grp.append(cell);
     }
     const pk = Math.min(b.platform, ps - 1);
-    grp.append(el("rect", { x: px0 + pk * pw + 8, y: py + 3, width: 12, height: 12,
+    grp.append(el("rect", { x: px0 + pk * pw + 5, y: py + 25, width: 18, height: 8,
       class: "platform-cube" }, [el("title", {}, [this.tr(this.view.platform)])]));
-    grp.append(txt(px0 - 6, py + 13, "⌛", { class: "small", "text-anchor": "end" }));
+    grp.append(icon("hourglass", px0 - 14, py + 11, 16, this.t("platform")));
     return grp;
   }
 
@@ -329,26 +553,29 @@ class PragaBoard {
   drawRows(x, y, w, h) {
     const b = this.b;
     const grp = this.section("rows", x, y, w, h, this.t("hex tile rows"));
-    const size = 30;
+    const size = 34;
     const rowNames = ["building", "wall", "upgrade"];
     const pick = this.mine("pick-tile") ? rowNames.indexOf(this.top.fields.row) : -1;
     const refresh = this.top && this.top.kind === "refresh"
       ? rowNames.indexOf(this.top.fields.row) : -1;
     for (let r = 0; r < 3; r++) {
-      const ry = 72 + r * 94;
-      grp.append(txt(8, ry - 34, this.t(`${rowNames[r]} row`), { class: "small bold",
+      const ry = 84 + r * 112;
+      grp.append(txt(8, ry - 40, this.t(`${rowNames[r]} row`), { class: "small bold",
         "text-anchor": "start" }));
       for (let k = 0; k < 4; k++) {
-        const cx = 40 + k * (size * 1.8 + 6);
+        const cx = 40 + k * 66;
         const tile = b.rows[rowNames[r]][k];  // a tile's id, or null
         const cell = el("g", { class: `row-tile ${k === 3 ? "special" : ""}`,
           "data-row": rowNames[r], "data-pos": k });
         cell.append(el("polygon", { points: hexPoints(cx, ry, size), class: `hex tile-${rowNames[r]}` }));
         if (tile !== null) {
           const comp = this.tileComp(r, tile);
-          cell.append(txt(cx, ry - 4, comp.id, { class: "small bold" }));
-          cell.append(txt(cx, ry + 10, this.tileShort(r, comp), { class: "tiny" }));
-          if (k === 3) cell.append(txt(cx, ry - 17, "★", { class: "tiny" }));
+          // id, then the cost and the effect on lines of their own (they never overlap)
+          const lines = this.tileLines(r, comp);
+          const top = lines.length > 2 ? -20 : -12;
+          cell.append(txt(cx, ry + top, comp.id, { class: "small bold" }));
+          lines.forEach((line, i) => cell.append(txt(cx, ry + top + 17 + i * 16, line, { class: "tiny" })));
+          if (k === 3) cell.append(icon("star", cx + 28, ry - 30, 12, this.t("special tile")));
         } else {
           cell.append(txt(cx, ry + 4, "—", { class: "small" }));
         }
@@ -362,14 +589,15 @@ class PragaBoard {
         let i = 0;
         for (const [key] of this.legal) {
           if (!key.startsWith("remove ")) continue;
-          const chip = this.chip(250, ry - 30 + i * 17, 72, key.slice(7).replace(" ", "+"));
+          const chip = this.chip(296 + (i % 2) * 48, ry - 40 + Math.floor(i / 2) * 29, 44,
+            key.slice(7).replace(" ", "+"));
           this.target(chip, key);
           grp.append(chip);
           i++;
         }
       } else {
         ["gold", "stone"].forEach((res, i) => {
-          const chip = this.chip(262, ry - 22 + i * 24, 60, `↻ ${this.t(res)}`);
+          const chip = this.chip(292, ry - 30 + i * 32, 94, `↻ ${this.t(res)}`);
           chip.append(el("title", {}, [this.t("refresh the {row} row for 1 {res}",
             { row: this.t(rowNames[r]), res: this.t(res) })]));
           if (this.target(chip, `refresh ${rowNames[r]} ${res}`)) grp.append(chip);
@@ -379,7 +607,7 @@ class PragaBoard {
       const counts = b.face_down.stacks[b.era - 1][rowNames[r]];
       const normal = counts.normal;
       const special = counts.special;
-      const st = txt(8, ry + 44, `${this.t("stack")}: ${normal} + ★${special}`,
+      const st = txt(8, ry + 52, `${this.t("stack")}: ${normal} + ★${special}`,
         { class: "tiny", "text-anchor": "start" });
       st.append(el("title", {}, [this.t("face-down tiles left in this era's stacks")]));
       grp.append(st);
@@ -428,17 +656,33 @@ class PragaBoard {
     return out !== id || n > 9 ? out : `${n} ${this.t(kind)}`;
   }
 
-  tileShort(row, comp) {
-    if (row === 2) return ACTION_ABBR[comp.action] + " +" + shortReward(comp.bonus, this.N.reward_kinds);
+  // Two short lines of a row tile: its cost and its effect (upgrades: action and bonus).
+  // A reward that does not fit one line (more than 7 characters) takes two.
+  tileLines(row, comp) {
+    const split = (prefix, reward) => {
+      const parts = shortParts(reward, this.N.reward_kinds);
+      const one = prefix + parts.join("+");
+      if (one.length <= 7 || parts.length < 2) return [one];
+      return [prefix + parts[0], "+" + parts.slice(1).join("+")];
+    };
+    if (row === 2) return [this.abbr(this.N.actions[comp.action]), ...split("+", comp.bonus)];
     const cost = [comp.gold ? `${comp.gold}g` : "", comp.stone ? `${comp.stone}s` : ""]
-      .filter(Boolean).join("");
-    return `${cost || "0"}→${shortReward(comp.reward, this.N.reward_kinds)}`;
+      .filter(Boolean).join(" ");
+    return [cost || "0", ...split("→", comp.reward)];
+  }
+
+  // An action's short name in the reader's language ("Mi" for mines in English).
+  abbr(action) {
+    const i = typeof action === "number" ? action : this.actionIndex(action);
+    const name = this.N.actions[i];
+    const out = this.t(`abbreviation: ${name}`);
+    return out === `abbreviation: ${name}` ? ACTION_ABBR[i] : out;
   }
 
   chip(x, y, w, label) {
     const grp = el("g", { class: "chip" });
-    grp.append(el("rect", { x, y, width: w, height: 18, rx: 9 }));
-    grp.append(txt(x + w / 2, y + 13, label, { class: "tiny" }));
+    grp.append(el("rect", { x, y, width: w, height: 26, rx: 8 }));
+    grp.append(txt(x + w / 2, y + 17.5, label, { class: "tiny" }));
     return grp;
   }
 
@@ -498,7 +742,9 @@ class PragaBoard {
       const col = cube.column;
       const px = gx + col * cell + 8 + (p % 2) * 14;
       const py = gy + (rows - 1 - row) * cell + 9 + Math.floor(p / 2) * 14;
-      grp.append(this.piece(p, px, py, 6, `${this.t(gname)} ${this.t("row")} ${row + 1}, ${this.t("column")} ${col}`));
+      const cubeNode = this.piece(p, px, py, 6, `${this.t(gname)} ${this.t("row")} ${row + 1}, ${this.t("column")} ${col}`);
+      this.mark(cubeNode, `grid-${gi}-${p}`);
+      grp.append(cubeNode);
     }
     // buttons: up (2 silver windows), sideways, technology, arrow
     const by = gy + rows * cell + 20;
@@ -510,13 +756,13 @@ class PragaBoard {
     if (this.top && this.top.kind === "up-arrow" && this.top.fields.grid === gname) {
       buttons.push(["arrow-up", `↑ ${this.t("follow")}`], ["arrow-stay", `· ${this.t("stay")}`]);
     }
-    let bx = gx - 30;
+    let j = 0;
     for (const [key, label] of buttons) {
       if (!this.legal.has(key)) continue;
-      const chip = this.chip(bx, by, 78, label);
+      const chip = this.chip(8 + (j % 3) * 88, by + Math.floor(j / 3) * 32, 84, label);
       this.target(chip, key);
       grp.append(chip);
-      bx += 82;
+      j++;
     }
     return grp;
   }
@@ -554,8 +800,10 @@ class PragaBoard {
         // players' road markers
         for (let p = 0; p < this.view.players; p++) {
           if (b.players[p].road === sp.numeral) {
-            g.append(this.piece(p, cx - size * 0.45 + p * 8, cy - size * 0.45, 5,
-              `${this.t("King's Road")} ${ROMAN[sp.numeral]}`));
+            const marker = this.piece(p, cx - size * 0.5 + p * 10, cy - size * 0.55, 6,
+              `${this.t("King's Road")} ${ROMAN[sp.numeral]}`);
+            this.mark(marker, `road-${p}`);
+            g.append(marker);
           }
         }
         if (this.seat !== null && b.players[this.seat].road === sp.numeral) {
@@ -575,6 +823,7 @@ class PragaBoard {
       const tile = b.bridge[k].tile;  // a bridge tile's id, or null
       g.append(txt(cx, cy - 2, `⟂${k}`, { class: "tiny" }));
       if (tile !== null) g.append(txt(cx, cy + 9, tile, { class: "tiny bold" }));
+      this.mark(g, `plank-${k}`);
       g.append(el("title", {}, [`${this.t("Charles Bridge")} — ${this.t("plank")} ${k}: `
         + fields.map((r) => this.rewardOf(r)).join(" + ")
         + (tile !== null ? ` — ${this.t("bridge tile")} ${tile}: `
@@ -591,17 +840,26 @@ class PragaBoard {
       g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.97),
         class: `hex market-${this.N.market_colours[m.colour]}` }));
       const mt = b.markets[k].tile;  // a market tile's id, or null
-      g.append(txt(cx, cy - 2, m.id, { class: "tiny bold" }));
+      const mt0 = b.markets[k].tile;
+      const parts = mt0 !== null ? shortParts(this.byId.market_tiles.get(mt0).upper, this.N.reward_kinds) : [];
+      const twoLines = parts.join("+").length > 5 && parts.length > 1;
+      g.append(txt(cx, cy + (twoLines ? -8 : -2), m.id, { class: "tiny bold" }));
       let tip = `${this.t("market")} ${m.id} (${this.t(this.N.market_colours[m.colour])})`;
       if (mt !== null) {
         const tileC = this.byId.market_tiles.get(mt);
-        g.append(txt(cx, cy + 9, shortReward(tileC.upper, this.N.reward_kinds), { class: "tiny" }));
+        if (twoLines) {
+          g.append(txt(cx, cy + 5, parts[0], { class: "tiny" }));
+          g.append(txt(cx, cy + 17, "+" + parts.slice(1).join("+"), { class: "tiny" }));
+        } else {
+          g.append(txt(cx, cy + 10, parts.join("+"), { class: "tiny" }));
+        }
         tip += `: ${this.reward(tileC.upper)} / ${this.reward(tileC.lower)}`;
       } else {
         tip += `: ${this.t(inUse ? "empty market" : "not used with this player count")}`;
       }
       if (b.markets[k].scored) { g.append(txt(cx + size * 0.5, cy - size * 0.4, "✓", { class: "tiny" })); tip += ` (${this.t("scored")})`; }
       g.append(el("title", {}, [tip]));
+      this.mark(g, `market-${k}`);
       this.target(g, `at-market ${m.id}`) || this.target(g, `market-tile ${m.id}`);
       grp.append(g);
     });
@@ -615,22 +873,30 @@ class PragaBoard {
       let tip = `${this.t("building site")} ${st.id} — ${this.t(st.old_town ? "Old Town" : "New Town")}`
         + (st.old_town ? `: +${st.surcharge} ${this.t("gold")}, ${st.vp} ${this.t("VP")}` : "");
       if (tile !== null) {
-        g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.78), class: "hex building" }));
-        g.append(txt(cx, cy + 3, tile, { class: "tiny bold" }));
+        // the building in its owner's colour: who built what reads at a glance
+        const look = owner !== null ? this.look(owner) : null;
+        const house = el("polygon", { points: hexPoints(cx, cy, size * 0.8), class: "hex building" });
+        if (look) { house.style.fill = look.fill; house.classList.add("owned"); }
+        g.append(house);
+        const label = txt(cx, cy + 5, tile, { class: "tiny bold" });
+        if (look) label.style.fill = look.ink;
+        g.append(label);
         tip += ` — ${this.t("building tile")} ${tile}`;
         if (owner !== null) {
-          g.append(this.piece(owner, cx + size * 0.42, cy - size * 0.42, 5));
+          g.append(this.piece(owner, cx + size * 0.55, cy - size * 0.5, 5));
           tip += ` (${this.seatName(owner)})`;
+          g.setAttribute("data-owner", owner);
         }
         if (b.sites[k].cube) {
-          g.append(el("rect", { x: cx - size * 0.55, y: cy + size * 0.2, width: 7, height: 7,
+          g.append(el("rect", { x: cx - size * 0.7, y: cy - size * 0.6, width: 8, height: 8,
             class: "cube" }));
           tip += ` + ${this.t("cube")}`;
         }
       } else {
-        g.append(txt(cx, cy + 3, st.id, { class: "tiny" }));
-        if (st.old_town) g.append(txt(cx, cy + 12, `+${st.surcharge}`, { class: "tiny" }));
+        g.append(txt(cx, cy + (st.old_town ? -1 : 5), st.id, { class: "tiny" }));
+        if (st.old_town) g.append(txt(cx, cy + 13, `+${st.surcharge}`, { class: "tiny" }));
       }
+      this.mark(g, `site-${k}`);
       g.append(el("title", {}, [tip]));
       if (siteDecision) this.target(g, `site ${st.id}`);
       grp.append(g);
@@ -654,13 +920,14 @@ class PragaBoard {
     // seals
     grp.append(txt(8, 16, this.t("seals"), { class: "title", "text-anchor": "start" }));
     C.seals.forEach((seal, k) => {
-      const sx = 8 + k * 88;
+      const sx = 8 + k * 96;
       const g = el("g", { class: "seal", "data-seal": seal.id });
-      g.append(el("circle", { cx: sx + 18, cy: 40, r: 16, class: "seal-disc" }));
-      g.append(txt(sx + 18, 44, seal.id, { class: "tiny bold" }));
-      g.append(txt(sx + 40, 44, `${seal.vp}`, { class: "tiny", "text-anchor": "start" }));
+      g.append(el("circle", { cx: sx + 20, cy: 44, r: 18, class: "seal-disc" }));
+      g.append(txt(sx + 20, 49, seal.id, { class: "tiny bold" }));
+      g.append(txt(sx + 42, 49, `${seal.vp} ${this.t("VP")}`, { class: "tiny", "text-anchor": "start" }));
       const owner = b.seals[k].owner;
-      if (owner !== null) g.append(this.piece(owner, sx + 32, 28, 6));
+      if (owner !== null) g.append(this.piece(owner, sx + 36, 28, 7));
+      this.mark(g, `seal-${k}`);
       g.append(el("title", {}, [`${this.t("seal")} ${seal.id}: ${this.t(this.N.seal_effects[seal.effect])} ${seal.vp}; `
         + `${this.t("cost")} ${costText(seal.cost, this.N.cost_kinds, (c) => this.t(c))}`
         + (owner !== null ? ` — ${this.seatName(owner)}` : ` — ${this.t("free")}`)]));
@@ -668,14 +935,14 @@ class PragaBoard {
       grp.append(g);
     });
     // production tokens (the river)
-    grp.append(txt(8, 78, this.t("production tokens"), { class: "title", "text-anchor": "start" }));
+    grp.append(txt(8, 88, this.t("production tokens"), { class: "title", "text-anchor": "start" }));
     b.river.forEach((t, k) => {
       const tok = this.byId.production_tokens.get(t);
-      const tx = 8 + k * 55;
+      const tx = 8 + k * 62;
       const g = el("g", { class: "token", "data-token": tok.id });
-      g.append(el("rect", { x: tx, y: 86, width: 50, height: 30, rx: 4, class: "token-box" }));
-      g.append(txt(tx + 25, 98, tok.id, { class: "tiny bold" }));
-      g.append(txt(tx + 25, 111, shortReward(tok.gain, this.N.reward_kinds), { class: "tiny" }));
+      g.append(el("rect", { x: tx, y: 96, width: 58, height: 38, rx: 4, class: "token-box" }));
+      g.append(txt(tx + 29, 111, tok.id, { class: "tiny bold" }));
+      g.append(txt(tx + 29, 127, shortReward(tok.gain, this.N.reward_kinds), { class: "tiny" }));
       g.append(el("title", {}, [`${this.t("production token")} ${tok.id}: ${this.reward(tok.gain)}`]));
       this.target(g, `token ${tok.id}`);
       grp.append(g);
@@ -688,20 +955,25 @@ class PragaBoard {
         + ` · ${this.t("Cathedral tiles")}: ${fd.cathedral_tiles}`,
     ];
     pileLines.forEach((line, i) => {
-      const piles = txt(8, 132 + i * 12, line, { class: "tiny", "text-anchor": "start" });
+      const piles = txt(8, 154 + i * 17, line, { class: "tiny", "text-anchor": "start" });
       piles.append(el("title", {}, [this.t("face-down piles: only their sizes are known")]));
       grp.append(piles);
     });
     // the current decision's choices that have no other place on the board
-    grp.append(txt(8, 168, this.t("choices"), { class: "title", "text-anchor": "start" }));
+    grp.append(txt(8, 208, this.t("choices"), { class: "title", "text-anchor": "start" }));
     let cx = 8;
-    let cy = 176;
-    const place = (node, width) => {
-      if (cx + width > w - 8) { cx = 8; cy += 40; }
+    let cy = 216;
+    let rowH = 0;
+    const place = (node, width, height = 40) => {
+      if (cx + width > w - 8) { cx = 8; cy += rowH + 6; rowH = 0; }
       node.setAttribute("transform", `translate(${cx},${cy})`);
       cx += width + 6;
+      rowH = Math.max(rowH, height);
       grp.append(node);
     };
+    // the tile being placed, while its site, wall position or rotation is chosen
+    const placing = this.placingTile();
+    if (placing) place(this.tileCard(...placing), 190, 84);
     if (this.mine("orientation")) {
       const row = ["building", "wall", "upgrade"].indexOf(this.top.fields.row);
       for (let k = 0; k < 6; k++) {
@@ -709,23 +981,48 @@ class PragaBoard {
         if (!this.legal.has(key)) continue;
         const node = this.orientPreview(row, this.top.fields.tile, k);
         this.target(node, key);
-        place(node, 40);
+        place(node, 84, 96);
       }
     }
     for (const [key, a] of this.legal) {
       if (!CHOICE_VERBS.has(a.verb)) continue;
       const node = el("g", { class: "choice-card" });
-      const width = a.verb === "choose" || a.verb === "keep-silver" ? 130 : 100;
-      node.append(el("rect", { x: 0, y: 0, width, height: 34, rx: 4 }));
-      node.append(txt(width / 2, 14, this.choiceTitle(a), { class: "tiny bold" }));
+      const width = 160;
+      node.append(el("rect", { x: 0, y: 0, width, height: 40, rx: 4 }));
+      node.append(txt(width / 2, 16, this.choiceTitle(a), { class: "tiny bold" }));
       const detail = this.choiceDetail(a);
-      node.append(txt(width / 2, 27, detail.length > 24 ? detail.slice(0, 23) + "…" : detail,
+      node.append(txt(width / 2, 33, detail.length > 22 ? detail.slice(0, 21) + "…" : detail,
         { class: "tiny" }));
       node.append(el("title", {}, [detail]));
       this.target(node, key);
-      place(node, width);
+      place(node, width, 40);
     }
     return grp;
+  }
+
+  // [row, tile id] of the tile this seat is placing (its site, wall position or
+  // rotation is being chosen), or null.
+  placingTile() {
+    if (this.mine("site")) return [0, this.top.fields.building];
+    if (this.mine("wall-position")) return [1, this.top.fields.wall];
+    if (this.mine("orientation")) {
+      return [["building", "wall", "upgrade"].indexOf(this.top.fields.row), this.top.fields.tile];
+    }
+    return null;
+  }
+
+  tileCard(row, id) {
+    const comp = this.tileComp(row, id);
+    const g = el("g", { class: "placing", "data-placing": id });
+    g.append(el("rect", { x: 0, y: 0, width: 190, height: 84, rx: 6, class: "placing-card" }));
+    g.append(el("polygon", { points: hexPoints(42, 42, 34), class: `hex tile-${["building", "wall", "upgrade"][row]}` }));
+    g.append(txt(42, 47, id, { class: "small bold" }));
+    g.append(txt(84, 22, this.t("placing this tile"), { class: "tiny bold", "text-anchor": "start" }));
+    const [first, second] = comp ? this.tileLines(row, comp) : ["", ""];
+    g.append(txt(84, 44, first, { class: "tiny", "text-anchor": "start" }));
+    g.append(txt(84, 64, second, { class: "tiny", "text-anchor": "start" }));
+    if (comp) g.append(el("title", {}, [this.tileTip(row, comp)]));
+    return g;
   }
 
   choiceTitle(a) {
@@ -764,168 +1061,125 @@ class PragaBoard {
   orientPreview(row, tile, k) {
     const comp = this.tileComp(row, tile);
     const g = el("g", { class: "orient", "data-orient": k });
-    const cx = 20;
-    const cy = 17;
-    const r = 16;
+    g.append(el("rect", { x: 0, y: 0, width: 84, height: 96, rx: 6, class: "orient-card" }));
+    const cx = 42;
+    const cy = 40;
+    const r = 34;
     g.append(el("polygon", { points: hexPoints(cx, cy, r), class: `hex tile-${["building", "wall", "upgrade"][row]}` }));
     // edge symbols and corners turned k * 60 degrees counter-clockwise (hexgrid.py)
     for (const [edge, sym] of comp.edges || []) {
       const ang = -((edge + k) % 6) * 60 * Math.PI / 180;
-      g.append(el("circle", { cx: cx + r * 0.75 * Math.cos(ang), cy: cy + r * 0.75 * Math.sin(ang),
-        r: 3, class: `edge-${this.N.edge_symbols[sym]}` }));
+      g.append(el("circle", { cx: cx + r * 0.72 * Math.cos(ang), cy: cy + r * 0.72 * Math.sin(ang),
+        r: 6, class: `edge-${this.N.edge_symbols[sym]}` }));
     }
     for (const corner of [...(comp.red_corners || []), ...(comp.blue_corners || [])]) {
       const ang = -(((corner + k) % 6) * 60 + 30) * Math.PI / 180;
       const red = (comp.red_corners || []).includes(corner);
-      g.append(el("circle", { cx: cx + r * 0.85 * Math.cos(ang), cy: cy + r * 0.85 * Math.sin(ang),
-        r: 2.5, class: red ? "red-corner" : "blue-corner" }));
+      g.append(el("circle", { cx: cx + r * 0.86 * Math.cos(ang), cy: cy + r * 0.86 * Math.sin(ang),
+        r: 5, class: red ? "red-corner" : "blue-corner" }));
     }
-    g.append(txt(cx, cy + 3, `${k * 60}°`, { class: "tiny" }));
+    g.append(txt(cx, cy + 5, comp.id, { class: "tiny bold" }));
+    g.append(txt(cx, 90, `${k * 60}°`, { class: "tiny" }));
     return g;
   }
 
   // --- player boards ------------------------------------------------------------------
-  drawPlayers(x, y, w) {
-    const n = this.view.players;
-    const grp = el("g", { class: "players", transform: `translate(${x},${y})` });
-    const perRow = Math.min(n, 2);
-    const bw = (w - (perRow - 1) * 8) / perRow;
-    for (let p = 0; p < n; p++) {
-      const col = p % perRow;
-      const row = Math.floor(p / perRow);
-      grp.append(this.drawPlayer(p, col * (bw + 8), row * (PLAYER_H + 8), bw, PLAYER_H));
-    }
-    return grp;
+  // A player's card: the action board (actions, upgrades, walls), resources, tracks,
+  // technologies, seals, tokens and bridge tiles, one SVG unit per pixel.
+  drawPlayerCard(p) {
+    const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-player", role: "group",
+      "data-part": `player-${p}`, "aria-label": this.seatName(p) });
+    const height = this.drawPlayer(svg, p, CARD_W);
+    svg.setAttribute("viewBox", `0 0 ${CARD_W} ${height}`);
+    svg.style.width = `${CARD_W}px`;
+    svg.style.height = `${height}px`;
+    return svg;
   }
 
-  drawPlayer(p, x, y, w, h) {
+  drawPlayer(svg, p, w) {
     const C = this.C;
     const b = this.b;
     const pl = b.players[p];
     const mine = p === this.seat;
     const acting = this.top && this.top.seat === p && mine;
-    const grp = this.section(`player player-${p}`, x, y, w, h, "");
-    grp.setAttribute("data-part", `player-${p}`);
-    grp.append(this.piece(p, 14, 13, 8));
-    grp.append(txt(28, 17, `${this.seatName(p)}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
+    const frame = el("rect", { x: 0.5, y: 0.5, width: w - 1, height: 10, rx: 6,
+      class: `frame${this.view.to_move === p ? " to-move" : ""}` });
+    frame.setAttribute("stroke", this.colour(p));
+    svg.append(frame);
+    svg.append(this.piece(p, 17, 16, 10));
+    svg.append(txt(34, 21, `${this.seatName(p)}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
       { class: "title", "text-anchor": "start" }));
-    grp.children[0].setAttribute("stroke", this.colour(p));
-    // action board flower on the left
-    const fs = Math.min(17, (h - 34) / 9.5);
-    const fx = 14 + fs * 4.4;
-    const fy = 26 + fs * 4.2;
+    // the action board: six actions around the centre, twelve wall positions around them
+    const fs = 16;
+    const fx = 78;
+    const fy = 98;
     const action = (hx) => [fx + fs * Math.sqrt(3) * (hx[0] + hx[1] / 2), fy + fs * 1.5 * hx[1]];
     const centre = el("g", { class: "board-centre" });
     centre.append(el("polygon", { points: hexPoints(fx, fy, fs * 0.95), class: "hex centre" }));
-    centre.append(txt(fx, fy + 3, String(p + 1), { class: "tiny bold" }));
+    centre.append(txt(fx, fy + 4, String(p + 1), { class: "tiny bold" }));
     centre.append(el("title", {}, [this.t("action board")]));
-    grp.append(centre);
+    svg.append(centre);
     const performAction = acting && (this.legal.size > 0);
     C.board_actions.forEach((hx, a) => {
       const [cx, cy] = action(hx);
       const g = el("g", { class: "action-hex", "data-action": this.N.actions[a] });
       g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.95), class: "hex action" }));
       const stack = pl.action_board.upgrades[this.N.actions[a]];  // [{tile, orientation}], bottom first
-      g.append(txt(cx, cy + (stack.length ? -1 : 3), ACTION_ABBR[a], { class: "tiny bold" }));
+      g.append(txt(cx, cy + (stack.length ? -2 : 4), this.abbr(a), { class: "tiny bold" }));
       let tip = this.t(this.N.actions[a]);
       if (stack.length) {
         const topU = this.byId.upgrades.get(stack[stack.length - 1].tile);
-        g.append(txt(cx, cy + 8, `${topU.id}${stack.length > 1 ? "×" + stack.length : ""}`, { class: "tiny" }));
+        g.append(txt(cx, cy + 10, `${topU.id}${stack.length > 1 ? "×" + stack.length : ""}`, { class: "tiny" }));
         tip += ` — ${this.t("upgrades")}: ` + stack.map((placed) => {
           const u = this.byId.upgrades.get(placed.tile);
           return `${u.id} (+${this.reward(u.bonus)})`;
         }).join(", ");
       }
       g.append(el("title", {}, [tip]));
+      this.mark(g, `upgrade-${p}-${this.N.actions[a]}`);
       if (performAction) {
         const name = this.N.actions[a];
         this.target(g, `perform ${name}`) || this.target(g, `extra ${name}`)
           || this.target(g, `any-action ${name}`);
       }
-      grp.append(g);
+      svg.append(g);
     });
     C.wall_positions.forEach((hx, k) => {
       const [cx, cy] = action(hx);
       const placed = pl.action_board.walls[k];  // {tile, orientation}, or null
       const g = el("g", { class: `wall-pos ${placed !== null ? "built" : "free"}`, "data-wall": k });
-      g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.9), class: "hex wall" }));
+      g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.93), class: "hex wall" }));
       let tip = `${this.t("wall position")} ${k}`;
       if (placed !== null) {
-        g.append(txt(cx, cy + 3, placed.tile, { class: "tiny" }));
+        g.append(txt(cx, cy + 4, placed.tile, { class: "tiny" }));
         tip += `: ${this.t("wall tile")} ${placed.tile} (${this.t("orientation")} ${placed.orientation})`;
       } else {
-        g.append(txt(cx, cy + 3, String(k), { class: "tiny faint" }));
         tip += `: ${this.t("free")}`;
       }
       g.append(el("title", {}, [tip]));
+      this.mark(g, `wall-${p}-${k}`);
       if (acting) this.target(g, `wall-at ${k}`);
-      grp.append(g);
+      svg.append(g);
     });
-    // resources and tracks on the right
-    const tx = fx + fs * 4.6;
+    // resources on the right of the action board, one per line
+    const tx = 160;
     const lines = [
-      [`${this.amount(pl.gold, "gold")} · ${this.amount(pl.stone, "stone")} · `
-        + `${this.amount(pl.eggs, "egg")} · ${this.t("cubes")}: ${pl.cubes}`, this.t("resources")],
-      [`${this.t("windows")}: ${this.amount(pl.silver_windows, "silver")} + ${this.amount(pl.gold_windows, "gold_window")}`,
-        this.t("silver / gold windows and corner bonus tokens")],
-      [`${this.t("tokens")}: ${pl.red_tokens} ${this.t("red")} + ${pl.blue_tokens} ${this.t("blue")}`,
-        this.t("silver / gold windows and corner bonus tokens")],
+      [`${this.t("gold")}: ${pl.gold} · ${this.t("stone")}: ${pl.stone}`, this.t("resources"), "gold"],
+      [`${this.t("egg")}: ${pl.eggs} · ${this.t("cubes")}: ${pl.cubes}`, this.t("resources"), "egg"],
+      [`${this.t("windows")}: ${pl.silver_windows} + ${pl.gold_windows}`,
+        `${this.amount(pl.silver_windows, "silver")} + ${this.amount(pl.gold_windows, "gold_window")}`, "window"],
+      [`${this.t("tokens")}: ${pl.red_tokens} + ${pl.blue_tokens}`,
+        `${this.t("corner bonus tokens")}: ${pl.red_tokens} ${this.t("red")} + ${pl.blue_tokens} ${this.t("blue")}`, "token"],
     ];
-    let ly = 34;
-    for (const [line, tip] of lines) {
-      const node = txt(tx, ly, line, { class: "tiny", "text-anchor": "start" });
+    let ly = 46;
+    for (const [line, tip, kind] of lines) {
+      svg.append(icon(kind, tx + 7, ly - 5, 14, tip));
+      const node = txt(tx + 18, ly, line, { class: "tiny", "text-anchor": "start" });
       node.append(el("title", {}, [tip]));
-      grp.append(node);
-      ly += 13;
+      svg.append(node);
+      ly += 17;
     }
-    const trackW = Math.max(120, w - tx - 10);
-    const mineDecision = acting && this.top.kind === "mine-or-quarry"
-      ? ["mines", "quarries"].indexOf(this.top.fields.track) : -1;
-    // the mines and quarries tracks start at space 1 with no mine (GL-P1)
-    const tracks = [
-      ["mines track", C.gold_track.spaces, pl.mines + 1, 1, C.gold_track],
-      ["quarries track", C.quarry_track.spaces, pl.quarries + 1, 1, C.quarry_track],
-      ["technology track", C.tech_top + 1, pl.technology, 0, null],
-      ["University track", C.univ_top + 1, pl.university, 0, null],
-    ];
-    tracks.forEach(([name, spaces, pos, base, track], i) => {
-      const g = el("g", { class: "track", "data-track": name.split(" ")[0] });
-      const ty = ly + i * 18;
-      const cw = Math.min(18, (trackW - 78) / spaces);
-      g.append(txt(tx, ty + 10, this.t(name), { class: "tiny", "text-anchor": "start" }));
-      for (let k = 0; k < spaces; k++) {
-        const sx = tx + 78 + k * cw;
-        const cls = track && k + 1 === track.token_space ? "cell token-space"
-          : track && k + 1 === track.seal_space ? "cell seal-space" : "cell";
-        g.append(el("rect", { x: sx, y: ty, width: cw - 1, height: 14, class: cls }));
-        if (k + base === pos) g.append(el("rect", { x: sx + 2, y: ty + 2, width: cw - 5, height: 10,
-          class: "cube", style: `fill:${this.colour(p)}` }));
-        if (track && (track.produce_bonus[k] || []).length) {
-          g.append(txt(sx + cw / 2, ty + 11, "+", { class: "tiny" }));
-        }
-      }
-      const detail = track ? `${pos - 1}` : `${pos}`;
-      g.append(el("title", {}, [`${this.t(name)}: ${detail}`
-        + (track ? ` — ${this.t("production token at space {a}, seal at space {b}",
-          { a: track.token_space, b: track.seal_space })}` : "")]));
-      grp.append(g);
-      if (acting && i < 2) {
-        // expand / produce (P-MINE-2) or GL-T4-6 grow-and-produce as buttons by the track
-        const keys = mineDecision === i ? [["expand", this.t("expand")], ["produce", this.t("produce")]]
-          : ["gold", "stone"].map((res) => [`grow ${i === 0 ? "mine" : "quarry"} ${res}`,
-            `+1 → ${this.t(res)}`]);
-        let j = 0;
-        for (const [key, label] of keys) {
-          if (!this.legal.has(key)) continue;
-          const chip = this.chip(tx + 84 + spaces * cw + j * 70, ty - 2, 66, label);
-          this.target(chip, key);
-          grp.append(chip);
-          j++;
-        }
-      }
-    });
-    ly += 4 * 18 + 4;
-    // technologies, seals, production tokens, bridge tiles
+    // technologies, seals, production tokens, bridge tiles: chips below the resources
     const extras = [];
     for (const t of pl.technologies) {
       const tech = this.byId.technologies.get(t);
@@ -945,18 +1199,115 @@ class PragaBoard {
       extras.push([tile.id, `${this.t("Cathedral tile")}: ${this.bridgeEffect(tile)}`, null]);
     }
     let ex = tx;
+    let ey = ly - 9;
     for (const [label, tip, key] of extras) {
-      const chip = this.chip(ex, ly, 44, label);
+      if (ex + 52 > w - 4) { ex = ey + 30 > 140 ? 8 : tx; ey += 28; }
+      const chip = this.chip(ex, ey, 52, label);
       chip.append(el("title", {}, [tip]));
       if (mine && key) this.target(chip, key);
-      grp.append(chip);
-      ex += 48;
-      if (ex + 44 > w) { ex = tx; ly += 22; }
+      svg.append(chip);
+      ex += 56;
     }
     if (pl.seal_rights) {
-      grp.append(txt(ex, ly + 13, `${this.t("seal rights")}: ${pl.seal_rights}`, { class: "tiny", "text-anchor": "start" }));
+      if (ex + 120 > w) { ex = ey + 30 > 140 ? 8 : tx; ey += 28; }
+      svg.append(txt(ex, ey + 18, `${this.t("seal rights")}: ${pl.seal_rights}`, { class: "tiny", "text-anchor": "start" }));
     }
-    return grp;
+    // the four tracks below the action board
+    let ty = Math.max(160, ey + (extras.length || pl.seal_rights ? 30 : 0));
+    const mineDecision = acting && this.top.kind === "mine-or-quarry"
+      ? ["mines", "quarries"].indexOf(this.top.fields.track) : -1;
+    // the mines and quarries tracks start at space 1 with no mine (GL-P1)
+    const tracks = [
+      ["mines track", C.gold_track.spaces, pl.mines + 1, 1, C.gold_track],
+      ["quarries track", C.quarry_track.spaces, pl.quarries + 1, 1, C.quarry_track],
+      ["technology track", C.tech_top + 1, pl.technology, 0, null],
+      ["University track", C.univ_top + 1, pl.university, 0, null],
+    ];
+    tracks.forEach(([name, spaces, pos, base, track], i) => {
+      const g = el("g", { class: "track", "data-track": name.split(" ")[0] });
+      // expand / produce (P-MINE-2) or GL-T4-6 grow-and-produce as buttons by the track
+      const keys = !acting || i >= 2 ? [] : (mineDecision === i
+        ? [["expand", this.t("expand")], ["produce", this.t("produce")]]
+        : ["gold", "stone"].map((res) => [`grow ${i === 0 ? "mine" : "quarry"} ${res}`,
+          `+1 → ${this.t(res)}`])).filter(([key]) => this.legal.has(key));
+      const left = 84;
+      const room = w - left - 6 - keys.length * 74;
+      const cw = Math.min(22, room / spaces);
+      g.append(txt(8, ty + 15, this.t(name), { class: "tiny", "text-anchor": "start" }));
+      for (let k = 0; k < spaces; k++) {
+        const sx = left + k * cw;
+        const cls = track && k + 1 === track.token_space ? "cell token-space"
+          : track && k + 1 === track.seal_space ? "cell seal-space" : "cell";
+        g.append(el("rect", { x: sx, y: ty + 2, width: cw - 1, height: 18, class: cls }));
+        if (k + base === pos) g.append(el("rect", { x: sx + 2, y: ty + 4, width: cw - 5, height: 14,
+          class: "cube", style: `fill:${this.colour(p)}` }));
+        else if (track && (track.produce_bonus[k] || []).length) {
+          g.append(txt(sx + cw / 2, ty + 16, "+", { class: "tiny" }));
+        }
+      }
+      this.mark(g, `track-${p}-${name.split(" ")[0]}`);
+      const detail = track ? `${pos - 1}` : `${pos}`;
+      g.append(el("title", {}, [`${this.t(name)}: ${detail}`
+        + (track ? ` — ${this.t("production token at space {a}, seal at space {b}",
+          { a: track.token_space, b: track.seal_space })}` : "")]));
+      svg.append(g);
+      keys.forEach(([key, label], j) => {
+        const chip = this.chip(left + spaces * cw + 4 + j * 74, ty - 1, 70, label);
+        this.target(chip, key);
+        svg.append(chip);
+      });
+      ty += keys.length ? 28 : 22;
+    });
+    const height = ty + 6;
+    frame.setAttribute("height", String(height - 1));
+    return height;
+  }
+
+  // A side the engine plays (P-SOLO): the dummy counts its turns; a Parler bot shows its
+  // mines, quarries, cubes, pawn, latest card and draw pile (P.2).
+  drawBotCard(bot) {
+    const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-bot", role: "group",
+      "data-part": `bot-${bot.side}`, "data-kind": bot.kind });
+    const side = bot.side;
+    const name = bot.kind === "dummy" ? this.t("the dummy") : bot.name;
+    svg.setAttribute("aria-label", name);
+    const frame = el("rect", { x: 0.5, y: 0.5, width: CARD_W - 1, height: 10, rx: 6, class: "frame" });
+    frame.setAttribute("stroke", this.colour(side));
+    svg.append(frame);
+    svg.append(this.piece(side, 17, 16, 10));
+    const total = this.C.turns_per_player;
+    svg.append(txt(34, 21, `${name} — ${this.t("turn {n} of {m}", { n: Math.min(bot.turns + 1, total), m: total })}`,
+      { class: "title", "text-anchor": "start" }));
+    const lines = [];
+    if (bot.kind === "parler") {
+      lines.push([this.t("mines: {mines} · quarries: {quarries} · cubes: {cubes}",
+        { mines: bot.mines, quarries: bot.quarries, cubes: bot.cubes }),
+      this.t("Parler's mines, quarries and cubes")]);
+      lines.push([this.t("pawn: {where}", { where: bot.pawn_market === null ? "—"
+        : `${this.t("market")} ${bot.pawn_market}` }), this.t("the market where Parler's pawn stands")]);
+      lines.push([this.t("card: {card} · draw pile: {n}", { card: bot.last_card === null ? "—" : bot.last_card,
+        n: bot.draw_pile }), this.t("Parler's latest card and the cards left to draw")]);
+      const ptr = Object.entries(bot.row_pointers).map(([row, k]) => `${this.t(row + " row")} ${k + 1}`);
+      lines.push([this.t("next tiles: {rows}", { rows: ptr.join(" · ") }),
+        this.t("the row position each Parler card takes from")]);
+    } else {
+      // P-SOLO-2/3: after each of your turns it takes the action tile furthest along and
+      // returns it; it pays and gains nothing
+      lines.push([this.t("takes the tile furthest along, gains nothing"), this.t("the dummy (solo game)")]);
+    }
+    let ly = 46;
+    for (const [line, tip] of lines) {
+      const node = txt(10, ly, line, { class: "tiny", "text-anchor": "start" });
+      node.append(el("title", {}, [tip]));
+      svg.append(node);
+      ly += 19;
+    }
+    const height = ly - 6;
+    frame.setAttribute("height", String(height - 1));
+    svg.setAttribute("viewBox", `0 0 ${CARD_W} ${height}`);
+    svg.style.width = `${CARD_W}px`;
+    svg.style.height = `${height}px`;
+    return svg;
   }
 }
 
@@ -970,70 +1321,122 @@ const SHORT = { vp: "VP", gold: "g", stone: "s", silver: "sw", gold_window: "gw"
   red_token: "rt", blue_token: "bt", tech: "tech", univ: "univ", mine: "mine", quarry: "qu",
   hw_move: "HW", cat_move: "Cat", side_move: "side" };
 
-function shortReward(reward, kinds) {
-  if (!reward || !reward.length) return "–";
-  return reward.map(([k, n]) => `${n}${SHORT[kinds[k]] || kinds[k]}`).join("+");
+function shortParts(reward, kinds) {
+  if (!reward || !reward.length) return ["–"];
+  return reward.map(([k, n]) => `${n}${SHORT[kinds[k]] || kinds[k]}`);
 }
 
-function bonusIcon(slot) {
-  return slot.kind === 0 ? "★" : slot.kind === 2 ? "🥚" : slot.kind === 1
-    ? ({ 1: "g", 2: "s", 3: "sw" }[slot.gain[0]?.[0]] || "+") : "↑";
+function shortReward(reward, kinds) {
+  return shortParts(reward, kinds).join("+");
+}
+
+// The wheel bonus of a crane slot as an icon (special tile, gold, stone, silver window,
+// egg, track step).
+function bonusIcon(slot, x, y) {
+  const name = slot.kind === 0 ? "star" : slot.kind === 2 ? "egg" : slot.kind === 1
+    ? ({ 1: "gold", 2: "stone", 3: "window" }[slot.gain[0]?.[0]] || "plus") : "up";
+  return icon(name, x, y, 16);
+}
+
+// Icons drawn as SVG (emoji such as the egg and the hourglass are missing from some
+// systems' fonts): symbols in <defs>, used by id, each 20 x 20 around its centre.
+const ICONS = {
+  egg: '<ellipse cx="10" cy="11" rx="6.5" ry="8.5" fill="#fbf6e6" stroke="#6b5b3a" stroke-width="1.6"/>',
+  hourglass: '<path d="M4 2h12v2l-4.5 6 4.5 6v2H4v-2l4.5-6L4 4z" fill="#f5e7c0" stroke="#5a4a2a" stroke-width="1.6"/>'
+    + '<path d="M7 16h6l-3-4z" fill="#c79a3a"/>',
+  star: '<path d="M10 1.5l2.6 5.6 6.1.7-4.5 4.2 1.2 6.1L10 15l-5.4 3.1 1.2-6.1L1.3 7.8l6.1-.7z" fill="#f5c518" stroke="#7a5a00" stroke-width="1.2"/>',
+  gold: '<circle cx="10" cy="10" r="7.5" fill="#f2c230" stroke="#7a5a00" stroke-width="1.6"/>',
+  stone: '<path d="M3 14l3-8 8-2 4 7-4 6H6z" fill="#a9a49a" stroke="#4d4a44" stroke-width="1.6"/>',
+  window: '<rect x="4" y="2.5" width="12" height="15" rx="5" fill="#d8dde3" stroke="#4d5661" stroke-width="1.6"/>'
+    + '<path d="M10 3v14M4 10h12" stroke="#4d5661" stroke-width="1.2"/>',
+  token: '<path d="M10 2l7 4v8l-7 4-7-4V6z" fill="#c0392b" stroke="#5a1a1a" stroke-width="1.4"/>',
+  plus: '<path d="M10 4v12M4 10h12" stroke="#333" stroke-width="2.4"/>',
+  up: '<path d="M10 3l6 8h-4v6H8v-6H4z" fill="#6a4c93" stroke="#2d1f40" stroke-width="1.2"/>',
+};
+
+function iconDefs() {
+  const g = el("g", {});
+  for (const [name, body] of Object.entries(ICONS)) {
+    const sym = el("symbol", { id: `praga-icon-${name}`, viewBox: "0 0 20 20" });
+    sym.innerHTML = body;
+    g.append(sym);
+  }
+  return g;
+}
+
+// An icon of `size` units centred on (x, y), with a tooltip when `tip` is given.
+function icon(name, x, y, size, tip) {
+  const g = el("g", { class: `icon icon-${name}` });
+  g.append(el("use", { href: `#praga-icon-${name}`, x: x - size / 2, y: y - size / 2,
+    width: size, height: size }));
+  if (tip) g.append(el("title", {}, [tip]));
+  return g;
 }
 
 
 const STYLE = `
-.praga-board { font-family: system-ui, sans-serif; font-size: 16px; }
-.praga-board text { fill: #1d1d1d; pointer-events: none; font-size: 1em; }
-.praga-board .title { font-size: 1.05em; font-weight: 600; }
-.praga-board .small { font-size: 0.85em; }
-.praga-board .tiny { font-size: 0.68em; }
-.praga-board .bold { font-weight: 700; }
-.praga-board .faint { fill: #999; }
-.praga-board .frame { fill: #faf7f0; stroke: #c9bfa8; }
-.praga-board .hex { stroke: #7a6d55; stroke-width: 1; fill: #efe7d4; }
-.praga-board .zone-red { fill: #f3c6c0; } .praga-board .zone-green { fill: #cfe8c8; }
-.praga-board .zone-blue { fill: #c8dcf0; } .praga-board .zone-beyond { fill: #ddd; }
-.praga-board .zone { stroke: #8b7f66; }
-.praga-board .box { fill: #fff; stroke: #333; }
-.praga-board .action-tile { fill: #fffdf5; stroke: #5a4a2a; }
-.praga-board .five-vp { fill: #f5d76e; stroke: #8a6d00; }
-.praga-board .hub-disc { fill: #e9e1cc; stroke: #8b7f66; }
-.praga-board .cell { fill: #f3efe3; stroke: #b7ab90; }
-.praga-board .tier-2 { fill: #ece4cf; } .praga-board .tier-3 { fill: #e2d6b8; }
-.praga-board .tier-line { stroke: #6b5b3a; stroke-width: 2; }
-.praga-board .era-line { fill: #f5d76e; stroke: #8a6d00; }
-.praga-board .platform-cube, .praga-board .cube { fill: #8b5a2b; stroke: #3a2a10; }
-.praga-board .tile-building { fill: #f0d9b5; } .praga-board .tile-wall { fill: #d9d4c7; }
-.praga-board .tile-upgrade { fill: #d8e4f0; }
-.praga-board .kind-river-house { fill: #bcd7ea; } .praga-board .kind-landmark { fill: #e8d29b; }
-.praga-board .kind-rural { fill: #d6e6c2; } .praga-board .kind-city-wall { fill: #c9c0b0; }
-.praga-board .road-space .hex { fill: #e7c9a0; } .praga-board .kind-road .hex { fill: #eadbc3; }
-.praga-board .plank .hex { fill: #c7b299; }
-.praga-board .market-yellow { fill: #f7e38a; } .praga-board .market-red { fill: #f0a8a0; }
-.praga-board .market-blue { fill: #a9c8ec; } .praga-board .market-green { fill: #b5dca8; }
-.praga-board .market.unused { opacity: 0.4; }
-.praga-board .site.old-town .hex { fill: #f2e6cf; } .praga-board .site.new-town .hex { fill: #f7f3ea; }
-.praga-board .site .building { fill: #e0b67a; }
-.praga-board .blue-corner { fill: #2b6cb0; } .praga-board .red-corner { fill: #c0392b; }
-.praga-board .edge-silver { fill: #aaa; } .praga-board .edge-tech { fill: #6a4c93; }
-.praga-board .edge-univ { fill: #1f7a70; }
-.praga-board .seal-disc { fill: #b33a3a; stroke: #5a1a1a; }
-.praga-board .seal-disc + text { fill: #fff; }
-.praga-board .token-box { fill: #f3efe3; stroke: #a09070; }
-.praga-board .chip rect, .praga-board .choice-card rect { fill: #fff; stroke: #8b7f66; }
-.praga-board .action { fill: #efe2c4; } .praga-board .centre { fill: #ddd2b8; }
-.praga-board .wall.hex { fill: #f4f1ea; stroke-dasharray: 2 2; }
-.praga-board .wall-pos.built .hex { fill: #d9d4c7; stroke-dasharray: none; }
-.praga-board .token-space { fill: #e8d9f2; } .praga-board .seal-space { fill: #f3c6c0; }
-.praga-board .piece-label { font-weight: 700; }
-.praga-board .target { cursor: pointer; }
-.praga-board .target > polygon, .praga-board .target > rect, .praga-board .target > path,
-.praga-board .target > circle:first-child {
+.praga-svg { font-family: system-ui, sans-serif; font-size: 16px; }
+.praga-svg text { fill: #1d1d1d; pointer-events: none; font-size: 1em; }
+.praga-svg .title { font-size: 1.05em; font-weight: 600; }
+.praga-svg .small { font-size: 0.9em; }
+.praga-svg .tiny { font-size: 0.8em; }
+.praga-svg .bold { font-weight: 700; }
+.praga-svg .faint { fill: #999; }
+.praga-svg .frame { fill: #faf7f0; stroke: #c9bfa8; }
+.praga-svg .hex { stroke: #7a6d55; stroke-width: 1; fill: #efe7d4; }
+.praga-svg .zone-red { fill: #f3c6c0; } .praga-svg .zone-green { fill: #cfe8c8; }
+.praga-svg .zone-blue { fill: #c8dcf0; } .praga-svg .zone-beyond { fill: #ddd; }
+.praga-svg .zone { stroke: #8b7f66; }
+.praga-svg .box { fill: #fff; stroke: #333; }
+.praga-svg .action-tile { fill: #fffdf5; stroke: #5a4a2a; }
+.praga-svg .five-vp { fill: #f5d76e; stroke: #8a6d00; }
+.praga-svg .hub-disc { fill: #e9e1cc; stroke: #8b7f66; }
+.praga-svg .cell { fill: #f3efe3; stroke: #b7ab90; }
+.praga-svg .tier-2 { fill: #ece4cf; } .praga-svg .tier-3 { fill: #e2d6b8; }
+.praga-svg .tier-line { stroke: #6b5b3a; stroke-width: 2; }
+.praga-svg .era-line { fill: #f5d76e; stroke: #8a6d00; }
+.praga-svg .platform-cube, .praga-svg .cube { fill: #8b5a2b; stroke: #3a2a10; }
+.praga-svg .tile-building { fill: #f0d9b5; } .praga-svg .tile-wall { fill: #d9d4c7; }
+.praga-svg .tile-upgrade { fill: #d8e4f0; }
+.praga-svg .kind-river-house { fill: #bcd7ea; } .praga-svg .kind-landmark { fill: #e8d29b; }
+.praga-svg .kind-rural { fill: #d6e6c2; } .praga-svg .kind-city-wall { fill: #c9c0b0; }
+.praga-svg .road-space .hex { fill: #e7c9a0; } .praga-svg .kind-road .hex { fill: #eadbc3; }
+.praga-svg .plank .hex { fill: #c7b299; }
+.praga-svg .market-yellow { fill: #f7e38a; } .praga-svg .market-red { fill: #f0a8a0; }
+.praga-svg .market-blue { fill: #a9c8ec; } .praga-svg .market-green { fill: #b5dca8; }
+.praga-svg .market.unused { opacity: 0.4; }
+.praga-svg .site.old-town .hex { fill: #f2e6cf; } .praga-svg .site.new-town .hex { fill: #f7f3ea; }
+.praga-svg .site .building { fill: #e0b67a; }
+.praga-svg .blue-corner { fill: #2b6cb0; } .praga-svg .red-corner { fill: #c0392b; }
+.praga-svg .edge-silver { fill: #aaa; } .praga-svg .edge-tech { fill: #6a4c93; }
+.praga-svg .edge-univ { fill: #1f7a70; }
+.praga-svg .seal-disc { fill: #b33a3a; stroke: #5a1a1a; }
+.praga-svg .seal-disc + text { fill: #fff; }
+.praga-svg .token-box { fill: #f3efe3; stroke: #a09070; }
+.praga-svg .chip rect, .praga-svg .choice-card rect { fill: #fff; stroke: #8b7f66; }
+.praga-svg .action { fill: #efe2c4; } .praga-svg .centre { fill: #ddd2b8; }
+.praga-svg .wall.hex { fill: #f4f1ea; stroke-dasharray: 2 2; }
+.praga-svg .wall-pos.built .hex { fill: #d9d4c7; stroke-dasharray: none; }
+.praga-svg .token-space { fill: #e8d9f2; } .praga-svg .seal-space { fill: #f3c6c0; }
+.praga-svg .piece-label { font-weight: 700; }
+.praga-svg .target { cursor: pointer; }
+.praga-svg .target > polygon, .praga-svg .target > rect, .praga-svg .target > path,
+.praga-svg .target > circle:first-child {
   stroke: #e0007a; stroke-width: 3; }
-.praga-board .target:hover > polygon, .praga-board .target:hover > rect,
-.praga-board .target:hover > path, .praga-board .target:focus > polygon,
-.praga-board .target:focus > rect, .praga-board .target:focus > path,
-.praga-board .target:hover > circle:first-child, .praga-board .target:focus > circle:first-child {
+.praga-svg .target:hover > polygon, .praga-svg .target:hover > rect,
+.praga-svg .target:hover > path, .praga-svg .target:focus > polygon,
+.praga-svg .target:focus > rect, .praga-svg .target:focus > path,
+.praga-svg .target:hover > circle:first-child, .praga-svg .target:focus > circle:first-child {
   stroke: #000; stroke-width: 4; filter: brightness(1.08); }
-.praga-board .target:focus { outline: none; }
+.praga-svg .target:focus { outline: none; }
+.praga-svg .site .building.owned { stroke: #222; stroke-width: 1.5; }
+.praga-svg .frame.to-move { stroke-width: 3; }
+.praga-svg .placing-card, .praga-svg .orient-card { fill: #fff; stroke: #8b7f66; }
+.praga-svg .icon { pointer-events: none; }
+.praga-svg .last-move > polygon:first-of-type, .praga-svg .last-move > circle:first-child,
+.praga-svg .last-move > rect:first-child, .praga-svg g.piece.last-move > *,
+.praga-svg .track.last-move > rect { stroke: var(--mover); stroke-width: 4; }
+.praga-svg .flash { animation: praga-flash 0.6s ease-in-out 3; }
+@keyframes praga-flash { 50% { opacity: 0.35; } }
+@media (prefers-reduced-motion: reduce) { .praga-svg .flash { animation: none; } }
 `;
