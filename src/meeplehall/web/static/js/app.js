@@ -17,6 +17,7 @@ let lobbyChoice = { game: null };
 // -- header -------------------------------------------------------------------------------
 
 function muted() { return localStorage.getItem("meeplehall.muted") === "1"; }
+function autoEnd() { return localStorage.getItem("meeplehall.autoEnd") === "1"; }
 
 function renderHeader() {
   const langs = availableLanguages();
@@ -379,6 +380,10 @@ class TableView {
     if (myTurn && !this.wasMyTurn) { beep(); announce(t("Your turn")); }
     this.wasMyTurn = myTurn;
     this.render();
+    // "End my turn when nothing is left": the only legal action is the confirmation.
+    const skip = myTurn && autoEnd() && this.module && typeof this.module.autoEndAction === "function"
+      ? this.module.autoEndAction(acting.legal) : null;
+    if (skip) this.choose(skip);
   }
 
   get view() { return this.acting ? this.acting.view : this.msg && this.msg.view; }
@@ -463,6 +468,14 @@ class TableView {
         title: t("The greedy bot ranks your choices") }, t("Hint")));
       if (this.hint) {
         e.toolbar.append(h("span", { id: "hint-text" }, t("Hint: {choice}", { choice: render(this.hint.ranked[0].label) })));
+      }
+      if (this.module && typeof this.module.autoEndAction === "function") {
+        e.toolbar.append(h("label", { for: "auto-end" }, h("input", { type: "checkbox", id: "auto-end", checked: autoEnd(),
+          onchange: (ev) => {
+            localStorage.setItem("meeplehall.autoEnd", ev.target.checked ? "1" : "0");
+            const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal) : null;
+            if (skip) this.choose(skip);
+          } }), " ", t("End my turn when nothing is left")));
       }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;
