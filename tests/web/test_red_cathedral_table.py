@@ -118,6 +118,15 @@ def test_confirmations_on_the_board_and_ending_the_turn_by_itself(new_page: Any)
         if state["finished"] == "true":
             break
     assert seen & {"finish-market", "perform", "done", "end-turn", "pass"}, seen
-    # the confirmations taken by the setting, without a click
-    assert len(posted) > clicks, (posted, clicks)
+    assert len(posted) == clicks, (posted, clicks)
+    # The setting takes a confirmation that is the only legal action, and nothing else.
+    # (The engine offers every confirmation beside another choice in the games played
+    # here, so it is checked on the module's rule.)
+    assert page.evaluate("() => localStorage['meeplehall.autoEnd']") == "1"
+    taken = page.evaluate("""async () => {
+      const m = await import('/static/js/games/red-cathedral.js');
+      return [m.autoEndAction([{text: 'end-turn'}]), m.autoEndAction([{text: 'finish-market'}]),
+              m.autoEndAction([{text: 'end-turn'}, {text: 'sell-prestige'}]),
+              m.autoEndAction([{text: 'deliver 3 wood'}])]; }""")
+    assert taken == ["end-turn", "finish-market", None, None]
     assert not page.errors
