@@ -104,17 +104,30 @@ async function lobby() {
   const opts = lobbyChoice.options;
   const playersOpt = game.options.find((o) => o.name === "players");
   const players = Number(opts.players || 2);
-  while (lobbyChoice.seats.length < players) {
-    lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
-  }
-  lobbyChoice.seats.length = players;
   const kinds = [SEAT_HERE, SEAT_INVITE, ...games.seat_kinds.filter((k) => k !== "human")];
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
 
-  const seatRows = lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
-    h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
-    h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
-      kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k))))));
+  // The seat rows follow the "Players" field in place: the rest of the form (and the
+  // "Create the table" button a player may be clicking) stays as it is.
+  const seatBox = h("div", { id: "seat-rows" });
+  const fillSeats = (n) => {
+    while (lobbyChoice.seats.length < n) {
+      lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
+    }
+    lobbyChoice.seats.length = n;
+    seatBox.replaceChildren(...lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
+      h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
+      h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
+        kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k)))))));
+  };
+  fillSeats(players);
+  const setPlayers = (e) => {
+    const raw = Number(e.target.value);
+    if (!Number.isInteger(raw) || raw < playersOpt.minimum || raw > playersOpt.maximum) return;
+    if (raw === Number(opts.players)) return;
+    opts.players = raw;
+    fillSeats(raw);
+  };
 
   const main = (MAIN_OPTIONS[game.name] || []).map((n) => game.options.find((o) => o.name === n)).filter(Boolean);
   const rest = game.options.filter((o) => o.name !== "players" && !main.includes(o));
@@ -130,11 +143,8 @@ async function lobby() {
     h("div", { class: "form-row" },
       h("label", { for: "players" }, t("Players")),
       h("input", { type: "number", id: "players", value: players, min: playersOpt.minimum,
-        max: playersOpt.maximum, onchange: (e) => {
-          const n = Math.max(playersOpt.minimum, Math.min(playersOpt.maximum, Number(e.target.value) || 2));
-          opts.players = n; lobby();
-        } }), soloNote),
-    h("h3", {}, t("Seats")), seatRows,
+        max: playersOpt.maximum, oninput: setPlayers, onchange: setPlayers }), soloNote),
+    h("h3", {}, t("Seats")), seatBox,
     h("h3", {}, t("Options")), main.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
     h("details", {}, h("summary", {}, t("More rule options")),
       rest.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
@@ -145,12 +155,18 @@ async function lobby() {
     h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
       t("Create the table"))), error);
 
+  const importError = h("p", { class: "error", role: "alert", id: "import-error" });
+  const importer = h("section", { class: "card", "aria-labelledby": "import-h" },
+    h("h2", { id: "import-h" }, t("Open a saved game")),
+    h("p", { class: "muted" }, t("A game record saved from the end screen (a .json file) opens as a new table that you can replay or watch.")),
+    h("input", { type: "file", id: "import-file", accept: ".json,application/json", "aria-label": t("Game record file"),
+      onchange: (e) => importRecord(e.target.files && e.target.files[0], importError) }), importError);
   const resume = h("section", { class: "card", "aria-labelledby": "resume" },
     h("h2", { id: "resume" }, t("Resume my tables")), h("ul", { class: "plain", id: "my-tables" }));
   const watch = h("section", { class: "card", "aria-labelledby": "watch" },
     h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
   root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
-    h("div", { class: "lobby" }, form, h("div", {}, resume, watch)));
+    h("div", { class: "lobby" }, form, h("div", {}, resume, watch, importer)));
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));
@@ -166,8 +182,8 @@ async function fillMyTables(list) {
   if (!mine.length) { list.append(h("li", { class: "muted" }, t("No tables yet."))); return; }
   for (const [id, entry] of mine.slice(0, 30)) {
     const li = h("li", {}, h("a", { href: `#/table/${id}` }, `${gameTitle(entry.game)} #${id}`), " ",
-      h("span", { class: "muted" }, t("seats {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " ");
-    const status = h("span", { class: "muted" }, "…");
+      h("span", { class: "muted" }, t("you play seat {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " · ");
+    const status = h("span", { class: "muted table-status" }, "…");
     li.append(status, " ", h("button", { onclick: () => { forgetTable(id); li.remove(); },
       "aria-label": t("Forget table {id}", { id }) }, t("Forget")));
     list.append(li);
@@ -226,6 +242,23 @@ async function createTable(game, error) {
   } catch (err) {
     error.textContent = err.message;
     button.disabled = false;
+  }
+}
+
+async function importRecord(file, error) {
+  if (!file) return;
+  error.textContent = "";
+  try {
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (_) {
+      throw new Error(t("This file is not a game record (it is not JSON)."));
+    }
+    const table = await api("POST", "/tables/import", { body: { record } });
+    location.hash = `#/table/${table.id}`;
+  } catch (err) {
+    error.textContent = err.message;
   }
 }
 
