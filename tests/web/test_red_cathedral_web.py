@@ -136,7 +136,8 @@ def test_hotseat_one_browser_plays_both_seats(new_page: Any, server_url: str) ->
     assert sorted(tokens["tokens"]) == ["0", "1"]
     play_to_end(page, max_moves=200)
     log = page.inner_text("#log")
-    assert "yellow (seat 0)" in log and "red (seat 1)" in log
+    # seats are numbered from 1 on the page, as in the lobby
+    assert "yellow (seat 1)" in log and "red (seat 2)" in log and "(seat 0)" not in log
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["finished"]
     assert not page.errors
 
@@ -260,6 +261,10 @@ def test_solo_against_ivan(new_page: Any, server_url: str) -> None:
     page.wait_for_selector("#end:not([hidden]) #score-table")
     result = httpx.get(f"{server_url}/api/tables/{table}").json()
     assert result["finished"]
-    assert page.locator("#score-table tbody tr").count() == 1
+    # the human's row and Ivan's (RC-SOLO-10), with Ivan's final score
+    assert page.locator("#score-table tbody tr").count() == 2
+    ivan = httpx.get(f"{server_url}/api/tables/{table}/view").json()["outcome"]["details"]["ivan"]
+    cells = page.locator("#score-table tr[data-automaton='ivan'] td").all_inner_texts()
+    assert cells[-1] == str(ivan["score"])
     assert "solo result" in page.inner_text("#end") or "Winner" in page.inner_text("#end")
     assert not page.errors

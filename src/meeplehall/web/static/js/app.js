@@ -2,7 +2,7 @@
 // signal), end screen (scores, chart, record, replay) and the language switch. The
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
-import { api, apiBytes, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
@@ -245,6 +245,20 @@ async function createTable(game, error) {
   }
 }
 
+function askToJoin(id, seat, held, summary) {
+  return new Promise((resolve) => {
+    root.replaceChildren(h("h1", {}, `${gameTitle(summary.game)} #${id}`),
+      h("section", { class: "card", id: "join-ask" },
+        h("p", {}, t("This device already plays seat {held} at this table. The invite link is for seat {n}: take that seat here too (both seats are then played on this device)?",
+          { held: held.join(", "), n: seat + 1 })),
+        h("p", { class: "toolbar" },
+          h("button", { class: "primary", id: "join-yes", onclick: () => resolve(true) }, t("Take seat {n} here", { n: seat + 1 })),
+          h("button", { id: "join-no", onclick: () => { location.replace(`#/table/${id}`); resolve(false); } },
+            t("No, open the table")))));
+    root.dataset.page = "join";
+  });
+}
+
 async function importRecord(file, error) {
   if (!file) return;
   error.textContent = "";
@@ -268,6 +282,14 @@ async function joinByLink(id, seat) {
     const tokens = tokensFor(id);
     if (!(seat in tokens)) {
       const summary = await api("GET", `/tables/${id}`);
+      const info = summary.seats.find((x) => x.seat === seat);
+      if (info && info.kind === "human" && !info.open) {
+        throw new Error(t("Seat {n} at this table is already taken.", { n: seat + 1 }));
+      }
+      // This device already plays at the table (a host opening their own invite link):
+      // ask before taking the seat that was meant for someone else.
+      const held = Object.keys(tokens).map((x) => Number(x) + 1);
+      if (held.length && !await askToJoin(id, seat, held, summary)) return;
       const joined = await api("POST", `/tables/${id}/seats/${seat}/join`);
       rememberSeat(id, summary.game, seat, joined.token);
     }
@@ -331,6 +353,8 @@ class TableView {
     this.replayAt = null;
     this.wasMyTurn = false;
     this.marks = tablePref(id, "marks") || {};
+    this.present = null;      // the seats whose players have the table open (null: unknown)
+    this.offline = false;     // our own live connection is down
   }
 
   async start() {
@@ -344,6 +368,11 @@ class TableView {
     this.live = follow(this.id, this.primary === null ? null : this.tokens[this.primary],
       (msg) => this.onMessage(msg), (status, detail) => {
         if (status === "error") { this.error = detail; this.renderStatus(); }
+        if (status === "closed" || status === "open") {
+          this.offline = status === "closed";
+          this.renderStatus();
+        }
+        if (status === "seats") this.onSeats(detail);
       });
   }
 
@@ -402,21 +431,54 @@ class TableView {
     const logLen = (msg.view.log || []).length;
     if (prev) {
       for (const seat of this.held) {
-        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = logLen;
+        const mark = typeof this.marks[seat] === "number" ? { from: this.marks[seat] } : this.marks[seat];
+        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: logLen };
+        else if (prev.to_move !== seat && toMove === seat && mark) this.marks[seat] = { from: mark.from, to: logLen };
       }
       tablePref(this.id, "marks", this.marks);
+      // Opponents' moves, for screen readers (the live region is polite).
+      const prevLen = (prev.view.log || []).length;
+      if (prev.to_move !== null && !this.held.includes(prev.to_move) && logLen > prevLen) {
+        announce((msg.view.log || []).slice(prevLen).slice(-3).map((line) => render(line)).join(" "));
+      }
     }
     this.acting = acting;
     this.busy = false;
     this.hint = null;
     const myTurn = acting !== null;
-    if (myTurn && !this.wasMyTurn) { beep(); announce(t("Your turn")); }
+    if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
     this.wasMyTurn = myTurn;
     this.render();
     // "End my turn when nothing is left": the only legal action is the confirmation.
     const skip = myTurn && autoEnd() && this.module && typeof this.module.autoEndAction === "function"
       ? this.module.autoEndAction(acting.legal) : null;
     if (skip) this.choose(skip);
+  }
+
+  /** A seat was taken or given up, or a player came or went: read the seats again. */
+  async onSeats(present) {
+    const before = this.summary.seats;
+    this.present = new Set(present);
+    try {
+      this.summary = await api("GET", `/tables/${this.id}`);
+    } catch (_) { /* the next live update brings it */ }
+    if (!this.msg) return;
+    const names = this.names();
+    for (const seat of this.summary.seats) {
+      const was = before.find((x) => x.seat === seat.seat);
+      if (was && was.open && !seat.open) {
+        announce(t("{name} joined the table", { name: names[seat.seat] ? tr(names[seat.seat]) : t("Seat {n}", { n: seat.seat + 1 }) }));
+      }
+    }
+    this.renderSeats();
+    if (!this.acting) this.renderDecision();
+  }
+
+  /** Whether the human player of ``seat`` is known to be away (no page open). */
+  away(seat) {
+    const info = this.summary.seats[seat];
+    return this.present !== null && info && info.kind === "human" && !this.held.includes(seat)
+      && !this.present.has(seat);
   }
 
   get view() { return this.acting ? this.acting.view : this.msg && this.msg.view; }
@@ -447,10 +509,14 @@ class TableView {
     this.renderEnd();
   }
 
-  renderStatus() { this.els.status.textContent = this.error || ""; }
+  renderStatus() {
+    this.els.status.textContent = [this.offline ? t("The connection to the table is lost; reconnecting…") : "",
+      this.error || ""].filter(Boolean).join(" ");
+  }
 
   ctx(legal) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
+      hint: this.hint && this.hint.ranked[0] ? this.hint.ranked[0].text : null,
       choose: (text) => this.choose(text), t, tr, render, colours: COLOURS };
   }
 
@@ -485,7 +551,9 @@ class TableView {
       const who = names[msg.to_move] ? tr(names[msg.to_move]) : String(msg.to_move + 1);
       const kind = (this.summary.seats[msg.to_move] || {}).kind;
       e.prompt.textContent = kind && kind !== "human"
-        ? t("Waiting for {name} (bot)…", { name: who }) : t("Waiting for {name}…", { name: who });
+        ? t("Waiting for {name} (bot)…", { name: who })
+        : this.away(msg.to_move) ? t("Waiting for {name}, who is away (the table is not open on their device)…", { name: who })
+          : t("Waiting for {name}…", { name: who });
     } else {
       e.prompt.className = "prompt mine";
       e.prompt.textContent = `${t("Your turn")}: ${render(this.acting.decision)}`;
@@ -524,11 +592,14 @@ class TableView {
     const e = this.els.since;
     const seat = this.acting && this.acting.seat;
     const log = (this.view && this.view.log) || [];
-    const mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
-    if (mark === undefined || mark >= log.length) { e.hidden = true; return; }
+    let mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
+    if (typeof mark === "number") mark = { from: mark };
+    // from the end of your last turn to the start of this one: the others' moves only
+    const lines = mark ? log.slice(mark.from, mark.to === undefined ? log.length : mark.to) : [];
+    if (!lines.length) { e.hidden = true; return; }
     e.hidden = false;
     e.replaceChildren(h("h2", {}, t("Since your last turn")),
-      h("ul", { class: "since" }, log.slice(mark).slice(-40).map((line) => h("li", {}, render(line)))));
+      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, render(line)))));
   }
 
   renderSeats() {
@@ -544,10 +615,17 @@ class TableView {
         ? h("div", { class: "invite" }, h("label", { for: `invite-${seat.seat}` }, t("Invite link")),
           h("input", { id: `invite-${seat.seat}`, readonly: true, value: `${location.origin}/#/table/${this.id}/join/${seat.seat}`,
             onfocus: (ev) => ev.target.select() })) : null;
-      return h("li", { "data-seat": seat.seat }, name ? badge(name) : null,
+      const away = !seat.open && this.away(seat.seat);
+      const here = !seat.open && seat.kind === "human" && this.present !== null && !away;
+      const leave = this.held.includes(seat.seat) && !this.msg.finished
+        ? h("button", { class: "leave", "data-leave": seat.seat, onclick: () => this.leaveSeat(seat.seat),
+          title: t("Free this seat so that it can be taken on another device (with the invite link)") }, t("Give up this seat")) : null;
+      return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null },
+        name ? badge(name) : null,
         this.msg.to_move === seat.seat ? "▶ " : "",
-        name ? tr(name) : t("Seat {n}", { n: seat.seat + 1 }), " ",
-        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`), invite);
+        t("Seat {n}", { n: seat.seat + 1 }), name ? `: ${tr(name)}` : "", " ",
+        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`),
+        away ? [" ", h("span", { class: "away" }, t("away"))] : null, " ", leave, invite);
     })));
   }
 
@@ -580,6 +658,18 @@ class TableView {
     const log = body.view.log || [];
     logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, render(line))));
     container.dataset.moves = String(k);
+  }
+
+  async leaveSeat(seat) {
+    if (!window.confirm(t("Give up seat {n}? This device stops playing it; the seat opens for its invite link.", { n: seat + 1 }))) return;
+    try {
+      await api("POST", `/tables/${this.id}/leave`, { token: this.tokens[seat] });
+      forgetSeat(this.id, seat);
+      await openTable(this.id);
+    } catch (err) {
+      this.error = err.message;
+      this.renderStatus();
+    }
   }
 
   async exportRecord() {
@@ -650,6 +740,7 @@ class TableView {
     try {
       this.hint = await api("GET", `/tables/${this.id}/analysis?bot=greedy`, { token: this.tokens[this.acting.seat] });
       this.renderDecision();
+      this.renderBoard();
     } catch (err) {
       this.error = err.message;
       this.renderStatus();

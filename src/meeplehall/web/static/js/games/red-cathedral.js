@@ -100,6 +100,12 @@ export function renderBoard(container, view, ctx) {
     if (box) el.append(s("rect", { class: "hl", ...box, rx: 6 }));
     el.dataset.target = key;
     el.dataset.count = String(actions.length);
+    // the hint (the greedy bot's first choice) is shown on the board too
+    if (ctx.hint && actions.some((a) => a.text === ctx.hint)) {
+      el.classList.add("hinted");
+      el.dataset.hinted = ctx.hint;
+      if (box) el.append(s("rect", { class: "hint-ring", ...box, x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8, rx: 8 }));
+    }
     const what = actions.length === 1 ? tr(actions[0].label) : `${tooltip} — ${t("{n} choices", { n: actions.length })}`;
     return clickable(el, what, () => activate(key, el));
   }
@@ -124,7 +130,7 @@ export function renderBoard(container, view, ctx) {
     drawSide(svg, view, side, (i % perRow) * (W / perRow), y + Math.floor(i / perRow) * 170, ctx, target);
   });
   svg.addEventListener("confirm", (event) => ctx.choose(event.detail));
-  container.append(legend(t, tr), chooser, svg);
+  container.append(legend(t, tr), summary(view, ctx), chooser, svg);
   if (mineSide) {
     const own = s("svg", { viewBox: `0 0 ${W / 2} 166`, role: "group", "aria-label": t("Your area"),
       "font-family": "system-ui, sans-serif", "font-size": 13, class: "my-side" });
@@ -135,6 +141,24 @@ export function renderBoard(container, view, ctx) {
           onclick: () => ctx.choose(a.text) }, tr(a.label))));
     container.append(h("div", { class: "my-area", id: "my-area" }, own, bar));
   }
+}
+
+/** A short summary of each region of the board, for screen readers. */
+function summary(view, ctx) {
+  const { t, tr } = ctx;
+  const lines = (view.sides || []).map((side) => {
+    const inv = side.inventory ? Object.entries(side.inventory).filter(([, n]) => n > 0).map(([m, n]) => `${n} ${tr(m)}`).join(", ") : "";
+    return t("{name}: {rp} Recognition, {pp} Prestige, {rubles} Rubles, {done} Cathedral cards completed; Inventory: {inventory}",
+      { name: tr(side.name), rp: side.recognition, pp: side.prestige, rubles: side.rubles ?? 0, done: side.completed,
+        inventory: inv || t("nothing") });
+  });
+  const dice = (view.market || []).map((sp) => sp.dice.map((d) => t("{colour} {value} on space {n}", { colour: tr(d.colour), value: d.value, n: sp.space + 1 }))).flat();
+  lines.push(t("Market board: dice {dice}", { dice: dice.join(", ") || t("nothing") }));
+  const cards = (view.cathedral || []).flat();
+  lines.push(t("Cathedral: {banners} cards with a Banner, {done} completed", {
+    banners: cards.filter((c) => c.owner).length, done: cards.filter((c) => c.completed).length }));
+  return h("ul", { class: "visually-hidden", id: "board-summary", "aria-label": t("The board in short") },
+    lines.map((line) => h("li", {}, line)));
 }
 
 /** The legend of the abbreviations used on the board, in the current language. */
