@@ -34,7 +34,9 @@ def test_a_whole_game_against_a_bot_by_clicking(new_page: Any, server_url: str,
         if made == 30:
             shot(page, artifacts_dir, "red-cathedral-midgame.png")
             # the board draws what the rules show: 8 market spaces, 5 dice, 4 Influence cards
-            assert page.locator("#board svg").count() == 1
+            # the table, and your own area in its bar that stays in view
+            assert page.locator("#board > svg").count() == 1
+            assert page.locator("#board #my-area svg").count() == 1
             assert page.locator("#board [data-target^='space:'], #board text").count() > 50
             assert "Market board" in page.inner_text("#board")
 
