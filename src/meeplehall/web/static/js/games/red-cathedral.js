@@ -249,7 +249,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
     }
   }
   // Influence cards, one per quadrant (RC-INFL-*).
-  const iy = y + 30;  // below the strip of the Market confirmation
+  const iy = y + 30;  // below the strip of the Market and Influence confirmations
   for (const inf of view.influence || []) {
     const x = inf.quadrant * 2 * spaceW + 4;
     const g = s("g", {});
@@ -266,7 +266,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
       { x: x - 2, y: iy + 144, width: 2 * spaceW - 4, height: 118 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
       byKey.get("confirm:influence").forEach((a, k) => {
-        svg.append(confirmButton([a], x + 2 * spaceW - 114, iy + 152 + k * 30, 100, t, tr));
+        svg.append(confirmButton([a], x + k * 118, y + 144, 110, t, tr));
       });
     }
   }
