@@ -6,6 +6,7 @@ its own host, players away, a seat given up and taken on another device)."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,3 +147,29 @@ def test_online_joins_presence_own_invite_and_giving_up_a_seat(new_page: Any,
     wait_ready(other)
     assert other.locator("#choices button").count() > 0
     assert not host.errors and not other.errors
+
+
+CODE = re.compile(r"\b[A-Z]{1,3}-[A-Z0-9]+|\[(?:RU|DE|PL|PT)\]|dized|\w_\w|='|\(the reference|\(the seed")
+
+
+def test_lobby_option_texts_are_plain_words_in_every_language(new_page: Any) -> None:
+    page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    for lang in ("en", "de", "pl", "ru", "pt"):
+        page.select_option("#language", lang)
+        page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
+        for game in ("red-cathedral", "praga"):
+            page.click(f"button[data-game='{game}']")
+            page.wait_for_selector(f"button[data-game='{game}'][aria-pressed='true']")
+            texts = page.evaluate("""() => [...document.querySelectorAll(
+                'section[aria-labelledby=new-table] label, section[aria-labelledby=new-table] '
+                + '.option-help, section[aria-labelledby=new-table] option')].map((e) => e.textContent)""")
+            assert len(texts) > 10
+            bad = [text for text in texts if CODE.search(text)]
+            assert not bad, (lang, game, bad[:5])
+    # the main options have their own plain texts in each language
+    page.select_option("#language", "de")
+    page.click("button[data-game='red-cathedral']")
+    assert "Fortgeschrittene Werkstatttafeln" in page.inner_text("section[aria-labelledby=new-table]")
+    assert not page.errors

@@ -76,6 +76,28 @@ function seatKindLabel(kind) {
   }[kind] || kind;
 }
 
+/** A lobby text without the reference's apparatus: rule IDs (P-SETUP-5), edition tags
+ * ([RU]), notes on sources ("(the reference, after dized)"), code quotes and names. */
+export function plainText(text) {
+  return String(text)
+    .replace(/\s*\((?:[^()]*\b(?:reference|seed|literal|dized|rulebook's|solo helper|toml)\b[^()]*)\)/gi, "")
+    .replace(/\s*\[(?:RU|DE|PL|PT|EN|CZ)\](?:,\s*)?/g, "")
+    .replace(/\b[A-Z]{1,3}(?:-[A-Z0-9]+)+(?:'s)?[,:]?\s*/g, "")
+    .replace(/,\s*\)/g, ")")
+    .replace(/\b([a-z]+(?:_[a-z]+)+)='([^']*)'/g, (_, name, v) => `${name.replace(/_/g, " ")} ${v}`)
+    .replace(/'([^']*)'/g, "$1")
+    .replace(/\b([a-z]+)_([a-z_]+)\b/g, (w) => w.replace(/_/g, " "))
+    .replace(/\(\s*\)/g, "").replace(/\s+([,.;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}
+
+/** A catalogue text for the lobby (``kind``: "option", "help", "choice"), else the plain
+ * form of the engine's own text. */
+function lobbyText(kind, key, fallback) {
+  const id = `lobby ${kind}: ${key}`;
+  const text = t(id);
+  return text !== id ? text : plainText(tr(fallback));
+}
+
 function optionInput(opt, value, onChange) {
   const id = `opt-${opt.name}`;
   let input;
@@ -83,14 +105,15 @@ function optionInput(opt, value, onChange) {
     input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => onChange(e.target.checked) });
   } else if (opt.kind === "choice") {
     input = h("select", { id, onchange: (e) => onChange(e.target.value) },
-      opt.choices.map((c) => h("option", { value: c, selected: c === value }, tr(String(c)))));
+      opt.choices.map((c) => h("option", { value: c, selected: c === value }, lobbyText("choice", String(c), String(c)))));
   } else {
     input = h("input", { type: "number", id, value, min: opt.minimum, max: opt.maximum,
       onchange: (e) => onChange(Number(e.target.value)) });
   }
+  const help = lobbyText("help", opt.name, opt.help);
   return h("div", { class: "form-row" },
-    h("label", { for: id, title: tr(opt.help) }, tr(opt.name.replace(/_/g, " "))), input,
-    h("span", { class: "muted", style: "font-size:0.85rem" }, tr(opt.help)));
+    h("label", { for: id, title: help }, lobbyText("option", opt.name, opt.name.replace(/_/g, " "))), input,
+    h("span", { class: "muted option-help", style: "font-size:0.85rem" }, help));
 }
 
 async function lobby() {
