@@ -118,7 +118,10 @@ def test_confirmations_on_the_board_and_ending_the_turn_by_itself(new_page: Any)
         if state["finished"] == "true":
             break
     assert seen & {"finish-market", "perform", "done", "end-turn", "pass"}, seen
-    assert len(posted) == clicks, (posted, clicks)
+    # the Influence actions chosen were carried out without a click
+    chosen = [k for k, action in enumerate(posted) if action.startswith("use-influence")]
+    assert len(posted) == clicks + sum(
+        1 for k in chosen if k + 1 < len(posted) and posted[k + 1] == "perform"), (posted, clicks)
     # The setting takes a confirmation that is the only legal action, and nothing else.
     # (The engine offers every confirmation beside another choice in the games played
     # here, so it is checked on the module's rule.)
@@ -127,6 +130,8 @@ def test_confirmations_on_the_board_and_ending_the_turn_by_itself(new_page: Any)
       const m = await import('/static/js/games/red-cathedral.js');
       return [m.autoEndAction([{text: 'end-turn'}]), m.autoEndAction([{text: 'finish-market'}]),
               m.autoEndAction([{text: 'end-turn'}, {text: 'sell-prestige'}]),
-              m.autoEndAction([{text: 'deliver 3 wood'}])]; }""")
-    assert taken == ["end-turn", "finish-market", None, None]
+              m.autoEndAction([{text: 'deliver 3 wood'}]),
+              m.autoEndAction([{text: 'perform'}, {text: 'done'}], 'use-influence 2'),
+              m.autoEndAction([{text: 'perform'}, {text: 'done'}], 'sell wood')]; }""")
+    assert taken == ["end-turn", "finish-market", None, None, "perform", None]
     assert not page.errors

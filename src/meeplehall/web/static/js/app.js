@@ -472,9 +472,9 @@ class TableView {
     if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
     this.wasMyTurn = myTurn;
     this.render();
-    // "End my turn when nothing is left": the only legal action is the confirmation.
+    // "Skip confirmations": a lone confirmation, or carrying out the Influence action chosen.
     const skip = myTurn && autoEnd() && this.module && typeof this.module.autoEndAction === "function"
-      ? this.module.autoEndAction(acting.legal) : null;
+      ? this.module.autoEndAction(acting.legal, this.lastChosen) : null;
     if (skip) this.choose(skip);
   }
 
@@ -597,9 +597,9 @@ class TableView {
         e.toolbar.append(h("label", { for: "auto-end" }, h("input", { type: "checkbox", id: "auto-end", checked: autoEnd(),
           onchange: (ev) => {
             localStorage.setItem("meeplehall.autoEnd", ev.target.checked ? "1" : "0");
-            const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal) : null;
+            const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal, this.lastChosen) : null;
             if (skip) this.choose(skip);
-          } }), " ", t("End my turn when nothing is left")));
+          } }), " ", t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
       }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;
@@ -713,6 +713,7 @@ class TableView {
     if (!this.acting.legal.some((a) => a.text === text)) return;
     this.busy = true;
     this.error = "";
+    this.lastChosen = text;
     root.dataset.busy = "true";
     this.els.choices.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     try {

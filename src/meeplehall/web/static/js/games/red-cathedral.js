@@ -433,9 +433,14 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     `${t("Ornamentations left")}: ${orn} · ${t("placed")}: ${side.ornaments_placed}`));
 }
 
-/** The action a player who chose "end my turn when nothing is left" skips confirming: a
+/** The action a player who chose to skip confirmations does not have to click: a
  * confirmation ("End your turn", "Finish the Market action", "Stop using this Influence
- * action", ...) that is the only legal action. */
-export function autoEndAction(legal) {
-  return legal.length === 1 && CONFIRM.includes(legal[0].text.split(" ")[0]) ? legal[0].text : null;
+ * action", ...) that is the only legal action, or "Carry out the Influence action" right
+ * after the player chose that Influence action (``last``: the action this page sent last)
+ * when it can be carried out in one way only. */
+export function autoEndAction(legal, last = null) {
+  if (legal.length === 1 && CONFIRM.includes(legal[0].text.split(" ")[0])) return legal[0].text;
+  const perform = legal.filter((a) => a.text.split(" ")[0] === "perform");
+  if (last && last.startsWith("use-influence") && perform.length === 1) return perform[0].text;
+  return null;
 }
