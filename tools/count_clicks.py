@@ -17,6 +17,7 @@ import tempfile
 from pathlib import Path
 
 from tests.web.conftest import CHROMIUM_ARGS, chromium_path
+
 from tools.bench_server import server_process
 from tools.services import free_port
 

@@ -200,7 +200,8 @@ def test_ending_the_turn_is_an_undo_barrier(client: TestClient) -> None:
         legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[seat])).json()
         texts = [a["text"] for a in legal["actions"]]
         # a move that reveals nothing and hands the table over, if there is one
-        handing = [t for t in texts if not game.reveals(local, game.parse_action(t), after := game.apply(local, t))
+        handing = [t for t in texts
+                   if not game.reveals(local, game.parse_action(t), after := game.apply(local, t))
                    and game.current_player(after) not in (seat, None)]
         choice = handing[0] if handing else texts[0]
         assert client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[seat]),

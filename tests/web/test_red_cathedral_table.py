@@ -20,7 +20,9 @@ COVERED = """() => {
     const r = el.getBoundingClientRect();
     const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
     const owner = hit && hit.closest('[data-target]');
-    if (owner !== el) bad.push(el.dataset.target + ' under ' + (owner ? owner.dataset.target : hit && hit.tagName));
+    if (owner !== el) {
+      bad.push(el.dataset.target + ' under ' + (owner ? owner.dataset.target : hit && hit.tagName));
+    }
   }
   window.scrollTo(0, 0);
   return bad;
@@ -29,7 +31,8 @@ COVERED = """() => {
 LONE = {"end-turn", "finish-market", "perform", "done", "pass", "finish-delivery", "hire-teamsters"}
 
 IN_VIEW = """() => { const r = document.getElementById('my-area').getBoundingClientRect();
-  return [r.top >= 0, r.left >= 0, r.bottom <= innerHeight + 0.5, r.right <= innerWidth + 0.5, r.height > 50]; }"""
+  return [r.top >= 0, r.left >= 0, r.bottom <= innerHeight + 0.5,
+          r.right <= innerWidth + 0.5, r.height > 50]; }"""
 
 
 @pytest.mark.parametrize("size", [(1280, 720), (1440, 900)])
@@ -57,7 +60,8 @@ def test_legend_prestige_spaces_and_targets_at_their_centre(new_page: Any, serve
     create_from_lobby(page, seed=12, seats=("here", "random"))
     state = wait_ready(page)
     legend = page.inner_text("#legend")
-    for abbreviation in ("RP", "PP", "₽", "✓", "Recognition", "Prestige", "Rubles", "wood", "purple"):
+    for abbreviation in ("RP", "PP", "₽", "✓", "Recognition", "Prestige", "Rubles", "wood",
+                         "purple"):
         assert abbreviation in legend, abbreviation
     # the 40 Prestige spaces of data/track.toml, with their Prestige value every 5
     track = httpx.get(f"{server_url}/api/board/red-cathedral/track").json()

@@ -149,7 +149,12 @@ def test_online_joins_presence_own_invite_and_giving_up_a_seat(new_page: Any,
     assert not host.errors and not other.errors
 
 
-CODE = re.compile(r"\b[A-Z]{1,3}-[A-Z0-9]+|\[(?:RU|DE|PL|PT)\]|dized|\w_\w|='|\(the reference|\(the seed")
+CODE = re.compile(r"\b[A-Z]{1,3}-[A-Z0-9]+|\[(?:RU|DE|PL|PT)\]|dized|\w_\w|='"
+                  r"|\(the reference|\(the seed")
+
+
+FORM = ", ".join(f"section[aria-labelledby=new-table] {part}"
+                 for part in ("label", ".option-help", "option"))
 
 
 def test_lobby_option_texts_are_plain_words_in_every_language(new_page: Any) -> None:
@@ -162,14 +167,14 @@ def test_lobby_option_texts_are_plain_words_in_every_language(new_page: Any) -> 
         for game in ("red-cathedral", "praga"):
             page.click(f"button[data-game='{game}']")
             page.wait_for_selector(f"button[data-game='{game}'][aria-pressed='true']")
-            texts = page.evaluate("""() => [...document.querySelectorAll(
-                'section[aria-labelledby=new-table] label, section[aria-labelledby=new-table] '
-                + '.option-help, section[aria-labelledby=new-table] option')].map((e) => e.textContent)""")
+            texts = page.evaluate("""() => [...document.querySelectorAll(FORM)]
+                .map((e) => e.textContent)""".replace("FORM", repr(FORM)))
             assert len(texts) > 10
             bad = [text for text in texts if CODE.search(text)]
             assert not bad, (lang, game, bad[:5])
     # the main options have their own plain texts in each language
     page.select_option("#language", "de")
     page.click("button[data-game='red-cathedral']")
-    assert "Fortgeschrittene Werkstatttafeln" in page.inner_text("section[aria-labelledby=new-table]")
+    form = page.inner_text("section[aria-labelledby=new-table]")
+    assert "Fortgeschrittene Werkstatttafeln" in form
     assert not page.errors

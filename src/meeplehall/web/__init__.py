@@ -13,9 +13,9 @@
   ``red-cathedral``, ``praga``, ...). Empty and fuzzy entries are left out, so the client
   falls back to the English msgid. ``?game=NAME`` gives that game's domain precedence
   where two domains translate the same msgid differently (a table page asks with its
-  game).
+  game). See docs/web-client.md.
 - ``GET /api/board/red-cathedral/track``: the scoring track of The Red Cathedral as the
-  board draws it, ``{"lap_length", "prestige_positions"}`` (from the game's data files). See docs/web-client.md.
+  board draws it, ``{"lap_length", "prestige_positions"}`` (from the game's data files).
 
 There is no build step: the files are served as they are in the package.
 """
