@@ -64,14 +64,16 @@ def main() -> None:
         page.wait_for_url("**/#/table/*")
         clicks = turns = 0
         last = -10
+        posted_before = 0
         while True:
             page.wait_for_function(READY)
             main_data = page.evaluate("() => ({...document.getElementById('main').dataset})")
             if main_data["finished"] == "true":
                 break
             seq = main_data["seq"]
-            # the turn goes on while our next decision comes straight after our click
-            if int(seq) != last + 1:
+            # the turn goes on while no other seat moved since our click (the moves since
+            # then are ours: the click's and any the page made by itself)
+            if int(seq) != last + len(posted) - posted_before:
                 turns += 1
                 if turns > args.turns:
                     turns -= 1
@@ -79,6 +81,7 @@ def main() -> None:
             if args.verbose:
                 print(seq, turns, page.locator("#choices button[data-action]").first
                       .get_attribute("data-action"))
+            posted_before = len(posted)
             page.locator("#choices button[data-action]").first.click()
             clicks += 1
             last = int(seq)
