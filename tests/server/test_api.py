@@ -100,27 +100,46 @@ def _db_moves(url: str, table: int) -> list[tuple[int, str, bool]]:
 def test_undo_goes_back_to_the_barrier_and_deletes_nothing(client: TestClient,
                                                            db_url: str) -> None:
     table, tokens = hotseat(client, seed=11)
-    # Claim a card, then place its tile: two moves of seat 0 with no dice rolled.
-    for _ in range(2):
-        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[0])).json()
-        claim = next(a["text"] for a in legal["actions"]
-                     if a["text"].startswith(("claim", "place-tile")))
-        assert client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
-                           json={"action": claim, "seq": legal["seq"]}).status_code == 200
-    me = client.get(f"/api/tables/{table}/me", headers=bearer(tokens[0])).json()
+    # Play until the seat to move has made two moves in a row that rolled no dice and
+    # kept the table (the test knows the seed: it made the table).
+    game = GAMES[GAME]
+    params = client.get(f"/api/tables/{table}").json()["params"]
+    local = game.initial_state(params, 11)
+    run, seq, seat = 0, 0, 0
+    for _ in range(300):
+        seat = game.current_player(local)
+        assert seat is not None
+        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[seat])).json()
+        texts = [a["text"] for a in legal["actions"]]
+        quiet = [t for t in texts if not game.reveals(local, game.parse_action(t),
+                                                      after := game.apply(local, t))
+                 and game.current_player(after) == seat]
+        choice = quiet[0] if quiet else texts[0]
+        run = run + 1 if quiet else 0
+        local = game.apply(local, choice)
+        reply = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[seat]),
+                            json={"action": choice, "seq": legal["seq"]})
+        assert reply.status_code == 200
+        seq = reply.json()["seq"]
+        if run == 2:
+            break
+    else:
+        raise AssertionError("no two quiet moves in a row")
+    moves = client.get(f"/api/tables/{table}").json()["moves"]
+    me = client.get(f"/api/tables/{table}/me", headers=bearer(tokens[seat])).json()
     assert me["undoable"] == 2
-    before = client.get(f"/api/tables/{table}/replay/0").json()["view"]
-    assert client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[1]),
-                       json={"seq": 2}).status_code in (403, 409)
-    undo = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
-                       json={"seq": 2, "count": None})
+    before = client.get(f"/api/tables/{table}/replay/{moves - 2}").json()["view"]
+    assert client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[1 - seat]),
+                       json={"seq": seq}).status_code in (403, 409)
+    undo = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[seat]),
+                       json={"seq": seq, "count": None})
     assert undo.status_code == 200, undo.text
-    assert undo.json()["seq"] == 3 and undo.json()["moves"] == 0
+    assert undo.json()["seq"] == seq + 1 and undo.json()["moves"] == moves - 2
     assert client.get(f"/api/tables/{table}/view").json()["view"] == before
-    assert _db_moves(db_url.replace("+psycopg", "+psycopg"), table) == [
-        (1, "move", True), (2, "move", True), (3, "undo", False)]
-    again = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
-                        json={"seq": 3})
+    assert _db_moves(db_url.replace("+psycopg", "+psycopg"), table)[-3:] == [
+        (seq - 1, "move", True), (seq, "move", True), (seq + 1, "undo", False)]
+    again = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[seat]),
+                        json={"seq": seq + 1})
     assert again.status_code == 409 and "nothing to undo" in again.json()["detail"]
 
 
@@ -159,7 +178,8 @@ def test_undoable_matches_the_rules_through_a_game(client: TestClient, name: str
             break
         for who in (0, 1):
             expected = 0
-            for mover, shown in reversed(history):
+            # ending a turn hands the table over: only the seat to move may undo
+            for mover, shown in reversed(history if game.current_player(local) == who else []):
                 if mover != who or shown:
                     break
                 expected += 1
@@ -167,6 +187,35 @@ def test_undoable_matches_the_rules_through_a_game(client: TestClient, name: str
             assert me["undoable"] == expected
     assert any(shown for _, shown in history)
     assert sum(not shown for _, shown in history) > len(history) // 4
+
+
+def test_ending_the_turn_is_an_undo_barrier(client: TestClient) -> None:
+    """Once the table has passed to the next player, the previous one cannot undo."""
+    table, tokens = hotseat(client, seed=11)
+    game = GAMES[GAME]
+    local = game.initial_state(QUICK, 11)
+    for _ in range(200):
+        seat = game.current_player(local)
+        assert seat is not None
+        legal = client.get(f"/api/tables/{table}/legal", headers=bearer(tokens[seat])).json()
+        texts = [a["text"] for a in legal["actions"]]
+        # a move that reveals nothing and hands the table over, if there is one
+        handing = [t for t in texts
+                   if not game.reveals(local, game.parse_action(t), after := game.apply(local, t))
+                   and game.current_player(after) not in (seat, None)]
+        choice = handing[0] if handing else texts[0]
+        assert client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[seat]),
+                           json={"action": choice, "seq": legal["seq"]}).status_code == 200
+        local = game.apply(local, choice)
+        if handing:
+            break
+    else:
+        raise AssertionError("no move handed the table over without revealing anything")
+    me = client.get(f"/api/tables/{table}/me", headers=bearer(tokens[seat])).json()
+    assert me["undoable"] == 0
+    refused = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[seat]),
+                          json={"seq": me["seq"]})
+    assert refused.status_code == 409 and "nothing to undo" in refused.json()["detail"]
 
 
 def test_record_export_import_and_replay_views(client: TestClient) -> None:

@@ -34,7 +34,9 @@ def test_a_whole_game_against_a_bot_by_clicking(new_page: Any, server_url: str,
         if made == 30:
             shot(page, artifacts_dir, "red-cathedral-midgame.png")
             # the board draws what the rules show: 8 market spaces, 5 dice, 4 Influence cards
-            assert page.locator("#board svg").count() == 1
+            # the table, and your own area in its bar that stays in view
+            assert page.locator("#board > svg").count() == 1
+            assert page.locator("#board #my-area svg").count() == 1
             assert page.locator("#board [data-target^='space:'], #board text").count() > 50
             assert "Market board" in page.inner_text("#board")
 
@@ -136,7 +138,8 @@ def test_hotseat_one_browser_plays_both_seats(new_page: Any, server_url: str) ->
     assert sorted(tokens["tokens"]) == ["0", "1"]
     play_to_end(page, max_moves=200)
     log = page.inner_text("#log")
-    assert "yellow (seat 0)" in log and "red (seat 1)" in log
+    # seats are numbered from 1 on the page, as in the lobby
+    assert "yellow (seat 1)" in log and "red (seat 2)" in log and "(seat 0)" not in log
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["finished"]
     assert not page.errors
 
@@ -260,6 +263,10 @@ def test_solo_against_ivan(new_page: Any, server_url: str) -> None:
     page.wait_for_selector("#end:not([hidden]) #score-table")
     result = httpx.get(f"{server_url}/api/tables/{table}").json()
     assert result["finished"]
-    assert page.locator("#score-table tbody tr").count() == 1
+    # the human's row and Ivan's (RC-SOLO-10), with Ivan's final score
+    assert page.locator("#score-table tbody tr").count() == 2
+    ivan = httpx.get(f"{server_url}/api/tables/{table}/view").json()["outcome"]["details"]["ivan"]
+    cells = page.locator("#score-table tr[data-automaton='ivan'] td").all_inner_texts()
+    assert cells[-1] == str(ivan["score"])
     assert "solo result" in page.inner_text("#end") or "Winner" in page.inner_text("#end")
     assert not page.errors

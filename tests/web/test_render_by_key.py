@@ -39,9 +39,10 @@ def test_plural_forms_and_nested_arguments_in_every_language(new_page: Any) -> N
     scores = {"key": "final scoring: {scores}", "args": {"scores": [
         {"key": "side {n}: {pp} PP", "args": {"n": 0, "pp": 3}},
         {"key": "side {n}: {pp} PP", "args": {"n": 1, "pp": 44}}]}}
-    assert render("de", {"key": "{who} passes", "args": {"who": who}}) == "Gelb (Platz 0) passt"
-    assert render("de", scores) == "Endwertung: Seite 0: 3 PP, Seite 1: 44 PP"
-    assert render("en", scores) == "final scoring: side 0: 3 PP, side 1: 44 PP"
+    # the engines count seats from 0; the page counts them from 1, as the lobby does
+    assert render("de", {"key": "{who} passes", "args": {"who": who}}) == "Gelb (Platz 1) passt"
+    assert render("de", scores) == "Endwertung: Seite 1: 3 PP, Seite 2: 44 PP"
+    assert render("en", scores) == "final scoring: side 1: 3 PP, side 2: 44 PP"
     # an English sentence is not a key: it stays as it is, nothing is matched inside it
     assert render("de", "yellow (seat 0) passes") == "yellow (seat 0) passes"
     assert not page.errors

@@ -463,12 +463,16 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.websocket("/api/tables/{table_id}/ws")
     async def live_updates(websocket: WebSocket, table_id: int) -> None:
         """Send ``{"token": TOKEN|null, "since": SEQ|null}`` first; then receive a
-        ``sync`` message (the full view) and an ``update`` (a patch) after each change."""
+        ``sync`` message (the full view) and an ``update`` (a patch) after each change.
+        A seat's hello may add ``"seats": true``: it then also receives
+        ``{"type": "seats", "present": [seat, ...]}`` whenever a seat is taken or given up
+        or a player's socket comes or goes (``present``: the seats with a socket open)."""
         await websocket.accept()
         spectator: str | None = None
         try:
             hello = jsontext.loads(await asyncio.wait_for(_receive_text(websocket), 10.0))
             token, since = _hello(hello, websocket)
+            wants_seats = isinstance(hello, dict) and hello.get("seats") is True
             if not 1 <= table_id <= MAX_TABLE_ID:
                 raise Invalid("the table id is out of range")
             seat: int | None = None
@@ -494,7 +498,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 await costly.close_spectator(spectator)
             return
         conn = Connection(websocket, table_id, seat,
-                          token_hash=None if token is None else hash_token(token))
+                          token_hash=None if token is None else hash_token(token),
+                          wants_seats=wants_seats and seat is not None)
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:

@@ -59,6 +59,10 @@ class Connection:
     last_memo: dict[Any, bytes] | None = None  # the diff memo of last_view
     log_len: int = 0
     token_hash: str | None = None  # the seat's token: the socket ends when it changes
+    # Asked (hello "seats": true) for a "seats" message whenever a seat is taken, given up,
+    # or its player's socket comes or goes; seats_dirty: one is due.
+    wants_seats: bool = False
+    seats_dirty: bool = False
     ended: str | None = None  # set: close the socket now, saying this
 
 
@@ -167,6 +171,7 @@ class Hub:
         the sockets of any other token on that seat end at once, here and, through
         Redis, in the other processes."""
         self._end_seat(table_id, seat, token_hash)
+        self._seats_news(table_id)
         if self._outbox is not None:
             self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id,
                                                 "seat": seat}))
@@ -179,6 +184,7 @@ class Hub:
 
     async def _remote_seat(self, table_id: int, seat: int) -> None:
         """Another process changed a seat: read whose it is now, end the other sockets."""
+        self._seats_news(table_id)
         if not any(c.seat == seat for c in self._conns.get(table_id, ())):
             return
         try:
@@ -286,11 +292,24 @@ class Hub:
 
     # -- connections ------------------------------------------------------------------------
 
+    def _seats_news(self, table_id: int) -> None:
+        """Tell the seats' sockets that asked for it that the seats changed."""
+        for conn in self._conns.get(table_id, ()):
+            if conn.wants_seats:
+                conn.seats_dirty = True
+                conn.wake.set()
+
+    def present(self, table_id: int) -> list[int]:
+        """The seats with a live socket in this process (their players are at the table)."""
+        return sorted({c.seat for c in self._conns.get(table_id, ())
+                       if c.seat is not None and c.ended is None})
+
     def register(self, conn: Connection) -> None:
         if conn.seat is None:
             self._watchers.setdefault(conn.table_id, {})[conn] = None
         else:
             self._conns.setdefault(conn.table_id, set()).add(conn)
+            self._seats_news(conn.table_id)
 
     def unregister(self, conn: Connection) -> None:
         if conn.seat is None:
@@ -305,6 +324,7 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self._conns[conn.table_id]
+        self._seats_news(conn.table_id)
 
     def connections(self) -> int:
         return sum(len(c) for c in self._conns.values()) + \
@@ -410,6 +430,10 @@ class Hub:
                                          "detail": conn.ended})
                 await conn.ws.close(4401)
             return False
+        if conn.seats_dirty:
+            conn.seats_dirty = False
+            await conn.ws.send_json({"type": "seats", "table_id": conn.table_id,
+                                     "present": self.present(conn.table_id)})
         if live.seq == conn.last_seq:
             return True
         if conn.last_view is None or live.undone_since(conn.last_seq):

@@ -265,7 +265,10 @@ class Live:
     def undoable(self, seat: int) -> int:
         """How many of ``seat``'s latest moves can be taken back: back to the last move
         that revealed something hidden (``Game.reveals``) or was made by another seat (it
-        handed the table over): both are barriers."""
+        handed the table over): both are barriers. Handing the table over is one too: once
+        another seat is to move (the turn was ended), the previous player's moves stay."""
+        if self.state is not None and self.to_move != seat:
+            return 0
         count = 0
         for entry in reversed(self.entries):
             if entry.seat != seat or entry.reveal:

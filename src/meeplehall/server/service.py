@@ -319,6 +319,7 @@ class TableService:
             ids = [t.id for t in tables]
             seats: dict[int, list[dict[str, Any]]] = {i: [] for i in ids}
             heads: dict[int, int] = {}
+            moves: dict[int, int] = {}
             if ids:
                 for s in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.kind,
                                              SeatRow.token_hash)
@@ -329,8 +330,15 @@ class TableService:
                                       .where(MoveRow.table_id.in_(ids))
                                       .group_by(MoveRow.table_id)):
                     heads[h[0]] = int(h[1])
+                # the moves in play (not undone), as a table's own summary counts them
+                for m in conn.execute(select(MoveRow.table_id, func.count())
+                                      .where(MoveRow.table_id.in_(ids), MoveRow.kind == "move",
+                                             MoveRow.undone.is_(False))
+                                      .group_by(MoveRow.table_id)):
+                    moves[m[0]] = int(m[1])
         return [{"id": t.id, "game": t.game, "params": json.loads(t.params),
-                 "seats": seats[t.id], "seq": heads.get(t.id, 0), "finished": bool(t.finished),
+                 "seats": seats[t.id], "seq": heads.get(t.id, 0),
+                 "moves": moves.get(t.id, 0), "finished": bool(t.finished),
                  "source": t.source, "seed_chosen": t.source in SEED_KNOWN,
                  "created_at": t.created_at.isoformat()}
                 for t in tables]

@@ -14,6 +14,8 @@
   falls back to the English msgid. ``?game=NAME`` gives that game's domain precedence
   where two domains translate the same msgid differently (a table page asks with its
   game). See docs/web-client.md.
+- ``GET /api/board/red-cathedral/track``: the scoring track of The Red Cathedral as the
+  board draws it, ``{"lap_length", "prestige_positions"}`` (from the game's data files).
 
 There is no build step: the files are served as they are in the package.
 """
@@ -109,5 +111,14 @@ def mount(app: FastAPI) -> None:
         messages = catalogue(lang, game if game in _domains() else None)
         return JSONResponse({"lang": lang, "languages": LANGUAGES, "plural": plural_rule(lang),
                              "messages": messages}, headers=no_cache)
+
+    @app.get("/api/board/red-cathedral/track", tags=["client"])
+    async def red_cathedral_track() -> JSONResponse:
+        """The Red Cathedral's scoring track: the lap length and the Prestige spaces."""
+        from meeplehall.games.red_cathedral.components import load
+
+        data = load()
+        return JSONResponse({"lap_length": data.lap_length,
+                             "prestige_positions": list(data.prestige_positions)})
 
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

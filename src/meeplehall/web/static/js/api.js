@@ -52,6 +52,16 @@ export function rememberSeat(tableId, game, seat, token) {
   saveTables(tables);
 }
 
+/** Forget one seat's token (the seat was given up); the table goes when no seat is left. */
+export function forgetSeat(tableId, seat) {
+  const tables = myTables();
+  const entry = tables[tableId];
+  if (!entry) return;
+  delete entry.tokens[seat];
+  if (!Object.keys(entry.tokens).length) delete tables[tableId];
+  saveTables(tables);
+}
+
 export function forgetTable(tableId) {
   const tables = myTables();
   delete tables[tableId];
@@ -119,7 +129,8 @@ export function follow(tableId, token, onMessage, onStatus) {
     ws = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`);
     ws.onopen = () => {
       retry = 500;
-      ws.send(JSON.stringify({ token: token || null, since: lastSeq }));
+      // a seat also asks to hear of the seats (taken, given up, its players here or away)
+      ws.send(JSON.stringify(token ? { token, since: lastSeq, seats: true } : { token: null, since: lastSeq }));
       if (onStatus) onStatus("open");
     };
     ws.onmessage = (event) => {
@@ -130,6 +141,9 @@ export function follow(tableId, token, onMessage, onStatus) {
         if (view === null) return;
         view = applyPatch(view, msg.patch);
         msg.view = view;
+      } else if (msg.type === "seats") {
+        if (onStatus) onStatus("seats", msg.present || []);
+        return;
       } else if (msg.type === "error") {
         if (onStatus) onStatus("error", msg.detail);
         closed = msg.status === 401 || msg.status === 404;

@@ -2,7 +2,7 @@
 // signal), end screen (scores, chart, record, replay) and the language switch. The
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
-import { api, apiBytes, ApiError, follow, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
@@ -17,6 +17,7 @@ let lobbyChoice = { game: null };
 // -- header -------------------------------------------------------------------------------
 
 function muted() { return localStorage.getItem("meeplehall.muted") === "1"; }
+function autoEnd() { return localStorage.getItem("meeplehall.autoEnd") === "1"; }
 
 function renderHeader() {
   const langs = availableLanguages();
@@ -75,6 +76,28 @@ function seatKindLabel(kind) {
   }[kind] || kind;
 }
 
+/** A lobby text without the reference's apparatus: rule IDs (P-SETUP-5), edition tags
+ * ([RU]), notes on sources ("(the reference, after dized)"), code quotes and names. */
+export function plainText(text) {
+  return String(text)
+    .replace(/\s*\((?:[^()]*\b(?:reference|seed|literal|dized|rulebook's|solo helper|toml)\b[^()]*)\)/gi, "")
+    .replace(/\s*\[(?:RU|DE|PL|PT|EN|CZ)\](?:,\s*)?/g, "")
+    .replace(/\b[A-Z]{1,3}(?:-[A-Z0-9]+)+(?:'s)?[,:]?\s*/g, "")
+    .replace(/,\s*\)/g, ")")
+    .replace(/\b([a-z]+(?:_[a-z]+)+)='([^']*)'/g, (_, name, v) => `${name.replace(/_/g, " ")} ${v}`)
+    .replace(/'([^']*)'/g, "$1")
+    .replace(/\b([a-z]+)_([a-z_]+)\b/g, (w) => w.replace(/_/g, " "))
+    .replace(/\(\s*\)/g, "").replace(/\s+([,.;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
+}
+
+/** A catalogue text for the lobby (``kind``: "option", "help", "choice"), else the plain
+ * form of the engine's own text. */
+function lobbyText(kind, key, fallback) {
+  const id = `lobby ${kind}: ${key}`;
+  const text = t(id);
+  return text !== id ? text : plainText(tr(fallback));
+}
+
 function optionInput(opt, value, onChange) {
   const id = `opt-${opt.name}`;
   let input;
@@ -82,14 +105,15 @@ function optionInput(opt, value, onChange) {
     input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => onChange(e.target.checked) });
   } else if (opt.kind === "choice") {
     input = h("select", { id, onchange: (e) => onChange(e.target.value) },
-      opt.choices.map((c) => h("option", { value: c, selected: c === value }, tr(String(c)))));
+      opt.choices.map((c) => h("option", { value: c, selected: c === value }, lobbyText("choice", String(c), String(c)))));
   } else {
     input = h("input", { type: "number", id, value, min: opt.minimum, max: opt.maximum,
       onchange: (e) => onChange(Number(e.target.value)) });
   }
+  const help = lobbyText("help", opt.name, opt.help);
   return h("div", { class: "form-row" },
-    h("label", { for: id, title: tr(opt.help) }, tr(opt.name.replace(/_/g, " "))), input,
-    h("span", { class: "muted", style: "font-size:0.85rem" }, tr(opt.help)));
+    h("label", { for: id, title: help }, lobbyText("option", opt.name, opt.name.replace(/_/g, " "))), input,
+    h("span", { class: "muted option-help", style: "font-size:0.85rem" }, help));
 }
 
 async function lobby() {
@@ -103,17 +127,30 @@ async function lobby() {
   const opts = lobbyChoice.options;
   const playersOpt = game.options.find((o) => o.name === "players");
   const players = Number(opts.players || 2);
-  while (lobbyChoice.seats.length < players) {
-    lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
-  }
-  lobbyChoice.seats.length = players;
   const kinds = [SEAT_HERE, SEAT_INVITE, ...games.seat_kinds.filter((k) => k !== "human")];
   const error = h("p", { class: "error", role: "alert", id: "create-error" });
 
-  const seatRows = lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
-    h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
-    h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
-      kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k))))));
+  // The seat rows follow the "Players" field in place: the rest of the form (and the
+  // "Create the table" button a player may be clicking) stays as it is.
+  const seatBox = h("div", { id: "seat-rows" });
+  const fillSeats = (n) => {
+    while (lobbyChoice.seats.length < n) {
+      lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
+    }
+    lobbyChoice.seats.length = n;
+    seatBox.replaceChildren(...lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
+      h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
+      h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
+        kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k)))))));
+  };
+  fillSeats(players);
+  const setPlayers = (e) => {
+    const raw = Number(e.target.value);
+    if (!Number.isInteger(raw) || raw < playersOpt.minimum || raw > playersOpt.maximum) return;
+    if (raw === Number(opts.players)) return;
+    opts.players = raw;
+    fillSeats(raw);
+  };
 
   const main = (MAIN_OPTIONS[game.name] || []).map((n) => game.options.find((o) => o.name === n)).filter(Boolean);
   const rest = game.options.filter((o) => o.name !== "players" && !main.includes(o));
@@ -129,11 +166,8 @@ async function lobby() {
     h("div", { class: "form-row" },
       h("label", { for: "players" }, t("Players")),
       h("input", { type: "number", id: "players", value: players, min: playersOpt.minimum,
-        max: playersOpt.maximum, onchange: (e) => {
-          const n = Math.max(playersOpt.minimum, Math.min(playersOpt.maximum, Number(e.target.value) || 2));
-          opts.players = n; lobby();
-        } }), soloNote),
-    h("h3", {}, t("Seats")), seatRows,
+        max: playersOpt.maximum, oninput: setPlayers, onchange: setPlayers }), soloNote),
+    h("h3", {}, t("Seats")), seatBox,
     h("h3", {}, t("Options")), main.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
     h("details", {}, h("summary", {}, t("More rule options")),
       rest.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
@@ -144,12 +178,18 @@ async function lobby() {
     h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
       t("Create the table"))), error);
 
+  const importError = h("p", { class: "error", role: "alert", id: "import-error" });
+  const importer = h("section", { class: "card", "aria-labelledby": "import-h" },
+    h("h2", { id: "import-h" }, t("Open a saved game")),
+    h("p", { class: "muted" }, t("A game record saved from the end screen (a .json file) opens as a new table that you can replay or watch.")),
+    h("input", { type: "file", id: "import-file", accept: ".json,application/json", "aria-label": t("Game record file"),
+      onchange: (e) => importRecord(e.target.files && e.target.files[0], importError) }), importError);
   const resume = h("section", { class: "card", "aria-labelledby": "resume" },
     h("h2", { id: "resume" }, t("Resume my tables")), h("ul", { class: "plain", id: "my-tables" }));
   const watch = h("section", { class: "card", "aria-labelledby": "watch" },
     h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
   root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
-    h("div", { class: "lobby" }, form, h("div", {}, resume, watch)));
+    h("div", { class: "lobby" }, form, h("div", {}, resume, watch, importer)));
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));
@@ -165,8 +205,8 @@ async function fillMyTables(list) {
   if (!mine.length) { list.append(h("li", { class: "muted" }, t("No tables yet."))); return; }
   for (const [id, entry] of mine.slice(0, 30)) {
     const li = h("li", {}, h("a", { href: `#/table/${id}` }, `${gameTitle(entry.game)} #${id}`), " ",
-      h("span", { class: "muted" }, t("seats {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " ");
-    const status = h("span", { class: "muted" }, "…");
+      h("span", { class: "muted" }, t("you play seat {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " · ");
+    const status = h("span", { class: "muted table-status" }, "…");
     li.append(status, " ", h("button", { onclick: () => { forgetTable(id); li.remove(); },
       "aria-label": t("Forget table {id}", { id }) }, t("Forget")));
     list.append(li);
@@ -228,12 +268,51 @@ async function createTable(game, error) {
   }
 }
 
+function askToJoin(id, seat, held, summary) {
+  return new Promise((resolve) => {
+    root.replaceChildren(h("h1", {}, `${gameTitle(summary.game)} #${id}`),
+      h("section", { class: "card", id: "join-ask" },
+        h("p", {}, t("This device already plays seat {held} at this table. The invite link is for seat {n}: take that seat here too (both seats are then played on this device)?",
+          { held: held.join(", "), n: seat + 1 })),
+        h("p", { class: "toolbar" },
+          h("button", { class: "primary", id: "join-yes", onclick: () => resolve(true) }, t("Take seat {n} here", { n: seat + 1 })),
+          h("button", { id: "join-no", onclick: () => { location.replace(`#/table/${id}`); resolve(false); } },
+            t("No, open the table")))));
+    root.dataset.page = "join";
+  });
+}
+
+async function importRecord(file, error) {
+  if (!file) return;
+  error.textContent = "";
+  try {
+    let record;
+    try {
+      record = JSON.parse(await file.text());
+    } catch (_) {
+      throw new Error(t("This file is not a game record (it is not JSON)."));
+    }
+    const table = await api("POST", "/tables/import", { body: { record } });
+    location.hash = `#/table/${table.id}`;
+  } catch (err) {
+    error.textContent = err.message;
+  }
+}
+
 async function joinByLink(id, seat) {
   closeTable();
   try {
     const tokens = tokensFor(id);
     if (!(seat in tokens)) {
       const summary = await api("GET", `/tables/${id}`);
+      const info = summary.seats.find((x) => x.seat === seat);
+      if (info && info.kind === "human" && !info.open) {
+        throw new Error(t("Seat {n} at this table is already taken.", { n: seat + 1 }));
+      }
+      // This device already plays at the table (a host opening their own invite link):
+      // ask before taking the seat that was meant for someone else.
+      const held = Object.keys(tokens).map((x) => Number(x) + 1);
+      if (held.length && !await askToJoin(id, seat, held, summary)) return;
       const joined = await api("POST", `/tables/${id}/seats/${seat}/join`);
       rememberSeat(id, summary.game, seat, joined.token);
     }
@@ -297,6 +376,8 @@ class TableView {
     this.replayAt = null;
     this.wasMyTurn = false;
     this.marks = tablePref(id, "marks") || {};
+    this.present = null;      // the seats whose players have the table open (null: unknown)
+    this.offline = false;     // our own live connection is down
   }
 
   async start() {
@@ -310,6 +391,11 @@ class TableView {
     this.live = follow(this.id, this.primary === null ? null : this.tokens[this.primary],
       (msg) => this.onMessage(msg), (status, detail) => {
         if (status === "error") { this.error = detail; this.renderStatus(); }
+        if (status === "closed" || status === "open") {
+          this.offline = status === "closed";
+          this.renderStatus();
+        }
+        if (status === "seats") this.onSeats(detail);
       });
   }
 
@@ -368,17 +454,54 @@ class TableView {
     const logLen = (msg.view.log || []).length;
     if (prev) {
       for (const seat of this.held) {
-        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = logLen;
+        const mark = typeof this.marks[seat] === "number" ? { from: this.marks[seat] } : this.marks[seat];
+        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: logLen };
+        else if (prev.to_move !== seat && toMove === seat && mark) this.marks[seat] = { from: mark.from, to: logLen };
       }
       tablePref(this.id, "marks", this.marks);
+      // Opponents' moves, for screen readers (the live region is polite).
+      const prevLen = (prev.view.log || []).length;
+      if (prev.to_move !== null && !this.held.includes(prev.to_move) && logLen > prevLen) {
+        announce((msg.view.log || []).slice(prevLen).slice(-3).map((line) => render(line)).join(" "));
+      }
     }
     this.acting = acting;
     this.busy = false;
     this.hint = null;
     const myTurn = acting !== null;
-    if (myTurn && !this.wasMyTurn) { beep(); announce(t("Your turn")); }
+    if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
     this.wasMyTurn = myTurn;
     this.render();
+    // "Skip confirmations": a lone confirmation, or carrying out the Influence action chosen.
+    const skip = myTurn && autoEnd() && this.module && typeof this.module.autoEndAction === "function"
+      ? this.module.autoEndAction(acting.legal, this.lastChosen) : null;
+    if (skip) this.choose(skip);
+  }
+
+  /** A seat was taken or given up, or a player came or went: read the seats again. */
+  async onSeats(present) {
+    const before = this.summary.seats;
+    this.present = new Set(present);
+    try {
+      this.summary = await api("GET", `/tables/${this.id}`);
+    } catch (_) { /* the next live update brings it */ }
+    if (!this.msg) return;
+    const names = this.names();
+    for (const seat of this.summary.seats) {
+      const was = before.find((x) => x.seat === seat.seat);
+      if (was && was.open && !seat.open) {
+        announce(t("{name} joined the table", { name: names[seat.seat] ? tr(names[seat.seat]) : t("Seat {n}", { n: seat.seat + 1 }) }));
+      }
+    }
+    this.renderSeats();
+    if (!this.acting) this.renderDecision();
+  }
+
+  /** Whether the human player of ``seat`` is known to be away (no page open). */
+  away(seat) {
+    const info = this.summary.seats[seat];
+    return this.present !== null && info && info.kind === "human" && !this.held.includes(seat)
+      && !this.present.has(seat);
   }
 
   get view() { return this.acting ? this.acting.view : this.msg && this.msg.view; }
@@ -409,10 +532,14 @@ class TableView {
     this.renderEnd();
   }
 
-  renderStatus() { this.els.status.textContent = this.error || ""; }
+  renderStatus() {
+    this.els.status.textContent = [this.offline ? t("The connection to the table is lost; reconnecting…") : "",
+      this.error || ""].filter(Boolean).join(" ");
+  }
 
   ctx(legal) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
+      hint: this.hint && this.hint.ranked[0] ? this.hint.ranked[0].text : null,
       choose: (text) => this.choose(text), t, tr, render, colours: COLOURS };
   }
 
@@ -447,7 +574,9 @@ class TableView {
       const who = names[msg.to_move] ? tr(names[msg.to_move]) : String(msg.to_move + 1);
       const kind = (this.summary.seats[msg.to_move] || {}).kind;
       e.prompt.textContent = kind && kind !== "human"
-        ? t("Waiting for {name} (bot)…", { name: who }) : t("Waiting for {name}…", { name: who });
+        ? t("Waiting for {name} (bot)…", { name: who })
+        : this.away(msg.to_move) ? t("Waiting for {name}, who is away (the table is not open on their device)…", { name: who })
+          : t("Waiting for {name}…", { name: who });
     } else {
       e.prompt.className = "prompt mine";
       e.prompt.textContent = `${t("Your turn")}: ${render(this.acting.decision)}`;
@@ -464,6 +593,14 @@ class TableView {
       if (this.hint) {
         e.toolbar.append(h("span", { id: "hint-text" }, t("Hint: {choice}", { choice: render(this.hint.ranked[0].label) })));
       }
+      if (this.module && typeof this.module.autoEndAction === "function") {
+        e.toolbar.append(h("label", { for: "auto-end" }, h("input", { type: "checkbox", id: "auto-end", checked: autoEnd(),
+          onchange: (ev) => {
+            localStorage.setItem("meeplehall.autoEnd", ev.target.checked ? "1" : "0");
+            const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal, this.lastChosen) : null;
+            if (skip) this.choose(skip);
+          } }), " ", t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
+      }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;
     const undoable = this.acting ? this.acting.undoable : msg.undoable;
@@ -478,11 +615,14 @@ class TableView {
     const e = this.els.since;
     const seat = this.acting && this.acting.seat;
     const log = (this.view && this.view.log) || [];
-    const mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
-    if (mark === undefined || mark >= log.length) { e.hidden = true; return; }
+    let mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
+    if (typeof mark === "number") mark = { from: mark };
+    // from the end of your last turn to the start of this one: the others' moves only
+    const lines = mark ? log.slice(mark.from, mark.to === undefined ? log.length : mark.to) : [];
+    if (!lines.length) { e.hidden = true; return; }
     e.hidden = false;
     e.replaceChildren(h("h2", {}, t("Since your last turn")),
-      h("ul", { class: "since" }, log.slice(mark).slice(-40).map((line) => h("li", {}, render(line)))));
+      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, render(line)))));
   }
 
   renderSeats() {
@@ -498,10 +638,17 @@ class TableView {
         ? h("div", { class: "invite" }, h("label", { for: `invite-${seat.seat}` }, t("Invite link")),
           h("input", { id: `invite-${seat.seat}`, readonly: true, value: `${location.origin}/#/table/${this.id}/join/${seat.seat}`,
             onfocus: (ev) => ev.target.select() })) : null;
-      return h("li", { "data-seat": seat.seat }, name ? badge(name) : null,
+      const away = !seat.open && this.away(seat.seat);
+      const here = !seat.open && seat.kind === "human" && this.present !== null && !away;
+      const leave = this.held.includes(seat.seat) && !this.msg.finished
+        ? h("button", { class: "leave", "data-leave": seat.seat, onclick: () => this.leaveSeat(seat.seat),
+          title: t("Free this seat so that it can be taken on another device (with the invite link)") }, t("Give up this seat")) : null;
+      return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null },
+        name ? badge(name) : null,
         this.msg.to_move === seat.seat ? "▶ " : "",
-        name ? tr(name) : t("Seat {n}", { n: seat.seat + 1 }), " ",
-        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`), invite);
+        t("Seat {n}", { n: seat.seat + 1 }), name ? `: ${tr(name)}` : "", " ",
+        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`),
+        away ? [" ", h("span", { class: "away" }, t("away"))] : null, " ", leave, invite);
     })));
   }
 
@@ -536,6 +683,18 @@ class TableView {
     container.dataset.moves = String(k);
   }
 
+  async leaveSeat(seat) {
+    if (!window.confirm(t("Give up seat {n}? This device stops playing it; the seat opens for its invite link.", { n: seat + 1 }))) return;
+    try {
+      await api("POST", `/tables/${this.id}/leave`, { token: this.tokens[seat] });
+      forgetSeat(this.id, seat);
+      await openTable(this.id);
+    } catch (err) {
+      this.error = err.message;
+      this.renderStatus();
+    }
+  }
+
   async exportRecord() {
     // The server's bytes, saved as they are: parsing and writing the record again would
     // round a seed above 2**53 and the file would no longer replay.
@@ -554,6 +713,7 @@ class TableView {
     if (!this.acting.legal.some((a) => a.text === text)) return;
     this.busy = true;
     this.error = "";
+    this.lastChosen = text;
     root.dataset.busy = "true";
     this.els.choices.querySelectorAll("button").forEach((b) => { b.disabled = true; });
     try {
@@ -604,6 +764,7 @@ class TableView {
     try {
       this.hint = await api("GET", `/tables/${this.id}/analysis?bot=greedy`, { token: this.tokens[this.acting.seat] });
       this.renderDecision();
+      this.renderBoard();
     } catch (err) {
       this.error = err.message;
       this.renderStatus();

@@ -51,6 +51,14 @@ export function endScreen(game, outcome, view, ctx) {
   const rows = scores.map((score, i) => h("tr", { class: winners.has(i) ? "winner" : null },
     h("th", { scope: "row" }, names[i] ? badge(names[i]) : null, label(i), winners.has(i) ? ` ★ ${t("winner")}` : ""),
     categories.map((c) => h("td", {}, String(breakdown[i][c]))), h("td", {}, String(score))));
+  // The automaton's score in a solo game (RC-SOLO-10: Ivan Yakovlevich), on its own row.
+  const bot = outcome.details && outcome.details.ivan;
+  if (bot && typeof bot.score === "number") {
+    rows.push(h("tr", { class: "automaton", "data-automaton": "ivan" },
+      h("th", { scope: "row" }, badge("ivan"), tr("Ivan Yakovlevich")),
+      categories.map((c) => h("td", {}, bot.breakdown && c in bot.breakdown ? String(bot.breakdown[c]) : "—")),
+      h("td", {}, String(bot.score))));
+  }
   const table = h("table", { class: "scores", id: "score-table" },
     h("caption", { class: "visually-hidden" }, t("Final scores")), h("thead", {}, head), h("tbody", {}, rows));
 

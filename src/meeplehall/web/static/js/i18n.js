@@ -112,13 +112,19 @@ function renderArg(value) {
   return String(value);
 }
 
+// Messages whose argument is a seat or side number counted from 0 by the engines: the
+// page counts seats from 1, as the lobby does.
+const SEAT_NUMBERS = { "{who} (seat {n})": "n", "side {n}: {pp} PP": "n" };
+
 /** A message ``{key, args}`` (a log entry, a prompt, an action label) in the current
  * language; a plain string is looked up as a key without arguments. */
 export function render(message) {
   if (message === null || message === undefined) return "";
   if (typeof message !== "object") return tr(message);
   const key = String(message.key);
-  const args = message.args || {};
+  let args = message.args || {};
+  const seatArg = SEAT_NUMBERS[key];
+  if (seatArg && typeof args[seatArg] === "number") args = { ...args, [seatArg]: args[seatArg] + 1 };
   let text = own(messages, key) ? messages[key] : key;
   if (Array.isArray(text)) {
     const n = typeof args.n === "number" ? args.n : 1;

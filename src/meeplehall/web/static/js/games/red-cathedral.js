@@ -8,12 +8,24 @@
 
 import { clickable, colourOf, h, s, token } from "../dom.js";
 
+// The scoring track's Prestige spaces (data/track.toml), for the eagles on the track.
+const TRACK = await fetch("/api/board/red-cathedral/track").then((r) => (r.ok ? r.json() : null)).catch(() => null);
+
 const W = 1000;
 const MATERIAL_FILL = {
   wood: "#8a5a2b", brick: "#b5482f", stone: "#9a9a9a", gold: "#d4af37", green: "#2e8b57",
   purple: "#7b3fa0", rubles: "#c9c9c9", rp: "#c8302c",
 };
-const MATERIAL_LETTER = { wood: "W", brick: "B", stone: "S", gold: "G", green: "E", purple: "P", rubles: "₽", rp: "R" };
+const MATERIAL_LETTER = { wood: "W", brick: "B", stone: "S", gold: "G", green: "Gr", purple: "P", rubles: "₽", rp: "R" };
+const MATERIALS = ["wood", "brick", "stone", "gold", "green", "purple"];
+/** A Material's short letter in the current language (catalogue key "letter: <material>"). */
+function letter(t, mat) {
+  const key = `letter: ${mat}`;
+  const text = t(key);
+  return text && text !== key ? text : (MATERIAL_LETTER[mat] || "");
+}
+/** The confirmations drawn on the board next to what they confirm (RC-MARKET-*, RC-INFL-*). */
+const CONFIRM = ["finish-market", "perform", "done", "end-turn", "pass", "finish-delivery", "hire-teamsters"];
 const KIND_FILL = { base: "#cdbb9c", middle: "#e6d5b0", dome: "#e9b8a0" };
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -44,6 +56,8 @@ function targets(action, view, seat) {
     case "sell": case "buy": return [`inv:${seat}:${args[0]}`];
     case "build": return ["action:build"];
     case "sell-prestige": return [`score:${seat}`];
+    case "finish-market": return dest >= 0 ? [`confirm:market`] : [];
+    case "perform": case "done": return dest >= 0 ? [`confirm:influence`] : [];
     default: return [];
   }
 }
@@ -59,6 +73,12 @@ export function renderBoard(container, view, ctx) {
   }
   const chooser = h("div", { class: "board-chooser", hidden: true, role: "group", "aria-label": t("Choose") });
   let selected = null;
+  function closeChooser() {
+    if (chooser.hidden) return;
+    chooser.hidden = true;
+    if (selected) { selected.classList.remove("selected"); selected.focus(); }
+  }
+  chooser.addEventListener("keydown", (event) => { if (event.key === "Escape") { event.preventDefault(); closeChooser(); } });
   function activate(key, el) {
     const actions = byKey.get(key);
     if (actions.length === 1) { ctx.choose(actions[0].text); return; }
@@ -68,7 +88,7 @@ export function renderBoard(container, view, ctx) {
     chooser.hidden = false;
     chooser.replaceChildren(...actions.map((a) => h("button", { "data-action": a.text, title: tr(a.label),
       onclick: () => ctx.choose(a.text) }, tr(a.label))),
-    h("button", { onclick: () => { chooser.hidden = true; el.classList.remove("selected"); el.focus(); } }, t("Cancel")));
+    h("button", { class: "cancel", onclick: closeChooser }, t("Cancel")));
     const first = chooser.querySelector("button");
     if (first) first.focus();
   }
@@ -80,69 +100,134 @@ export function renderBoard(container, view, ctx) {
     if (box) el.append(s("rect", { class: "hl", ...box, rx: 6 }));
     el.dataset.target = key;
     el.dataset.count = String(actions.length);
+    // the hint (the greedy bot's first choice) is shown on the board too
+    if (ctx.hint && actions.some((a) => a.text === ctx.hint)) {
+      el.classList.add("hinted");
+      el.dataset.hinted = ctx.hint;
+      if (box) el.append(s("rect", { class: "hint-ring", ...box, x: box.x - 4, y: box.y - 4, width: box.width + 8, height: box.height + 8, rx: 8 }));
+    }
     const what = actions.length === 1 ? tr(actions[0].label) : `${tooltip} — ${t("{n} choices", { n: actions.length })}`;
     return clickable(el, what, () => activate(key, el));
   }
 
   const sides = view.sides || [];
+  // Your own area is drawn apart, in a bar that stays in view (sticky) below the board.
+  const mineSide = sides.find((x) => x.side === ctx.seat && x.inventory !== undefined);
+  const others = sides.filter((x) => x !== mineSide);
   const perRow = 2;
-  const playerRows = Math.ceil(sides.length / perRow);
-  const height = 720 + playerRows * 170 + (view.ivan ? 70 : 0);
+  const playerRows = Math.ceil(others.length / perRow);
+  const height = 750 + playerRows * 170 + (view.ivan ? 70 : 0);
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, role: "group", "aria-label": t("The Red Cathedral: the table"),
     "font-family": "system-ui, sans-serif", "font-size": 13 });
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#f7f1e3" }));
 
   drawTrack(svg, view, 0, t, tr, target);
-  drawMarket(svg, view, 60, t, tr, target);
-  drawCathedral(svg, view, 330, t, tr, target);
-  let y = 720;
+  drawMarket(svg, view, 60, t, tr, target, byKey);
+  drawCathedral(svg, view, 360, t, tr, target);
+  let y = 750;
   if (view.ivan) { drawIvan(svg, view, y, t, tr); y += 70; }
-  sides.forEach((side, i) => {
+  others.forEach((side, i) => {
     drawSide(svg, view, side, (i % perRow) * (W / perRow), y + Math.floor(i / perRow) * 170, ctx, target);
   });
-  container.append(chooser, svg);
+  svg.addEventListener("confirm", (event) => ctx.choose(event.detail));
+  container.append(legend(t, tr), summary(view, ctx), chooser, svg);
+  if (mineSide) {
+    const own = s("svg", { viewBox: `0 0 ${W / 2} 166`, role: "group", "aria-label": t("Your area"),
+      "font-family": "system-ui, sans-serif", "font-size": 13, class: "my-side" });
+    drawSide(own, view, mineSide, 0, 2, ctx, target);
+    const bar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") },
+      (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
+        .map((a) => h("button", { class: "primary", "data-action": a.text, "data-confirm": a.text,
+          onclick: () => ctx.choose(a.text) }, tr(a.label))));
+    container.append(h("div", { class: "my-area", id: "my-area" }, own, bar));
+  }
 }
 
-function material(svg, name, n, x, y, tr, extra = "") {
+/** A short summary of each region of the board, for screen readers. */
+function summary(view, ctx) {
+  const { t, tr } = ctx;
+  const lines = (view.sides || []).map((side) => {
+    const inv = side.inventory ? Object.entries(side.inventory).filter(([, n]) => n > 0).map(([m, n]) => `${n} ${tr(m)}`).join(", ") : "";
+    return t("{name}: {rp} Recognition, {pp} Prestige, {rubles} Rubles, {done} Cathedral cards completed; Inventory: {inventory}",
+      { name: tr(side.name), rp: side.recognition, pp: side.prestige, rubles: side.rubles ?? 0, done: side.completed,
+        inventory: inv || t("nothing") });
+  });
+  const dice = (view.market || []).map((sp) => sp.dice.map((d) => t("{colour} {value} on space {n}", { colour: tr(d.colour), value: d.value, n: sp.space + 1 }))).flat();
+  lines.push(t("Market board: dice {dice}", { dice: dice.join(", ") || t("nothing") }));
+  const cards = (view.cathedral || []).flat();
+  lines.push(t("Cathedral: {banners} cards with a Banner, {done} completed", {
+    banners: cards.filter((c) => c.owner).length, done: cards.filter((c) => c.completed).length }));
+  return h("ul", { class: "visually-hidden", id: "board-summary", "aria-label": t("The board in short") },
+    lines.map((line) => h("li", {}, line)));
+}
+
+/** The legend of the abbreviations used on the board, in the current language. */
+function legend(t, tr) {
+  const items = [
+    ["RP", t("Recognition points (the score track)")], ["PP", t("Prestige points (the score)")],
+    ["₽", tr("Rubles")], ["✓", t("completed Cathedral cards")], ["◆", t("Prestige space")],
+    ...MATERIALS.map((m) => [letter(t, m), tr(m)]),
+  ];
+  return h("p", { class: "rc-legend", id: "legend", "aria-label": t("Legend") },
+    items.map(([k, v]) => h("span", {}, h("b", {}, k), " ", v)));
+}
+
+function material(svg, name, n, x, y, t, tr, extra = "") {
   const g = s("g", {}, s("title", {}, `${n} ${tr(name)}${extra}`),
     s("rect", { x, y, width: 26, height: 18, rx: 3, fill: MATERIAL_FILL[name] || "#ccc", stroke: "#333" }),
     s("text", { x: x + 13, y: y + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
-      fill: name === "stone" || name === "gold" || name === "rubles" ? "#000" : "#fff" }, `${n}${MATERIAL_LETTER[name] || ""}`));
+      fill: name === "stone" || name === "gold" || name === "rubles" ? "#000" : "#fff" }, `${n}${MATERIALS.includes(name) ? letter(t, name) : (MATERIAL_LETTER[name] || "")}`));
   svg.append(g);
   return g;
 }
 
 function drawTrack(svg, view, y, t, tr, target) {
   const sides = view.sides || [];
-  const max = Math.max(50, ...sides.map((x) => x.recognition + 5));
+  const lap = (TRACK && TRACK.lap_length) || 80;
+  const eagles = (TRACK && TRACK.prestige_positions) || [];
   const x0 = 40, x1 = W - 20;
-  const scale = (x1 - x0) / max;
+  const scale = (x1 - x0) / lap;
   svg.append(s("text", { x: 4, y: y + 16, "font-weight": 700 }, t("Score")));
   svg.append(s("line", { x1: x0, y1: y + 30, x2: x1, y2: y + 30, stroke: "#8b1e1e", "stroke-width": 3 }));
-  for (let v = 0; v <= max; v += 5) {
+  for (let v = 0; v <= lap; v += 5) {
     svg.append(s("line", { x1: x0 + v * scale, y1: y + 25, x2: x0 + v * scale, y2: y + 35, stroke: "#8b1e1e" }));
-    if (v % 10 === 0) svg.append(s("text", { x: x0 + v * scale, y: y + 50, "text-anchor": "middle", "font-size": 10 }, String(v)));
+    if (v % 10 === 0) svg.append(s("text", { x: x0 + v * scale, y: y + 22, "text-anchor": "middle", "font-size": 10 }, String(v)));
   }
+  // The Prestige spaces (RC-SCORE-4): a gold diamond each, with its Prestige value every 5.
+  const marks = s("g", { class: "prestige-spaces" }, s("title", {}, t("Prestige spaces: the score is the number of Prestige spaces reached")));
+  eagles.forEach((pos, k) => {
+    const cx = x0 + pos * scale;
+    marks.append(s("path", { d: `M${cx} ${y + 36}l4 5l-4 5l-4 -5z`, fill: "#d4af37", stroke: "#6b4e00", "stroke-width": 0.8,
+      "data-prestige": k + 1 }));
+    if ((k + 1) % 5 === 0) {
+      marks.append(s("text", { x: cx, y: y + 57, "text-anchor": "middle", "font-size": 10, fill: "#6b4e00", "font-weight": 700 },
+        `${k + 1} PP`));
+    }
+  });
+  svg.append(marks);
   sides.forEach((side, i) => {
-    const cx = x0 + Math.max(0, side.recognition) * scale + i * 14;
-    const g = s("g", {}, token(side.name, cx, y + 14 - (i % 2) * 0, 8));
+    const pos = Math.max(0, side.recognition) % lap;
+    const cx = x0 + pos * scale + i * 4;
+    const g = s("g", {}, token(side.name, cx, y + 30, 8));
     svg.append(target(g, `score:${side.side}`,
       t("{name}: {rp} Recognition, {pp} Prestige", { name: tr(side.name), rp: side.recognition, pp: side.prestige }),
-      { x: cx - 12, y: y + 2, width: 24, height: 24 }));
+      { x: cx - 12, y: y + 18, width: 24, height: 24 }));
   });
 }
 
-function drawMarket(svg, view, y, t, tr, target) {
+function drawMarket(svg, view, y, t, tr, target, byKey) {
   const spaceW = W / 8;
   svg.append(s("text", { x: 4, y: y + 14, "font-weight": 700 }, t("Market board")));
   const dest = view.turn && view.turn.destination !== null ? view.turn.destination : -1;
   for (const sp of view.market || []) {
     const x = sp.space * spaceW + 4;
-    const g = s("g", {});
-    g.append(s("rect", { x, y: y + 20, width: spaceW - 8, height: 120, rx: 8,
+    // The space itself (not a target): the dice stand in its lower half, so that a die
+    // and the space's Resource tile are each clickable at their centre.
+    svg.append(s("rect", { x, y: y + 20, width: spaceW - 8, height: 120, rx: 8,
       fill: sp.quadrant % 2 ? "#efe3c8" : "#e7d7b5", stroke: sp.space === dest ? "#8b1e1e" : "#8c7a5b",
       "stroke-width": sp.space === dest ? 3 : 1 }));
-    g.append(s("text", { x: x + 6, y: y + 36, "font-size": 11 }, t("Space {n}", { n: sp.space })));
+    const g = s("g", {});
+    g.append(s("text", { x: x + 6, y: y + 36, "font-size": 11 }, t("Space {n}", { n: sp.space + 1 })));
     // The Resource tile beside the space (RC-MARKET-1).
     g.append(s("rect", { x: x + 8, y: y + 42, width: spaceW - 24, height: 32, rx: 4,
       fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
@@ -150,32 +235,61 @@ function drawMarket(svg, view, y, t, tr, target) {
       fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
     `${sp.tile.amount} ${tr(sp.tile.resource)}`));
     svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
-      { n: sp.space, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
-    { x: x - 2, y: y + 16, width: spaceW - 4, height: 128 }));
+      { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
+    { x: x + 2, y: y + 22, width: spaceW - 12, height: 56 }));
     sp.dice.forEach((die, k) => {
-      const dx = x + 8 + (k % 3) * 36, dy = y + 82 + Math.floor(k / 3) * 30;
+      const dx = x + 6 + (k % 3) * 36, dy = y + 82 + Math.floor(k / 3) * 30;
       const dg = s("g", {});
       drawDie(dg, die, dx, dy);
       svg.append(target(dg, `die:${die.colour}`, t("The {colour} die, showing {value}", { colour: tr(die.colour), value: die.value }),
-        { x: dx - 3, y: dy - 3, width: 34, height: 34 }));
+        { x: dx - 2, y: dy - 2, width: 32, height: 32 }));
     });
+    if (sp.space === dest && byKey.has("confirm:market")) {
+      svg.append(confirmButton(byKey.get("confirm:market"), Math.min(x - 4, W - spaceW - 44), y + 144, spaceW + 40, t, tr));
+    }
   }
   // Influence cards, one per quadrant (RC-INFL-*).
+  const iy = y + 30;  // below the strip of the Market and Influence confirmations
   for (const inf of view.influence || []) {
     const x = inf.quadrant * 2 * spaceW + 4;
     const g = s("g", {});
-    g.append(s("rect", { x, y: y + 148, width: 2 * spaceW - 8, height: 110, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
-    g.append(s("text", { x: x + 8, y: y + 166, "font-weight": 700 }, `${t("Influence card")} ${inf.card}`));
+    g.append(s("rect", { x, y: iy + 148, width: 2 * spaceW - 8, height: 110, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
+    g.append(s("text", { x: x + 8, y: iy + 166, "font-weight": 700 }, `${t("Influence card")} ${inf.card}`));
     inf.actions.forEach((a, k) => {
       const mark = a.mark === "repeat" ? "∞" : "⚡";
-      g.append(s("text", { x: x + 8, y: y + 188 + k * 34, "font-size": 12 }, `${mark} ${a.rule}`));
-      g.append(s("text", { x: x + 26, y: y + 204 + k * 34, "font-size": 11, fill: "#444" },
+      g.append(s("text", { x: x + 8, y: iy + 188 + k * 34, "font-size": 12 }, `${mark} ${a.rule}`));
+      g.append(s("text", { x: x + 26, y: iy + 204 + k * 34, "font-size": 11, fill: "#444" },
         tr(a.effect.replace(/_/g, " ")).slice(0, 34)));
     });
     const lines = inf.actions.map((a) => `${a.rule} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")}): ${tr(a.effect.replace(/_/g, " "))}`);
     svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")} ${inf.card}: ${lines.join("; ")}`,
-      { x: x - 2, y: y + 144, width: 2 * spaceW - 4, height: 118 }));
+      { x: x - 2, y: iy + 144, width: 2 * spaceW - 4, height: 118 }));
+    if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
+      byKey.get("confirm:influence").forEach((a, k) => {
+        svg.append(confirmButton([a], x + k * 118, y + 144, 110, t, tr));
+      });
+    }
   }
+}
+
+/** A button drawn on the board that confirms a step (one legal action). */
+function confirmButton(actions, x, y, width, t, tr) {
+  const a = actions[0];
+  const g = s("g", { class: "board-confirm", "data-confirm": a.text });
+  g.append(s("rect", { x, y, width, height: 26, rx: 6, fill: "#8b1e1e", stroke: "#4a0f0f" }),
+    s("text", { x: x + width / 2, y: y + 17, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff" },
+      t("✔ {label}", { label: shortLabel(a, t, tr) })));
+  g.prepend(s("title", {}, tr(a.label)));
+  g.dataset.action = a.text;
+  return clickable(g, tr(a.label), () => g.dispatchEvent(new CustomEvent("confirm", { bubbles: true, detail: a.text })));
+}
+
+function shortLabel(a, t, tr) {
+  const verb = a.text.split(" ")[0];
+  if (verb === "finish-market") return t("Finish the Market action");
+  if (verb === "perform") return t("Carry out");
+  if (verb === "done") return t("Stop");
+  return tr(a.label);
 }
 
 function drawDie(g, die, x, y) {
@@ -222,7 +336,7 @@ function drawCard(svg, card, x, y, w, hgt, t, tr, target) {
     const chip = s("g", {}, s("rect", { x: mx, y: y + 22, width: 34, height: 16, rx: 3, fill: MATERIAL_FILL[mat], stroke: "#333",
       opacity: have >= need ? 1 : 0.55 }),
     s("text", { x: mx + 17, y: y + 34, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
-      fill: ["stone", "gold"].includes(mat) ? "#000" : "#fff" }, `${have}/${need}${MATERIAL_LETTER[mat]}`));
+      fill: ["stone", "gold"].includes(mat) ? "#000" : "#fff" }, `${have}/${need}${letter(t, mat)}`));
     g.append(chip);
     mx += 37;
   }
@@ -304,7 +418,7 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity}):`));
   let ix = x + 110;
   for (const [mat, n] of Object.entries(side.inventory)) {
-    const g = material(svg, mat, n, ix, y + 89, tr);
+    const g = material(svg, mat, n, ix, y + 89, t, tr);
     if (mine) {
       g.remove();
       const wrap = s("g", {}, g);
@@ -317,4 +431,16 @@ function drawSide(svg, view, side, x, y, ctx, target) {
   const orn = Object.entries(side.ornaments_available || {}).map(([k, n]) => `${tr(k)} ${n}`).join(" · ");
   svg.append(s("text", { x: x + 12, y: y + 148, "font-size": 12 },
     `${t("Ornamentations left")}: ${orn} · ${t("placed")}: ${side.ornaments_placed}`));
+}
+
+/** The action a player who chose to skip confirmations does not have to click: a
+ * confirmation ("End your turn", "Finish the Market action", "Stop using this Influence
+ * action", ...) that is the only legal action, or "Carry out the Influence action" right
+ * after the player chose that Influence action (``last``: the action this page sent last)
+ * when it can be carried out in one way only. */
+export function autoEndAction(legal, last = null) {
+  if (legal.length === 1 && CONFIRM.includes(legal[0].text.split(" ")[0])) return legal[0].text;
+  const perform = legal.filter((a) => a.text.split(" ")[0] === "perform");
+  if (last && last.startsWith("use-influence") && perform.length === 1) return perform[0].text;
+  return null;
 }
