@@ -3,12 +3,14 @@
 A turn in both games is many small decisions; the expert plans them together and rates
 them where the turn's consequences show, after the other sides have answered.
 
-- **Information sets.** Every iteration plays on a new determinization: one of a pool
-  of states rebuilt from the seat's view (``game.sample_hidden(view, rng)``, the bot's
-  own generator), its generator (future dice, draws, the automatons' turns) re-seeded
-  from the bot's generator. One tree serves them all, keyed by the seat's action
-  sequences from the root (open loop); the real game's hidden state and generator are
-  never read.
+- **Information sets.** Iterations play on determinizations: states rebuilt from the
+  seat's view (``game.sample_hidden(view, rng)``, the bot's own generator), each with
+  its own future (its generator, for dice, draws and the automatons' turns, re-seeded
+  from the bot's generator), up to ``pool`` of them per decision. The k-th visit of a
+  root action plays the k-th of them, so the root's actions are compared on the same
+  hidden cards and futures (common random numbers) and each further visit brings a new
+  one. One tree serves them all, keyed by the seat's action sequences from the root
+  (open loop); the real game's hidden state and generator are never read.
 - **Whole-turn macro-steps.** The tree holds the seat's own decisions of the current
   turn only. A new leaf's turn is finished by the greedy policy, then the other sides'
   turns are played by the greedy policy (an automaton plays inside ``apply``) until the
@@ -61,7 +63,7 @@ class ExpertConfig:
     widen_alpha: float = 0.5
     lookahead: int = 1  # the seat's turns begun again before a leaf is rated
     turn_horizon: int = 40  # decisions at most to finish one turn greedily
-    pool: int = 16  # determinizations rebuilt from the view per turn
+    pool: int = 32  # determinizations (each with its own future) per decision
 
     def __post_init__(self) -> None:
         if self.iterations < 0:
@@ -175,7 +177,13 @@ class ExpertBot:
         ranked = [a for _, a in planner.rank(game, view, legal)]
         root.order = ranked
         root.src, root.width, root.cands = None, 0, []
-        pool = [first]
+        def future(sample: Any) -> Any:
+            """``sample`` with its own future chance, drawn from the bot's generator."""
+            if isinstance(getattr(sample, "rng", None), Rng):
+                sample.rng = Rng(self.rng.next_u64())
+            return sample
+
+        pool = [future(first.clone())]
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         current_player = game.current_player
@@ -235,15 +243,19 @@ class ExpertBot:
                 break
             if deadline is not None and self.clock() >= deadline:
                 break
-            if len(pool) < cfg.pool and iterations >= len(pool):
-                pool.append(game.sample_hidden(view, self.rng))
-            state = pool[iterations % len(pool)].clone()
-            if isinstance(getattr(state, "rng", None), Rng):
-                state.rng = Rng(self.rng.next_u64())
+            # the root's action first (its legal actions are public), then the future it
+            # is played on: a child's k-th visit plays future k, so that the root's
+            # actions are compared on the same futures (common random numbers)
+            action, child = pick(root, ordered(root, first, legal))
+            index = child.visits % cfg.pool
+            while len(pool) <= index:
+                pool.append(future(game.sample_hidden(view, self.rng)))
+            state = pool[index].clone()
             node, path = root, [root]
             actions: tuple[Any, ...] = legal
             while True:
-                action, child = pick(node, ordered(node, state, actions))
+                if node is not root:
+                    action, child = pick(node, ordered(node, state, actions))
                 apply(state, action)
                 path.append(child)
                 if not child.visits:
