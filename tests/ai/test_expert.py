@@ -98,26 +98,25 @@ class FakeClock:
     """A clock that moves on ``step`` seconds whenever it is read."""
 
     def __init__(self, step: float) -> None:
-        self.now = 100.0
         self.step = step
-        self.reads = 0
+        self.readings = [100.0]
 
     def __call__(self) -> float:
-        self.reads += 1
-        self.now += self.step
-        return self.now
+        self.readings.append(self.readings[-1] + self.step)
+        return self.readings[-1]
 
 
 def test_the_think_time_is_kept_by_the_clock() -> None:
-    """With a clock that moves 1/8 s per reading and 1 s to think, the search reads it
-    once to start and once before each iteration: 7 iterations, then it stops."""
+    """The search reads its clock before every iteration and every step of a play-out,
+    and stops at the first reading past its think time."""
     state = _advance(RC, 2, seed=6, moves=20)
-    clock = FakeClock(0.125)
+    clock = FakeClock(0.001)
     bot = ExpertBot(1, ExpertConfig(think=1.0), clock=clock)
     assert _choose(bot, RC, state) in RC.legal_actions(state)
-    assert bot.last_iterations == 7
-    assert clock.reads == 9
-    # where the clock has run out before the first iteration, the planner's choice
+    start = clock.readings[1]
+    assert clock.readings[-1] - start >= 1.0 > clock.readings[-2] - start
+    assert bot.last_iterations >= 2
+    # where the clock runs out before the first iteration, the planner's choice
     late = ExpertBot(1, ExpertConfig(think=0.05), clock=FakeClock(1.0))
     assert _choose(late, RC, state) in RC.legal_actions(state)
     assert late.last_iterations == 0

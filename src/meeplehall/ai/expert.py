@@ -27,9 +27,11 @@ them where the turn's consequences show, after the other sides have answered.
   turn (finished games by their result). The move played is the root's most visited
   child; within a turn the chosen child's subtree becomes the next decision's root.
 - **Budget.** ``iterations`` per decision (deterministic given the seed) or ``think``
-  seconds per decision by a clock (injectable, for tests); with a clock the choice
-  depends on the machine's speed. The planner's ordering is part of the budget: where
-  the clock runs out before any iteration, the planner's choice is played.
+  seconds per decision by a clock (injectable, for tests), read before every iteration
+  and every step of a play-out (an iteration cut short does not count); with a clock the
+  choice depends on the machine's speed. The planner's ordering is part of the budget:
+  where the clock runs out before any iteration, the planner's choice (as far as it
+  got) is played.
 """
 
 from __future__ import annotations
@@ -89,10 +91,10 @@ def _greedy_step(game: Game, state: Any, player: int, evaluate: Rating) -> None:
 
 
 def play_on(game: Game, state: Any, seat: int, evaluate: Rating, lookahead: int,
-            horizon: int) -> None:
+            horizon: int, stop: Callable[[], bool] | None = None) -> bool:
     """Play ``state`` on greedily (every side), changing it, until ``seat``'s own turn
-    has begun ``lookahead`` times, the game ends, or each turn's ``horizon`` decisions
-    have run out."""
+    has begun ``lookahead`` times, the game ends, or a turn's ``horizon`` decisions have
+    run out; False where ``stop()`` (asked before every decision) cut it short."""
     begun = 0
     turn = getattr(state, "turns", None)
     steps = 0
@@ -103,11 +105,14 @@ def play_on(game: Game, state: Any, seat: int, evaluate: Rating, lookahead: int,
             if player == seat:
                 begun += 1
                 if begun >= lookahead:
-                    return
+                    return True
         if steps >= horizon:
-            return
+            return True
+        if stop is not None and stop():
+            return False
         _greedy_step(game, state, player, evaluate)
         steps += 1
+    return True
 
 
 class ExpertBot:
@@ -171,10 +176,9 @@ class ExpertBot:
         value_of = LeafValue(game, evaluator, first, seats, baseline)
         if baseline is None:
             baseline = value_of.root
-        # the planner's order of the root's actions (its prior)
-        planner = PlannerBot(evaluator=self.evaluator, horizon=cfg.turn_horizon)
-        planner.rng = self.rng
-        ranked = [a for _, a in planner.rank(game, view, legal)]
+        # the planner's order of the root's actions (its prior); where the clock runs out
+        # first, the actions not rated yet follow in their legal order
+        ranked = self._prior(game, view, legal, seat, deadline)
         root.order = ranked
         root.src, root.width, root.cands = None, 0, []
         def future(sample: Any) -> Any:
@@ -237,11 +241,16 @@ class ExpertBot:
             assert best is not None
             return best
 
+        clock = self.clock
+
+        def stop() -> bool:
+            return deadline is not None and clock() >= deadline
+
         iterations = 0
         while True:
             if cfg.iterations and iterations >= cfg.iterations:
                 break
-            if deadline is not None and self.clock() >= deadline:
+            if stop():
                 break
             # the root's action first (its legal actions are public), then the future it
             # is played on: a child's k-th visit plays future k, so that the root's
@@ -267,7 +276,9 @@ class ExpertBot:
                 if current_player(state) != seat or getattr(state, "turns", None) != turn:
                     break  # the turn is over: the tree ends here
                 node = child
-            play_on(game, state, seat, play_eval, cfg.lookahead, cfg.turn_horizon)
+            if not play_on(game, state, seat, play_eval, cfg.lookahead, cfg.turn_horizon,
+                           stop):
+                break  # the clock ran out in the play-out: the iteration does not count
             value = value_of(state)[seat]
             for n in path:
                 n.visits += 1
@@ -276,6 +287,25 @@ class ExpertBot:
         self.last_iterations = iterations
         self._keep = (turn, baseline)
         return root, ranked
+
+    def _prior(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...], seat: int,
+               deadline: float | None) -> list[Any]:
+        """``legal`` in the planner's order (``PlannerBot.rank`` on the bot's generator),
+        as far as the clock allows."""
+        planner = PlannerBot(evaluator=self.evaluator, horizon=self.config.turn_horizon)
+        rate = resolve(self.evaluator, game).evaluate_play
+        state = game.sample_hidden(view, self.rng)
+        start = getattr(state, "turns", None)
+        scored: list[tuple[float, Any]] = []
+        for action in legal:
+            if deadline is not None and self.clock() >= deadline:
+                break
+            child = state.clone()
+            game.apply_unchecked(child, action)
+            scored.append((planner._complete(game, child, seat, start, rate), action))
+        scored.sort(key=lambda pair: -pair[0])
+        done = {a for _, a in scored}
+        return [a for _, a in scored] + [a for a in legal if a not in done]
 
     def _best(self, root: Node, legal: tuple[Any, ...], ranked: list[Any]) -> Any:
         """The most visited child (ties: the better mean, then the planner's order);
