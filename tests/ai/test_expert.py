@@ -212,3 +212,31 @@ def test_the_expert_hint_says_how_sure_it_is() -> None:
                      r"(sure|fairly sure|unsure) \(\d+% of its visits on the best move\):",
                      text)
     assert re.search(r"\s+\d+\. .*\(visits \d+%\)", text)
+
+
+def test_the_scaling_table_counts_the_larger_budgets_wins(tmp_path: Any) -> None:
+    """``tools/scaling.py`` reads each pair's arena journal (a cut-short last line
+    dropped) and gives the larger budget's wins with a Wilson interval."""
+    import json
+
+    from tools import scaling
+
+    path = scaling.folder(tmp_path, "praga", 8, 4)
+    path.mkdir()
+    games = []
+    for i, (seats, winners) in enumerate([(["expert@8", "expert@4"], [0]),
+                                          (["expert@4", "expert@8"], [1]),
+                                          (["expert@8", "expert@4"], [0, 1]),
+                                          (["expert@4", "expert@8"], [0])]):
+        games.append({"index": i, "seed": i // 2, "seats": seats, "finished": True,
+                      "decisions": 100, "choices": [50, 50],
+                      "think_s": [5.0 if s == "expert@8" else 2.5 for s in seats],
+                      "seconds": 8.0, "scores": [100, 90], "winners": winners,
+                      "ranks": [0 if 0 in winners else 1, 0 if 1 in winners else 1]})
+    lines = [json.dumps({"arena": {}, "games": 4})] + [json.dumps(g) for g in games]
+    (path / "games.jsonl").write_text("\n".join(lines) + "\n{\"index\": 9, \"se")
+    rows = [scaling.row("praga", 8, 4, scaling.played(path))]
+    assert rows[0]["games"] == 4 and rows[0]["wins"] == 2.5
+    assert rows[0]["s_hi"] == pytest.approx(0.1) and rows[0]["s_lo"] == pytest.approx(0.05)
+    assert "| Praga | 8 vs 4 | 4 | 2.5 (62%) | 0.22-0.91 | 0.100, 0.050 |" in \
+        scaling.table(rows)
