@@ -44,7 +44,8 @@ def _choose(bot: Any, game: Game, state: Any) -> Any:
 
 
 @pytest.mark.parametrize(("name", "players"), [("praga", 2), ("red-cathedral", 2),
-                                               ("red-cathedral", 1), ("praga", 1)])
+                                               ("red-cathedral", 1), ("praga", 1),
+                                               ("praga", 4), ("red-cathedral", 3)])
 def test_the_expert_decides_the_same_way_from_the_view_given_its_seed(
         name: str, players: int) -> None:
     """Same bot seed, same view: the same choice, also where the game's own generator
