@@ -18,7 +18,8 @@ them where the turn's consequences show, after the other sides have answered.
   leaf is rated at the same kind of turn boundary, after the answer to its turn.
 - **Priors and progressive widening.** The root's actions are ordered by the planner
   (each action followed by the rest of the turn played greedily), a deeper node's by
-  the one-step evaluation (from its second visit); a node searches its best
+  the greedy policy's one-step rating (its first child is the step the play-out took);
+  a node searches its best
   ``max(widen_min, widen_c x visits ** widen_alpha)`` actions, new ones best first.
   UCT picks among them (exploration constant ``exploration``, availability counts: the
   actions legal at a node differ between determinizations).
@@ -167,7 +168,6 @@ class ExpertBot:
         deadline = None if cfg.iterations else start + cfg.think
         evaluator = resolve(self.evaluator, game)
         play_eval = evaluator.evaluate_play
-        evaluate = evaluator.evaluate
         seat: int = view["seat"]
         first = game.sample_hidden(view, self.rng)
         seats = game.num_players(first)
@@ -198,13 +198,13 @@ class ExpertBot:
             if len(actions) <= cfg.widen_min:
                 return list(actions)
             if node.order is None:
-                if node.visits < 2:
-                    return list(actions)
+                # ordered by the greedy policy's own rating from the first visit on, so
+                # that a node's first child is the step its play-out took
                 scored = []
                 for i, a in enumerate(actions):
                     child = state.clone()
                     apply(child, a)
-                    scored.append((-step_value(game, state, child, seat, evaluate, a), i, a))
+                    scored.append((-step_value(game, state, child, seat, play_eval, a), i, a))
                 scored.sort(key=lambda t: (t[0], t[1]))
                 node.order = [a for _, _, a in scored]
             width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
