@@ -45,7 +45,7 @@ def _decide(game: Game, state: Any, seed: int, config: MCTSConfig = TINY) -> Any
 
 def test_ladder_is_registered_weakest_first() -> None:
     assert list(BOTS) == ["random", "greedy", "planner", "mcts-easy", "mcts-medium",
-                          "mcts-hard"]
+                          "mcts-hard", "expert"]
     bot = make_bot("mcts-hard", 1)
     assert isinstance(bot, LevelBot) and bot.kind == "mcts-hard"
 
@@ -235,6 +235,7 @@ def test_every_level_decides_the_same_way_twice_given_its_seed() -> None:
     seat = RC.current_player(state)
     legal = RC.legal_actions(state)
     for kind in BOTS:
+        kind = "expert@6" if kind == "expert" else kind  # the clocked expert is not
         a = make_bot(kind, 5).choose(RC, RC.player_view(state, seat), legal)
         b = make_bot(kind, 5).choose(RC, RC.player_view(other, seat), legal)
         assert a == b, kind

@@ -25,22 +25,22 @@ are not bots: the engine plays them inside ``apply``, so a solo game has one sea
 a bot (or a person) plays only that seat."""
 
 
-def make_bot(kind: str, seed: int = 0) -> Bot:
-    """Create a bot of a registered kind, deterministic given ``seed``."""
-    if kind not in BOTS:
-        raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
-    return BOTS[kind](seed)
+def make_bot(kind: str, seed: int = 0, think: float | None = None) -> Bot:
+    """Create a bot of a registered kind (or ``expert@N``: the expert with ``N``
+    iterations per decision), deterministic given ``seed``; ``think`` sets the clock of
+    the ``expert`` level (seconds per decision)."""
+    return ladder.make_bot(ladder.check_kind(kind), seed, think)
 
 
 def analyse(game: Game, view: dict[str, Any], legal: tuple[Any, ...], kind: str = "greedy",
-            seed: int = 0) -> list[tuple[Any, float]]:
+            seed: int = 0, think: float | None = None) -> list[tuple[Any, float]]:
     """Rank the legal actions of the current decision with a bot's evaluation, best first.
 
     The score is the greedy bot's heuristic evaluation (``greedy``, ``planner``), the
-    share of the root's visits (``mcts-*``), or a uniform share (``random``). Uses only
-    ``view``.
+    share of the root's visits (``mcts-*``, ``expert``: the first row's share says how
+    sure the search is), or a uniform share (``random``). Uses only ``view``.
     """
-    bot = make_bot(kind, seed)
+    bot = make_bot(kind, seed, think)
     if hasattr(bot, "analyse"):
         return [(row[0], row[1]) for row in bot.analyse(game, view, legal)]
     if hasattr(bot, "rank"):

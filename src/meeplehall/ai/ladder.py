@@ -6,16 +6,22 @@ docs/ai.md is ``ladder_table()`` (a test checks that they agree). The modes are
 ``solo`` (one seat; the rulebook's automaton, Ivan or the dummy, is played by the engine
 inside ``apply``) and ``players`` (two seats or more). Each game's heuristic is its
 ``Evaluator`` (``EVALUATORS``), injected into the bots.
+
+The ``expert`` level thinks by the clock (``DEFAULT_THINK`` seconds per decision, or
+``think``); ``expert@N`` is the same search with a budget of ``N`` iterations per decision
+(deterministic given its seed) for tests and tournaments.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from meeplehall.ai.bot import Bot
 from meeplehall.ai.evaluator import Evaluator, resolve
+from meeplehall.ai.expert import DEFAULT_THINK, ExpertBot, ExpertConfig
 from meeplehall.ai.greedy import GreedyBot
 from meeplehall.ai.heuristics.praga import PragaEvaluator
 from meeplehall.ai.heuristics.red_cathedral import RedCathedralEvaluator
@@ -26,10 +32,10 @@ from meeplehall.core.protocol import Game
 
 Mode = Literal["solo", "players"]
 MODES: tuple[Mode, ...] = ("solo", "players")
-Policy = Literal["random", "greedy", "planner", "search", "checked planner"]
+Policy = Literal["random", "greedy", "planner", "search", "checked planner", "expert"]
 
 KINDS: tuple[str, ...] = ("random", "greedy", "planner", "mcts-easy", "mcts-medium",
-                          "mcts-hard")
+                          "mcts-hard", "expert")
 """The ladder's levels, weakest first."""
 
 
@@ -43,9 +49,14 @@ class Level:
     summary: str
     search: MCTSConfig | None = None
     check: RolloutCheck | None = None
+    expert: ExpertConfig | None = None
 
     def build(self, seed: int, evaluator: Evaluator | None = None) -> Bot:
-        """A bot playing this level, deterministic given ``seed``."""
+        """A bot playing this level, deterministic given ``seed`` (the expert where it
+        counts iterations)."""
+        if self.policy == "expert":
+            assert self.expert is not None
+            return ExpertBot(seed, self.expert, evaluator)
         if self.policy == "random":
             return RandomBot(seed)
         if self.policy == "greedy":
@@ -76,6 +87,11 @@ RANDOM = Level("random", "a uniformly random legal action")
 GREEDY = Level("greedy", "one-ply lookahead: each legal action rated by the game's evaluation")
 PLANNER = Level("planner", "each action followed by the rest of its own turn played "
                            "greedily, rated where the turn ends")
+
+EXPERT = Level("expert", f"information-set MCTS over the seat's turn: its decisions "
+                         f"in the tree, the planner as prior, leaves rated after the "
+                         f"others' greedy answer; {DEFAULT_THINK:g} s per decision",
+               expert=ExpertConfig())
 
 # The full tree: UCT over every decision, the tree kept between decisions.
 TREE = MCTSConfig()
@@ -127,7 +143,8 @@ LADDER: dict[str, dict[Mode, dict[str, Level]]] = {
 # every game and mode: the common levels, then its searches, weakest first
 for _modes in LADDER.values():
     for _mode, _searches in _modes.items():
-        _modes[_mode] = {"random": RANDOM, "greedy": GREEDY, "planner": PLANNER, **_searches}
+        _modes[_mode] = {"random": RANDOM, "greedy": GREEDY, "planner": PLANNER, **_searches,
+                         "expert": EXPERT}
 
 EVALUATORS: dict[str, Callable[[str | None], Evaluator]] = {
     "praga": PragaEvaluator,
@@ -188,7 +205,7 @@ class LevelBot:
         value); for a checked planner, the action it plays first (share 1) and the others
         in the planner's order (share 0), with the planner's values."""
         bot = self.bot(game, view)
-        if isinstance(bot, MCTSBot):
+        if isinstance(bot, MCTSBot | ExpertBot):
             return bot.analyse(game, view, legal)
         assert isinstance(bot, CheckedPlannerBot)
         ranked = bot.rank(game, view, legal)
@@ -198,12 +215,47 @@ class LevelBot:
         return rows
 
 
-def make_bot(kind: str, seed: int = 0) -> Bot:
+EXPERT_BUDGET = "expert@"
+"""``expert@N``: the expert level with ``N`` iterations per decision instead of a clock."""
+
+
+def expert_config(kind: str, think: float | None = None) -> ExpertConfig | None:
+    """The expert search's settings for ``kind`` (``expert``, ``expert@N``) with the
+    think time ``think`` (None: the default), or None for any other kind; a malformed
+    budget or think time raises ``ValueError``."""
+    if think is not None and not (isinstance(think, int | float) and think > 0
+                                  and math.isfinite(think)):
+        raise ValueError(f"the think time must be a positive number of seconds, got {think!r}")
+    if kind == "expert":
+        config = EXPERT.expert
+        assert config is not None
+        return replace(config, think=think) if think is not None else config
+    if not kind.startswith(EXPERT_BUDGET):
+        return None
+    count = kind[len(EXPERT_BUDGET):]
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"{kind!r}: the expert's budget is a whole number of iterations "
+                         "(at least 1), as in expert@64")
+    return ExpertConfig(iterations=int(count))
+
+
+def check_kind(kind: str) -> str:
+    """``kind`` if it names a bot (a level of the ladder or ``expert@N``), else
+    ``ValueError`` saying which exist."""
+    if kind in KINDS or expert_config(kind) is not None:
+        return kind
+    raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(KINDS)} "
+                     f"(and {EXPERT_BUDGET}N: the expert with N iterations per decision)")
+
+
+def make_bot(kind: str, seed: int = 0, think: float | None = None) -> Bot:
     """A bot of a level of the ladder, deterministic given ``seed``: the levels that are
     the same in every game and mode are built at once, the others at their first
-    decision (``LevelBot``)."""
-    if kind not in KINDS:
-        raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(KINDS)}")
+    decision (``LevelBot``). ``think``: the expert's seconds per decision (only the
+    clock-driven ``expert`` uses it)."""
+    config = expert_config(check_kind(kind), think)
+    if config is not None:
+        return ExpertBot(seed, config)
     levels = {modes[mode][kind] for modes in LADDER.values() for mode in MODES}
     if len(levels) == 1:
         return levels.pop().build(seed)

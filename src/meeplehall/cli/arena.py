@@ -71,11 +71,14 @@ def seatings(bots: Sequence[str], players: int) -> list[tuple[str, ...]]:
 
 
 def make_tasks(game: str, params: dict[str, Any], bots: Sequence[str], games: int,
-               seed: int, max_decisions: int) -> list[Task]:
+               seed: int, max_decisions: int, think: float | None = None) -> list[Task]:
+    """The games of a tournament; ``think``: the ``expert`` bots' seconds per decision
+    (None: the level's default)."""
     table = seatings(bots, int(params["players"]))
+    extra = {} if think is None else {"think": think}
     return [{"index": g, "game": game, "params": dict(params),
              "seed": seed + g // len(table), "seats": list(table[g % len(table)]),
-             "max_decisions": max_decisions} for g in range(games)]
+             "max_decisions": max_decisions, **extra} for g in range(games)]
 
 
 def play_task(task: Task) -> Result:
@@ -85,7 +88,8 @@ def play_task(task: Task) -> Result:
     game = GAMES[task["game"]]
     state = game.initial_state(task["params"], task["seed"])
     kinds = task["seats"]
-    bots = [make_bot(kind, task["seed"] * 16 + seat) for seat, kind in enumerate(kinds)]
+    bots = [make_bot(kind, task["seed"] * 16 + seat, task.get("think"))
+            for seat, kind in enumerate(kinds)]
     think = [0.0] * len(kinds)
     choices = [0] * len(kinds)
     decisions = 0
@@ -267,10 +271,12 @@ def _run_ray(tasks: list[Task], workers: int, address: str | None,
 
 
 def settings_of(game: str, params: dict[str, Any], bots: Sequence[str], seed: int,
-                max_decisions: int) -> dict[str, Any]:
+                max_decisions: int, think: float | None = None) -> dict[str, Any]:
     """What makes game ``g`` of a tournament the same game (not the number of games)."""
-    settings = {"game": game, "params": dict(params), "bots": list(bots), "seed": seed,
-                "max_decisions": max_decisions}
+    settings: dict[str, Any] = {"game": game, "params": dict(params), "bots": list(bots),
+                                "seed": seed, "max_decisions": max_decisions}
+    if think is not None:
+        settings["think"] = think
     return dict(json.loads(json.dumps(settings)))  # as the journal holds them
 
 
@@ -336,13 +342,13 @@ def _journal_lines(settings: dict[str, Any], games: int,
 def run_arena(console: Console, game: str, params: dict[str, Any], bots: Sequence[str],
               games: int, seed: int, workers: int, backend: str, address: str | None,
               out_dir: Path, max_decisions: int = 20_000,
-              resume: bool = False) -> dict[str, Any]:
+              resume: bool = False, think: float | None = None) -> dict[str, Any]:
     """Play the tournament, write its files and print the summary; returns the report.
 
     Raises ``ArenaError`` when ``out_dir`` holds an interrupted tournament and ``resume``
     is false, or a journal that does not belong to this tournament."""
-    tasks = make_tasks(game, params, bots, games, seed, max_decisions)
-    settings = settings_of(game, params, bots, seed, max_decisions)
+    tasks = make_tasks(game, params, bots, games, seed, max_decisions, think)
+    settings = settings_of(game, params, bots, seed, max_decisions, think)
     journal = out_dir / JOURNAL
     kept: dict[int, Result] = {}
     if journal.exists():

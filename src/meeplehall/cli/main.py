@@ -9,6 +9,7 @@ beyond an optional board renderer (``cli/render.py``).
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 import textwrap
 from collections.abc import Callable, Sequence
@@ -17,6 +18,8 @@ from typing import Any
 from rich.console import Console
 
 from meeplehall.ai import BOTS
+from meeplehall.ai.expert import DEFAULT_THINK
+from meeplehall.ai.ladder import check_kind
 from meeplehall.cli.render import say
 from meeplehall.core.protocol import Game, validate_params
 from meeplehall.core.rng import check_seed, new_seed
@@ -82,9 +85,18 @@ def _bot_kinds(text: str) -> list[str]:
     if not bots:
         raise UsageError("--bots needs at least one bot kind")
     for kind in bots:
-        if kind not in BOTS:
-            raise UsageError(f"unknown bot {kind!r}; bots are: {', '.join(BOTS)}")
+        try:
+            check_kind(kind)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     return bots
+
+
+def _think(value: float | None) -> float | None:
+    """``--think`` checked: a positive number of seconds, or None."""
+    if value is not None and not (value > 0 and math.isfinite(value)):
+        raise UsageError(f"--think must be a positive number of seconds, got {value}")
+    return value
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -115,6 +127,9 @@ def build_parser() -> argparse.ArgumentParser:
                            f"({', '.join(BOTS)}); default human,greedy,... "
                            "(solo: human, against the game's automaton)")
     play.add_argument("--seed", type=int, default=None, help="game seed (default: random)")
+    play.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                      help=f"the expert bots' think time per decision "
+                           f"(default {DEFAULT_THINK:g})")
     play.add_argument("--board", choices=("turn", "always"), default="turn",
                       help="draw the table at each turn (default) or each decision")
     play.add_argument("--full-board", action="store_true",
@@ -158,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     arena.add_argument("--bots", default="mcts-medium,greedy",
                        help="comma-separated bot kinds, rotated over the seats "
                             f"({', '.join(BOTS)})")
+    arena.add_argument("--think", type=float, default=None, metavar="SECONDS",
+                       help=f"the expert bots' think time per decision (default "
+                            f"{DEFAULT_THINK:g}; expert@N plays N iterations instead)")
     arena.add_argument("--games", "-n", type=int, default=10, help="number of games")
     arena.add_argument("--seed", type=int, default=0, help="seed of the first game")
     arena.add_argument("--workers", "-w", type=int, default=None,
@@ -209,8 +227,13 @@ def _resolve_seats(game: Game, params: dict[str, Any], seats_text: str | None) -
         raise UsageError(f"--seats lists {len(seats)} seat(s) but the game has {players} "
                          f"player(s); give exactly {players}")
     for kind in seats:
-        if kind != HUMAN and kind not in BOTS:
-            raise UsageError(f"unknown seat {kind!r}; seats are: human, {', '.join(BOTS)}")
+        if kind == HUMAN:
+            continue
+        try:
+            check_kind(kind)
+        except ValueError:
+            raise UsageError(f"unknown seat {kind!r}; seats are: human, {', '.join(BOTS)}, "
+                             "expert@N") from None
     return seats
 
 
@@ -235,7 +258,7 @@ def cmd_play(args: argparse.Namespace, console: Console, input_fn: Callable[[str
                  f"{'given' if args.seed is not None else 'random'} (shown at the end). "
                  "Type 'help' for commands.")
     session = PlaySession(game, params, seed, seats, console, input_fn, board=args.board,
-                          full_board=args.full_board)
+                          full_board=args.full_board, think=_think(args.think))
     return session.run()
 
 
@@ -322,6 +345,7 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
         return _list_options(console, game)
     params = parse_options(game, args.option, args.advanced, args.players)
     bots = _bot_kinds(args.bots)
+    think = _think(args.think)
     if args.games < 1:
         raise UsageError("--games must be at least 1")
     _check_seeds(args.seed, args.games)
@@ -342,7 +366,8 @@ def cmd_arena(args: argparse.Namespace, console: Console) -> int:
                  f"{args.backend} backend, {workers} worker(s)")
     try:
         run_arena(console, game.name, params, bots, args.games, args.seed, workers,
-                  args.backend, args.address, out, args.max_decisions, resume=args.resume)
+                  args.backend, args.address, out, args.max_decisions, resume=args.resume,
+                  think=think)
     except ArenaError as exc:
         raise UsageError(str(exc)) from None
     except OSError as exc:

@@ -20,9 +20,10 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from meeplehall.ai import BOTS, analyse, make_bot
+from meeplehall.ai import analyse, make_bot
 from meeplehall.ai.base import Bot
 from meeplehall.ai.greedy import GreedyBot
+from meeplehall.ai.ladder import check_kind
 from meeplehall.cli.render import (
     COLOUR_STYLES,
     action_label,
@@ -38,6 +39,7 @@ from meeplehall.core.protocol import Game, IllegalActionError
 from meeplehall.core.record import GameRecord, RecordError, replay
 
 HUMAN = "human"
+HINT_EXPERT = "expert@32"  # the expert search's budget for a hint (iterations)
 InputFn = Callable[[str], str]
 
 HELP = """Commands:
@@ -49,7 +51,8 @@ HELP = """Commands:
   save FILE       save the game record (JSON) to FILE
   load FILE       load a game record from FILE and continue from it
   hint [BOT]      what a bot would do here, best 3: the greedy bot (default) with its
-                  evaluation, or e.g. 'hint mcts' (mcts-hard) with its visit shares
+                  evaluation, or e.g. 'hint mcts' (mcts-hard) with its visit shares;
+                  'hint expert': a short expert search, saying how sure it is
   rules           the rules that apply to the current decision
   board [full]    draw the table again (compact; 'board full': every detail)
   help            this text
@@ -78,12 +81,15 @@ class PlaySession:
             after others moved; ``"always"`` before every decision.
         full_board: draw every detail of the table instead of the compact table
             (about 40-50 lines at 120 columns).
+        think: the expert bots' seconds per decision (None: the level's default).
     """
 
     def __init__(self, game: Game, params: dict[str, Any], seed: int, seats: Sequence[str],
                  console: Console, input_fn: InputFn, bot_seed: int | None = None,
-                 board: str = "turn", full_board: bool = False) -> None:
+                 board: str = "turn", full_board: bool = False,
+                 think: float | None = None) -> None:
         self.game = game
+        self.think = think
         self.console = console
         self.input_fn = input_fn
         self.board = board
@@ -109,7 +115,7 @@ class PlaySession:
 
     # --- setup ------------------------------------------------------------------------
     def _make_bots(self) -> dict[int, Bot]:
-        return {seat: make_bot(kind, self.bot_seed * 16 + seat)
+        return {seat: make_bot(kind, self.bot_seed * 16 + seat, self.think)
                 for seat, kind in enumerate(self.seats) if kind != HUMAN}
 
     def say(self, text: str) -> None:
@@ -349,6 +355,14 @@ class PlaySession:
                 self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
                          f"  (visits {share:.0%})")
             return "again"
+        if kind == "expert":
+            rows = analyse(self.game, view, legal, HINT_EXPERT, self.bot_seed ^ 0x4849)
+            self.say(f"The expert search ({HINT_EXPERT[len('expert@'):]} iterations) "
+                     f"would choose, {_sureness(rows[0][1])}:")
+            for action, share in rows[:3]:
+                self.say(f"  {index[action]:>2}. {action_label(self.game, self.state, action)}"
+                         f"  (visits {share:.0%})")
+            return "again"
         if kind == "planner":
             rows = analyse(self.game, view, legal, kind, self.bot_seed ^ 0x4849)
             self.say("The planner bot would choose:")
@@ -357,7 +371,7 @@ class PlaySession:
                          f"  (turn value {value:.1f})")
             return "again"
         if kind not in ("", "greedy"):
-            self.say("Usage: hint [greedy|planner|mcts|mcts-easy|mcts-medium|mcts-hard]")
+            self.say("Usage: hint [greedy|planner|mcts|mcts-easy|mcts-medium|mcts-hard|expert]")
             return "again"
         ranked = self.hinter.rank(self.game, view, legal)
         self.say("The greedy bot would choose:")
@@ -383,5 +397,17 @@ class PlaySession:
         return "again"
 
 
+def _sureness(share: float) -> str:
+    """How sure the expert search is of its best move, from that move's visit share."""
+    word = "sure" if share >= 0.6 else "fairly sure" if share >= 0.35 else "unsure"
+    return f"{word} ({share:.0%} of its visits on the best move)"
+
+
 def _is_bot(kind: object) -> bool:
-    return isinstance(kind, str) and kind in BOTS
+    if not isinstance(kind, str):
+        return False
+    try:
+        check_kind(kind)
+    except ValueError:
+        return False
+    return True

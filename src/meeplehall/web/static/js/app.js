@@ -73,6 +73,7 @@ function seatKindLabel(kind) {
     random: t("Bot: random"), greedy: t("Bot: greedy"), planner: t("Bot: planner"),
     "mcts-easy": t("Bot: MCTS easy"),
     "mcts-medium": t("Bot: MCTS medium"), "mcts-hard": t("Bot: MCTS hard"),
+    expert: t("Bot: expert"),
   }[kind] || kind;
 }
 
