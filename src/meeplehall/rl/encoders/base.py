@@ -6,8 +6,13 @@ An :class:`Encoder` owns two things for one game, player count and option set:
   from the component data (all verbs times their argument ranges), sorted by
   ``(verb, arguments)``; ``index <-> action`` both ways, and a legal-action mask;
 * the **observation layout**: an ordered list of :class:`Block` s, each a named slice of a
-  fixed-length float32 vector filled from a *player view* (never from a state), so hidden
-  information cannot reach an observation (STYLE.md section 5).
+  fixed-length float32 vector. Each block is written two ways: ``Block.fill`` from a
+  *player view* (the reference, easy to check against what a seat may see), and
+  ``StateBlock.fill`` straight from the engine's state (fast: an :class:`Observer` keeps
+  one preallocated vector per seat and rewrites only the blocks whose inputs changed).
+  tests/rl/test_observation.py checks over random playouts that both give the same
+  vector and that re-dealing the hidden components changes neither, so the state path
+  cannot leak what the view hides (STYLE.md section 5).
 
 Seat-indexed blocks are written *relative to the observing seat*: the observer comes
 first, then the next seats in turn order; a seat number in the view (an owner, say) is
@@ -27,6 +32,9 @@ OBS_BOUND = 16.0
 """Every observation value is clipped to ``[-OBS_BOUND, OBS_BOUND]`` (the Box bounds);
 the scales keep ordinary values within about [-2, 3]."""
 Filler = Callable[[View, int], Sequence[float]]
+StateFiller = Callable[[Any, int, Any], Sequence[float]]
+"""``fill(state, seat, pending)``: a block's numbers read from the engine state;
+``pending`` is what :attr:`Encoder.pending` returns for that state and seat."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,23 @@ class Block:
     size: int
     doc: str
     fill: Filler = field(repr=False)
+
+
+@dataclass(frozen=True)
+class StateBlock:
+    """How one :class:`Block` is filled from the engine state.
+
+    Attributes:
+        name: the name of the view block it mirrors (same slice, same numbers).
+        fill: ``fill(state, seat, pending)``: at most the block's size of numbers.
+        key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
+            (copied, not a live list); the block is rewritten only when it changes.
+            None: rewritten at every call.
+    """
+
+    name: str
+    fill: StateFiller = field(repr=False)
+    key: StateFiller | None = field(default=None, repr=False)
 
 
 def flatten(value: Any) -> list[float]:
@@ -114,7 +139,8 @@ class Encoder:
     """Action catalogue and observation layout of one game configuration."""
 
     def __init__(self, game_name: str, players: int, actions: Iterable[Any],
-                 blocks: Sequence[Block]) -> None:
+                 blocks: Sequence[Block], state_blocks: Sequence[StateBlock] = (),
+                 pending: Callable[[Any, int], Any] | None = None) -> None:
         self.game_name = game_name
         self.players = players
         unique = set(actions)
@@ -130,6 +156,10 @@ class Encoder:
             self.offsets[b.name] = (start, start + b.size)
             start += b.size
         self.size = start
+        self.state_blocks = tuple(state_blocks)
+        if self.state_blocks and [b.name for b in self.state_blocks] != names:
+            raise ValueError(f"the {game_name} state blocks do not follow the layout")
+        self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
 
     @property
     def num_actions(self) -> int:
@@ -197,3 +227,54 @@ class Encoder:
     def describe_blocks(self) -> list[tuple[str, int, int, str]]:
         """Rows ``(name, start, size, doc)`` of the observation layout."""
         return [(b.name, self.offsets[b.name][0], b.size, b.doc) for b in self.blocks]
+
+
+_UNSET = object()
+
+
+class Observer:
+    """Observations of one table, encoded from its engine state into preallocated arrays.
+
+    One float32 row per seat is kept from call to call; ``encode`` rewrites only the
+    blocks whose key changed since that seat's last observation. An encoder is shared by
+    every table of a configuration, an observer belongs to one table (or one slot of a
+    vector environment).
+
+    Raises:
+        ValueError: the encoder has no state blocks.
+    """
+
+    def __init__(self, encoder: Encoder, seats: int) -> None:
+        if not encoder.state_blocks:
+            raise ValueError(f"{encoder.game_name}: no state encoder")
+        self.encoder = encoder
+        self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
+        self._plan = tuple((encoder.offsets[b.name][0], blk.size, b.key, b.fill)
+                           for b, blk in zip(encoder.state_blocks, encoder.blocks,
+                                             strict=True))
+        self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
+
+    def forget(self) -> None:
+        """Drop what was kept (call it when the table starts a new game)."""
+        for keys in self._keys:
+            keys[:] = [_UNSET] * len(keys)
+
+    def encode(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state``: the observer's own row, overwritten by the
+        next call for that seat (copy it to keep it)."""
+        pending = self.encoder.pending(state, seat)
+        row = self.rows[seat]
+        keys = self._keys[seat]
+        for i, (start, size, key, fill) in enumerate(self._plan):
+            if key is not None:
+                k = key(state, seat, pending)
+                old = keys[i]
+                if old is not _UNSET and old == k:
+                    continue
+                keys[i] = k
+            values = fill(state, seat, pending)
+            n = len(values)
+            row[start:start + n] = values
+            if n < size:
+                row[start + n:start + size] = 0.0
+        return row

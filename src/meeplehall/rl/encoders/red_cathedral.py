@@ -7,6 +7,10 @@ positions, market spaces, and the exchange and discard sizes printed on Influenc
 supply, sides, ivan, turn, pending: games/red_cathedral/views.py), never the bot-only
 ``view["state"]``: every seat sees the same table in this game, and what is hidden (the
 PRNG state, unused cards and tiles) is never in a view.
+
+``state_blocks`` fill the same layout from the engine state's public fields (the
+whitelist of views.PUBLIC_FIELDS; never ``rng`` or ``unused``) and the decision from
+``view_sections.pending``, the accessor the views use.
 """
 
 from __future__ import annotations
@@ -24,10 +28,12 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
+from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.state import DECISION_NAMES
 from meeplehall.rl.encoders.base import (
     Block,
     Encoder,
+    StateBlock,
     View,
     flatten,
     one_hot,
@@ -283,6 +289,178 @@ def blocks(players: int) -> list[Block]:
     return out
 
 
+# --- the same layout, read from the state ----------------------------------------------
+_N_DEC = len(DECISION_NAMES)
+_DEC_INDEX = {name: i for i, name in enumerate(DECISION_NAMES)}
+_RT_FEATURES = tuple([*one_hot([rt.resource], len(RESOURCES)), rt.amount / 3]
+                     for rt in C.resource_tiles)
+# Workshop position code (state.ws: -2 Banner, -1 empty, 2 * tile + face_up) -> 18 floats
+_WS_FEATURES = {-2: [0.0, 1.0, 0.0, 0.0, *_NO_TILE], -1: [1.0, 0.0, 0.0, 0.0, *_NO_TILE]}
+for _t, _wt in enumerate(C.tiles):
+    for _up in (0, 1):
+        _WS_FEATURES[2 * _t + _up] = [*one_hot([3 if _up else 2], 4), *_TILE_FEATURES[_wt.id]]
+_CARD_BY_INDEX = tuple(_CARD_FEATURES[c.id] for c in C.cards)
+_CARD_MONEY = tuple((c.rp / 10, c.rubles / 10) for c in C.cards)
+_NO_WS_BOARD = (-1,) * len(WS_POSITIONS)
+
+
+def pending(s: Any, seat: int) -> dict[str, Any] | None:
+    """The decision on top of the stack, as every seat sees it (view_sections.pending)."""
+    return view_sections.pending(s)
+
+
+def _one(index: int, classes: int) -> list[float]:
+    row = [0.0] * classes
+    if 0 <= index < classes:
+        row[index] = 1.0
+    return row
+
+
+def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
+    return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
+
+
+def _s_args(s: Any, seat: int, p: Any) -> list[float]:
+    return scaled(flatten(_fields({"pending": p}))[:6], 10)
+
+
+def _s_flags(s: Any, seat: int, p: Any) -> list[float]:
+    mk = s.mk_used
+    act = s.act_used
+    return [float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
+            float(s.end_trigger >= 0), *[float(mk >> b & 1) for b in range(3)],
+            *[float(act >> b & 1) for b in range(len(WS_POSITIONS))],
+            s.turns / 1000, len(s.stack) / 10]
+
+
+def _k_flags(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.main_done, s.sell_state, s.reroll_used, s.bonus_given, s.end_trigger,
+            s.mk_used, s.act_used, s.turns, len(s.stack))
+
+
+def _s_market(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for t in s.tiles:
+        out += _RT_FEATURES[t]
+    return out
+
+
+def _s_die_pos(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for sp in s.die_pos:
+        out += _one(sp if 0 <= sp < MARKET_SPACES else -1, MARKET_SPACES)
+    return out
+
+
+def _s_die_val(s: Any, seat: int, p: Any) -> list[float]:
+    return [v / 6 if 0 <= sp < MARKET_SPACES else 0.0
+            for sp, v in zip(s.die_pos, s.die_val, strict=True)]
+
+
+def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.die_pos, *s.die_val)
+
+
+def _s_sides(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    sides = s.sides
+    for k in range(sides):
+        side = (seat + k) % sides
+        head: list[float]
+        if s.solo and side == 1:
+            head = [0.0] * 12
+        else:
+            head = [s.rubles[side] / 20, *[n / 10 for n in s.inv[side]],
+                    s.inv_banners[side] / 4, s.out_banners[side] / 4,
+                    *[n / 2 for n in s.orn_avail[side]]]
+        out += head
+        out += [s.orn_placed[side] / 4, s.completed[side] / 5, s.score[side] / 100]
+    return out
+
+
+def _k_sides(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.rubles, *s.inv, *s.inv_banners, *s.out_banners, *s.orn_avail,
+            *s.orn_placed, *s.completed, *s.score)
+
+
+def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    sides = s.sides
+    for k in range(sides):
+        side = (seat + k) % sides
+        board = _NO_WS_BOARD if s.solo and side == 1 else s.ws[side]
+        for code in board:
+            out += _WS_FEATURES[code]
+    return out
+
+
+def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
+    sides = s.sides
+    entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
+                     for level, slot in enumerate(tower))
+    out: list[float] = []
+    for slot, tower, level in entries:
+        card = s.card_of[slot]
+        owner = s.owner[slot]
+        orn = s.orn[slot]
+        rp, rubles = _CARD_MONEY[card]
+        out += [1.0, *_CARD_BY_INDEX[card], *[n / 5 for n in s.delivered[slot]],
+                *_one(-1 if owner < 0 else (owner - seat) % sides, sides),
+                float(s.done[slot]),
+                *_one(-1 if orn < 0 else (orn - seat) % sides, sides),
+                *_one(tower, TOWERS), level / 5, rp, rubles, float(s.ws_tile[slot] >= 0)]
+    return out
+
+
+def _k_slots(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.towers, s.card_of, *s.owner, *s.delivered, *s.done, *s.orn, *s.ws_tile)
+
+
+def _s_ivan(s: Any, seat: int, p: Any) -> list[float]:
+    if not s.solo:
+        return []
+    order = s.ivan_order
+    out = [s.iv_banners / 10, s.iv_orn / 4, *[n / 10 for n in s.iv_inv],
+           *[n / 10 for n in s.iv_build], *[float(s.iv_up[i]) for i in range(len(order))]]
+    for c in order:
+        out += _one(c, len(IVAN_CARDS))
+    return out + _one(s.iv_next, len(IVAN_CARDS))
+
+
+def _k_ivan(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.ivan_order, s.iv_banners, s.iv_orn, s.iv_inv, s.iv_build, *s.iv_up, s.iv_next)
+
+
+def state_blocks(players: int) -> list[StateBlock]:
+    """The layout of :func:`blocks`, filled from the state."""
+    sides = 2 if players == 1 else players
+    out = [
+        StateBlock("decision", _s_decision),
+        StateBlock("to_move", lambda s, seat, p: _one(
+            -1 if p is None else (p["seat"] - seat) % sides, sides)),
+        StateBlock("decision_args", _s_args),
+        StateBlock("flags", _s_flags, _k_flags),
+        StateBlock("moved_die", lambda s, seat, p: _one(s.moved_die, DICE),
+                   lambda s, seat, p: s.moved_die),
+        StateBlock("destination", lambda s, seat, p: _one(s.dest, MARKET_SPACES),
+                   lambda s, seat, p: s.dest),
+        StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
+        StateBlock("die_positions", _s_die_pos, _k_dice),
+        StateBlock("die_values", _s_die_val, _k_dice),
+        StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
+                   lambda s, seat, p: s.influence),
+        StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
+                   lambda s, seat, p: tuple(s.supply)),
+        StateBlock("sides", _s_sides, _k_sides),
+        StateBlock("workshops", _s_workshops, lambda s, seat, p: tuple(s.ws)),
+        StateBlock("cathedral", _s_slots, _k_slots),
+    ]
+    if players == 1:
+        out.append(StateBlock("ivan", _s_ivan, _k_ivan))
+    return out
+
+
 def make_encoder(players: int) -> Encoder:
     """The encoder for a game of ``players`` seats (1 = solo against Ivan)."""
-    return Encoder("red-cathedral", players, catalogue(players), blocks(players))
+    return Encoder("red-cathedral", players, catalogue(players), blocks(players),
+                   state_blocks(players), pending)
