@@ -70,17 +70,17 @@ def _play(e: object, seed: int) -> tuple[list[int], dict[str, float]]:
 
 
 def test_full_game_pays_rank_rewards_at_the_end_only() -> None:
-    e = env("praga", players=3)
+    e = env("praga", players=3, views=True)
     actions, totals = _play(e, seed=11)
     assert sorted(totals.values()) in ([-1.0, 0.0, 1.0], [-1.0, 0.5, 0.5],
                                        [-0.5, -0.5, 1.0], [0.0, 0.0, 0.0])
     assert sum(totals.values()) == pytest.approx(0.0)
-    again, _ = _play(env("praga", players=3), seed=11)
+    again, _ = _play(env("praga", players=3, views=True), seed=11)
     assert again == actions  # same seed, same game
 
 
 def test_margin_reward_is_score_difference_scaled() -> None:
-    e = env("praga", players=2, reward="margin", margin_scale=10)
+    e = env("praga", players=2, reward="margin", margin_scale=10, views=True)
     _, totals = _play(e, seed=2)
     scores = e.unwrapped.table.outcome().scores
     assert totals["player_0"] == pytest.approx((scores[0] - scores[1]) / 10)
@@ -103,7 +103,9 @@ def test_bad_input_is_named() -> None:
         env("praga", reward="score")
     with pytest.raises(ValueError, match="unknown option 'colour'"):
         env("praga", colour="red")
-    e = env("praga", players=2)
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        env("praga", illegal_action="ignore")
+    e = env("praga", players=2, illegal_action="raise")
     e.reset(seed=0)
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -111,3 +113,28 @@ def test_bad_input_is_named() -> None:
         e.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
         e.step(10_000)
+    with pytest.raises(ValueError, match="None is only for finished agents"):
+        e.step(None)
+
+
+@pytest.mark.parametrize("bad", ["masked", 10_000, -1, None, "north"])
+def test_an_illegal_action_is_refused_and_ends_the_game_by_default(bad: object) -> None:
+    # As in PettingZoo's classic games: -1 to the agent that made it, 0 to the others.
+    e = env("red-cathedral", players=3)
+    e.reset(seed=4)
+    offender = e.agent_selection
+    if bad == "masked":
+        bad = int(np.flatnonzero(e.observe(offender)["action_mask"] == 0)[0])
+    state_before = e.unwrapped.table.state.clone()
+    e.step(bad)
+    assert e.unwrapped.table.state == state_before  # the move was refused
+    assert all(e.terminations.values())
+    assert e.rewards == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
+    finished = []
+    for agent in e.agent_iter():
+        _obs, reward, term, _trunc, info = e.last()
+        assert term and info["illegal"] and info["illegal_agent"] == offender
+        assert reward == (-1.0 if agent == offender else 0.0)
+        finished.append(agent)
+        e.step(None)
+    assert sorted(finished) == sorted(e.possible_agents) and not e.agents

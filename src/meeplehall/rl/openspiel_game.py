@@ -139,8 +139,7 @@ class MeeplehallState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.table.to_move():
             return []
-        index = self.table.encoder.index
-        return sorted(index[a] for a in self.table.legal)
+        return self.table.legal_indices()
 
     def _apply_action(self, action: int) -> None:
         self.table.step(action)
