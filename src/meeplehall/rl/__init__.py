@@ -3,6 +3,9 @@
 * ``env(game, players=2, reward="rank", **options)``: a PettingZoo AEC environment.
 * ``single_agent_env(game, players=2, opponent="random", seat=0, **options)``: a
   Gymnasium environment where bots of the ladder play the other seats.
+* ``vector_env(game, num_envs, players=2, **options)``: a Gymnasium vector environment
+  of ``num_envs`` self-play games stepped in one call (batched observations and masks,
+  auto-reset).
 * ``meeplehall.rl.openspiel_game.register()``: registers ``meeplehall_praga`` and
   ``meeplehall_red_cathedral`` as OpenSpiel Python games.
 * ``meeplehall.rl.encoders.make_encoder(game, players)``: the action catalogue and the
@@ -40,4 +43,17 @@ def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat
     return SingleAgentEnv(game, players, opponent, seat, reward, **options)
 
 
-__all__ = ["env", "single_agent_env"]
+def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
+               **options: Any) -> Any:
+    """A Gymnasium vector environment: ``num_envs`` games of ``game``, every seat played
+    by the caller (:mod:`meeplehall.rl.vector_env`).
+
+    Raises:
+        ValueError: unknown game, reward or option, or ``num_envs`` below 1.
+    """
+    from meeplehall.rl.vector_env import MeeplehallVectorEnv
+
+    return MeeplehallVectorEnv(game, num_envs, players, reward, **options)
+
+
+__all__ = ["env", "single_agent_env", "vector_env"]

@@ -21,6 +21,7 @@ encoded the same way, so a policy can play any seat.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -253,6 +254,10 @@ class Observer:
                            for b, blk in zip(encoder.state_blocks, encoder.blocks,
                                              strict=True))
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
+        # Blocks are written through a float32 memoryview from array("f", numbers): about
+        # half the cost of assigning a list to a numpy slice.
+        self._views = [memoryview(row) for row in self.rows]
+        self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
 
     def forget(self) -> None:
         """Drop what was kept (call it when the table starts a new game)."""
@@ -263,18 +268,26 @@ class Observer:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
         pending = self.encoder.pending(state, seat)
-        row = self.rows[seat]
+        row = self._views[seat]
         keys = self._keys[seat]
-        for i, (start, size, key, fill) in enumerate(self._plan):
+        i = -1
+        for start, size, key, fill in self._plan:
+            i += 1
             if key is not None:
                 k = key(state, seat, pending)
                 old = keys[i]
                 if old is not _UNSET and old == k:
                     continue
                 keys[i] = k
-            values = fill(state, seat, pending)
+            values = array("f", fill(state, seat, pending))
             n = len(values)
-            row[start:start + n] = values
-            if n < size:
-                row[start + n:start + size] = 0.0
-        return row
+            if n == size:
+                row[start:start + n] = values
+            elif n < size:
+                row[start:start + n] = values
+                row[start + n:start + size] = self._zeros[:size - n]
+            else:
+                raise ValueError(f"{self.encoder.game_name}: state block "
+                                 f"{self.encoder.blocks[i].name!r} has {n} values for "
+                                 f"{size} places")
+        return self.rows[seat]

@@ -324,12 +324,14 @@ def _s_args(s: Any, seat: int, p: Any) -> list[float]:
     return scaled(flatten(_fields({"pending": p}))[:6], 10)
 
 
+_MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
+_ACT_BITS = tuple([float(m >> b & 1) for b in range(len(WS_POSITIONS))]
+                  for m in range(1 << len(WS_POSITIONS)))
+
+
 def _s_flags(s: Any, seat: int, p: Any) -> list[float]:
-    mk = s.mk_used
-    act = s.act_used
     return [float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
-            float(s.end_trigger >= 0), *[float(mk >> b & 1) for b in range(3)],
-            *[float(act >> b & 1) for b in range(len(WS_POSITIONS))],
+            float(s.end_trigger >= 0), *_MK_BITS[s.mk_used], *_ACT_BITS[s.act_used],
             s.turns / 1000, len(s.stack) / 10]
 
 
@@ -394,21 +396,41 @@ def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
+_SLOT_ORDER: dict[tuple[Any, ...], list[tuple[int, list[float], list[float]]]] = {}
+
+
+def _slot_order(s: Any) -> list[tuple[int, list[float], list[float]]]:
+    """Per Cathedral slot in slot order: (slot, the card's features, its tower one-hot,
+    level and card money): what never changes in a game, worked out once per layout."""
+    key = (s.towers, s.card_of)
+    hit = _SLOT_ORDER.get(key)
+    if hit is None:
+        if len(_SLOT_ORDER) >= 256:
+            _SLOT_ORDER.clear()
+        entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
+                         for level, slot in enumerate(tower))
+        hit = _SLOT_ORDER[key] = [
+            (slot, [1.0, *_CARD_BY_INDEX[s.card_of[slot]]],
+             [*_one(t, TOWERS), level / 5, *_CARD_MONEY[s.card_of[slot]]])
+            for slot, t, level in entries]
+    return hit
+
+
 def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
     sides = s.sides
-    entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
-                     for level, slot in enumerate(tower))
+    owners = s.owner
+    ornaments = s.orn
     out: list[float] = []
-    for slot, tower, level in entries:
-        card = s.card_of[slot]
-        owner = s.owner[slot]
-        orn = s.orn[slot]
-        rp, rubles = _CARD_MONEY[card]
-        out += [1.0, *_CARD_BY_INDEX[card], *[n / 5 for n in s.delivered[slot]],
-                *_one(-1 if owner < 0 else (owner - seat) % sides, sides),
-                float(s.done[slot]),
-                *_one(-1 if orn < 0 else (orn - seat) % sides, sides),
-                *_one(tower, TOWERS), level / 5, rp, rubles, float(s.ws_tile[slot] >= 0)]
+    for slot, card, place in _slot_order(s):
+        owner = owners[slot]
+        orn = ornaments[slot]
+        out += card
+        out += [n / 5 for n in s.delivered[slot]]
+        out += _one(-1 if owner < 0 else (owner - seat) % sides, sides)
+        out.append(float(s.done[slot]))
+        out += _one(-1 if orn < 0 else (orn - seat) % sides, sides)
+        out += place
+        out.append(float(s.ws_tile[slot] >= 0))
     return out
 
 
