@@ -46,12 +46,12 @@ def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat
 def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
                **options: Any) -> Any:
     """A Gymnasium vector environment: ``num_envs`` games of ``game``, every seat played
-    by the caller (:mod:`meeplehall.rl.vector_env`).
+    by the caller (:mod:`meeplehall.rl.vector`).
 
     Raises:
         ValueError: unknown game, reward or option, or ``num_envs`` below 1.
     """
-    from meeplehall.rl.vector_env import MeeplehallVectorEnv
+    from meeplehall.rl.vector import MeeplehallVectorEnv
 
     return MeeplehallVectorEnv(game, num_envs, players, reward, **options)
 
