@@ -13,6 +13,7 @@ benchmark, never a test.
 from __future__ import annotations
 
 import os
+import random
 import time
 from typing import Any
 
@@ -58,7 +59,7 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
     from meeplehall.rl import env as make_env
 
     env = make_env(game, players, **options)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     steps = games = resets = 0
     reset_time = 0.0
     start = time.perf_counter()
@@ -75,8 +76,8 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
             if term or trunc:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
             if time.perf_counter() >= deadline:
                 break

@@ -87,6 +87,11 @@ class Table:
         self.observer.forget()
         self._refresh()
 
+    def refresh(self) -> None:
+        """Recompute the legal actions, mask, outcome and seat to move (after ``state``
+        was replaced from outside)."""
+        self._refresh()
+
     def _refresh(self) -> None:
         game = self.game
         self._outcome = outcome = game.outcome(self.state)

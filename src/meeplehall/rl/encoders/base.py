@@ -259,6 +259,10 @@ class Observer:
         self._views = [memoryview(row) for row in self.rows]
         self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
 
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
+        """A fresh observer of the same encoder (what it kept is only a cache)."""
+        return Observer(self.encoder, len(self.rows))
+
     def forget(self) -> None:
         """Drop what was kept (call it when the table starts a new game)."""
         for keys in self._keys:
