@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from meeplehall.rl import env  # noqa: E402
+from meeplehall.rl import env, parallel_env  # noqa: E402
 
 
 def _quiet_api_test(e: object, cycles: int) -> None:
@@ -138,3 +138,37 @@ def test_an_illegal_action_is_refused_and_ends_the_game_by_default(bad: object) 
         finished.append(agent)
         e.step(None)
     assert sorted(finished) == sorted(e.possible_agents) and not e.agents
+
+
+@pytest.mark.parametrize(("game", "players"), [
+    ("praga", 2), ("red-cathedral", 2), ("praga", 3), ("red-cathedral", 1)])
+def test_parallel_api_test(game: str, players: int) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # Dict observations, as above
+        parallel_api_test(parallel_env(game, players=players), num_cycles=300)
+
+
+def test_parallel_env_plays_a_whole_game_like_the_aec_env() -> None:
+    # The agent to decide acts, the others wait: the same game as the AEC environment
+    # given the same actions.
+    par = parallel_env("red-cathedral", players=2)
+    obs, infos = par.reset(seed=6)
+    aec = env("red-cathedral", players=2)
+    aec.reset(seed=6)
+    rng = np.random.default_rng(1)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        acting = [a for a in par.agents if infos[a]["to_move"]]
+        assert acting == [aec.agent_selection]
+        legal = np.flatnonzero(obs[acting[0]]["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        for a in par.agents:
+            assert np.array_equal(obs[a]["observation"], aec.observe(a)["observation"])
+        obs, rewards, terms, _truncs, infos = par.step({acting[0]: action})
+        aec.step(action)
+        for a, r in rewards.items():
+            totals[a] += r
+    assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert par.table.outcome() is not None

@@ -1,6 +1,8 @@
 """Research interfaces (the ``meeplehall[rl]`` extra): PettingZoo, Gymnasium, OpenSpiel.
 
 * ``env(game, players=2, reward="rank", **options)``: a PettingZoo AEC environment.
+* ``parallel_env(game, players=2, reward="rank", **options)``: the same game through
+  PettingZoo's parallel API (the agent to decide acts, the others wait).
 * ``single_agent_env(game, players=2, opponent="random", seat=0, **options)``: a
   Gymnasium environment where bots of the ladder play the other seats.
 * ``vector_env(game, num_envs, players=2, **options)``: a Gymnasium vector environment
@@ -31,6 +33,17 @@ def env(game: str, players: int = 2, reward: str = "rank", **options: Any) -> An
     return MeeplehallEnv(game, players, reward, **options)
 
 
+def parallel_env(game: str, players: int = 2, reward: str = "rank", **options: Any) -> Any:
+    """A PettingZoo parallel environment of ``game``; only the agent to decide acts.
+
+    Raises:
+        ValueError: unknown game, reward or option.
+    """
+    from meeplehall.rl.pettingzoo_env import MeeplehallParallelEnv
+
+    return MeeplehallParallelEnv(game, players, reward, **options)
+
+
 def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat: int = 0,
                      reward: str = "rank", **options: Any) -> Any:
     """A Gymnasium environment: you play ``seat``, bots of kind ``opponent`` the others.
@@ -56,4 +69,4 @@ def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
     return MeeplehallVectorEnv(game, num_envs, players, reward, **options)
 
 
-__all__ = ["env", "single_agent_env", "vector_env"]
+__all__ = ["env", "parallel_env", "single_agent_env", "vector_env"]

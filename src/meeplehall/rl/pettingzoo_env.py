@@ -27,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from meeplehall.rl.encoders.base import OBS_BOUND
 from meeplehall.rl.table import Table
@@ -167,3 +167,66 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class MeeplehallParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """The PettingZoo parallel API over the same game (``meeplehall.rl.parallel_env``).
+
+    The games are turn-based: each ``step(actions)`` applies the action of the one agent
+    to decide (``infos[agent]["to_move"]`` is True for it) and ignores the others (they
+    may be left out of ``actions``). Every live agent gets its observation at every step
+    (its mask all zero unless it decides), rewards are paid at the end, and an illegal or
+    missing action of the agent to decide is refused as in the AEC environment: -1 to
+    it, 0 to the others, the game ends (``illegal_action="raise"`` raises instead).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it per instance
+        "name": "meeplehall_parallel_v0", "render_modes": []}
+
+    def __init__(self, game: str, players: int = 2, reward: str = "rank",
+                 illegal_action: str = "end", **options: Any) -> None:
+        super().__init__()
+        self._aec = MeeplehallEnv(game, players, reward, illegal_action=illegal_action,
+                                  **options)
+        self.metadata = {**self.metadata,
+                         "name": f"meeplehall_{game.replace('-', '_')}_parallel_v0"}
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents: list[str] = []
+        self.encoder = self._aec.encoder
+        self.table = self._aec.table
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._aec.action_space(agent)
+
+    def _obs_infos(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        aec = self._aec
+        acting = aec.agent_selection if aec.table.outcome() is None else None
+        obs = {a: aec.observe(a) for a in self.agents}
+        infos = {a: {**aec.infos.get(a, {}), "to_move": a == acting} for a in self.agents}
+        return obs, infos
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None,
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._aec.reset(seed=seed, options=options)
+        self.agents = list(self._aec.agents)
+        return self._obs_infos()
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float],
+                                                     dict[str, bool], dict[str, bool],
+                                                     dict[str, dict[str, Any]]]:
+        aec = self._aec
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        acting = aec.agent_selection
+        aec.step(actions.get(acting))
+        live = list(self.agents)
+        rewards = {a: float(aec.rewards.get(a, 0.0)) for a in live}
+        terminations = {a: bool(aec.terminations.get(a, False)) for a in live}
+        truncations = {a: bool(aec.truncations.get(a, False)) for a in live}
+        obs, infos = self._obs_infos()
+        if all(terminations.values()):
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos
