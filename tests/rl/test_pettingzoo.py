@@ -166,7 +166,7 @@ def test_parallel_env_plays_a_whole_game_like_the_aec_env() -> None:
         action = int(legal[rng.integers(len(legal))])
         for a in par.agents:
             assert np.array_equal(obs[a]["observation"], aec.observe(a)["observation"])
-        obs, rewards, terms, _truncs, infos = par.step({acting[0]: action})
+        obs, rewards, _terms, _truncs, infos = par.step({acting[0]: action})
         aec.step(action)
         for a, r in rewards.items():
             totals[a] += r

@@ -19,6 +19,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from meeplehall.games.red_cathedral import actions as A
+from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -28,7 +29,6 @@ from meeplehall.games.red_cathedral.components import (
     WS_POSITIONS,
     load,
 )
-from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.state import DECISION_NAMES
 from meeplehall.rl.encoders.base import (
     Block,
