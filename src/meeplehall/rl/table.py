@@ -159,7 +159,7 @@ class Table:
         seat's decision."""
         return self.mask_view(seat).copy()
 
-    def step(self, index: int) -> Any:
+    def step(self, index: Any) -> Any:
         """Apply the action at catalogue ``index``; return the action value.
 
         Raises:

@@ -256,7 +256,7 @@ class Observer:
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
         # Blocks are written through a float32 memoryview from array("f", numbers): about
         # half the cost of assigning a list to a numpy slice.
-        self._views = [memoryview(row) for row in self.rows]
+        self._views = [row.data for row in self.rows]
         self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
@@ -294,4 +294,5 @@ class Observer:
                 raise ValueError(f"{self.encoder.game_name}: state block "
                                  f"{self.encoder.blocks[i].name!r} has {n} values for "
                                  f"{size} places")
-        return self.rows[seat]
+        out: np.ndarray = self.rows[seat]
+        return out
