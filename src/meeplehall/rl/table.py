@@ -97,17 +97,12 @@ class Table:
         self._outcome = outcome = game.outcome(self.state)
         self._to_move = None if outcome is not None else game.current_player(self.state)
         self._legal = legal = () if outcome is not None else game.legal_actions(self.state)
-        index = self.encoder.index
-        try:
-            self._legal_index = {index[a]: a for a in legal}
-        except KeyError:
-            for a in legal:
-                self.encoder.action_index(a)  # raises with the action's text
-            raise
+        indices = self.encoder.indices(legal)
+        self._legal_index = dict(zip(indices, legal, strict=True))
         mask = self._mask
         mask.fill(0)
-        if legal:
-            mask[list(self._legal_index)] = 1
+        if indices:
+            mask[indices] = 1
 
     @property
     def legal(self) -> tuple[Any, ...]:

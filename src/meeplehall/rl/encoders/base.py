@@ -147,6 +147,7 @@ class Encoder:
         unique = set(actions)
         self.actions: tuple[Any, ...] = tuple(sorted(unique, key=action_key))
         self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
+        self._by_id: dict[int, tuple[Any, int]] = {}
         self.blocks = tuple(blocks)
         names = [b.name for b in self.blocks]
         if len(set(names)) != len(names):
@@ -161,6 +162,25 @@ class Encoder:
         if self.state_blocks and [b.name for b in self.state_blocks] != names:
             raise ValueError(f"the {game_name} state blocks do not follow the layout")
         self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
+
+    def indices(self, legal: Iterable[Any]) -> list[int]:
+        """The catalogue index of each action, in order. The engines hand out the same
+        action objects again and again, so each object's index is remembered by
+        identity (the object is kept with it, so its id cannot be reused meanwhile).
+
+        Raises:
+            KeyError: an action is not in the catalogue.
+        """
+        memo = self._by_id
+        out = []
+        for action in legal:
+            hit = memo.get(id(action))
+            if hit is None or hit[0] is not action:
+                if len(memo) >= 1 << 16:
+                    memo.clear()
+                hit = memo[id(action)] = (action, self.action_index(action))
+            out.append(hit[1])
+        return out
 
     @property
     def num_actions(self) -> int:
