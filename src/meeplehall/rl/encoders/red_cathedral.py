@@ -130,7 +130,8 @@ def _tile_features(tile: int) -> list[float]:
 
 _TILE_FEATURES = {wt.id: _tile_features(i) for i, wt in enumerate(C.tiles)}
 _NO_TILE = [0.0] * 14
-_NO_WORKSHOP: list[dict[str, Any]] = [{}] * len(WS_POSITIONS)  # Ivan's side (solo) has no Workshop board
+# Ivan's side (solo) has no Workshop board
+_NO_WORKSHOP: list[dict[str, Any]] = [{}] * len(WS_POSITIONS)
 
 
 def _workshop(v: View, seat: int, sides: int) -> list[float]:
