@@ -553,11 +553,15 @@ def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     return [
         StateBlock("decision", lambda s, seat, p: _one(
-            -1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)),
+            -1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            lambda s, seat, p: None if p is None else p["kind"]),
         StateBlock("to_move", lambda s, seat, p: _one(
-            -1 if p is None else (p["seat"] - seat) % players, players)),
-        StateBlock("turn_of", lambda s, seat, p: _one((s.seat - seat) % players, players)),
-        StateBlock("decision_fields", lambda s, seat, p: _decision_fields({"pending": p}, seat)),
+            -1 if p is None else (p["seat"] - seat) % players, players),
+            lambda s, seat, p: None if p is None else p["seat"]),
+        StateBlock("turn_of", lambda s, seat, p: _one((s.seat - seat) % players, players),
+                   lambda s, seat, p: s.seat),
+        StateBlock("decision_fields", lambda s, seat, p: _decision_fields({"pending": p}, seat),
+                   lambda s, seat, p: p),
         StateBlock("taken_tile", lambda s, seat, p: [
             *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
                                             _WHEEL)],

@@ -321,6 +321,18 @@ def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
     return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
 
 
+def _k_kind(s: Any, seat: int, p: Any) -> Any:
+    return None if p is None else p["kind"]
+
+
+def _k_seat(s: Any, seat: int, p: Any) -> Any:
+    return None if p is None else p["seat"]
+
+
+def _k_pending(s: Any, seat: int, p: Any) -> Any:
+    return p
+
+
 def _s_args(s: Any, seat: int, p: Any) -> list[float]:
     return scaled(flatten(_fields({"pending": p}))[:6], 10)
 
@@ -458,10 +470,10 @@ def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     sides = 2 if players == 1 else players
     out = [
-        StateBlock("decision", _s_decision),
+        StateBlock("decision", _s_decision, _k_kind),
         StateBlock("to_move", lambda s, seat, p: _one(
-            -1 if p is None else (p["seat"] - seat) % sides, sides)),
-        StateBlock("decision_args", _s_args),
+            -1 if p is None else (p["seat"] - seat) % sides, sides), _k_seat),
+        StateBlock("decision_args", _s_args, _k_pending),
         StateBlock("flags", _s_flags, _k_flags),
         StateBlock("moved_die", lambda s, seat, p: _one(s.moved_die, DICE),
                    lambda s, seat, p: s.moved_die),
