@@ -67,6 +67,7 @@ class Table:
         self._legal: tuple[Any, ...] = ()
         self._legal_index: dict[int, Any] = {}
         self._mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        self._mask_on: list[int] = []  # the indices set in _mask
         self._no_mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._to_move: int | None = None
@@ -100,9 +101,15 @@ class Table:
         indices = self.encoder.indices(legal)
         self._legal_index = dict(zip(indices, legal, strict=True))
         mask = self._mask
-        mask.fill(0)
-        if indices:
+        if len(indices) + len(self._mask_on) <= 64:  # a few item writes beat a fill
+            for i in self._mask_on:
+                mask[i] = 0
+            for i in indices:
+                mask[i] = 1
+        else:
+            mask.fill(0)
             mask[indices] = 1
+        self._mask_on = indices
 
     @property
     def legal(self) -> tuple[Any, ...]:

@@ -65,11 +65,14 @@ class StateBlock:
         key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
             (copied, not a live list); the block is rewritten only when it changes.
             None: rewritten at every call.
+        covers: how many consecutive view blocks, from ``name`` on, ``fill`` writes at
+            once (blocks that change together: one write instead of several).
     """
 
     name: str
     fill: StateFiller = field(repr=False)
     key: StateFiller | None = field(default=None, repr=False)
+    covers: int = 1
 
 
 def flatten(value: Any) -> list[float]:
@@ -159,8 +162,19 @@ class Encoder:
             start += b.size
         self.size = start
         self.state_blocks = tuple(state_blocks)
-        if self.state_blocks and [b.name for b in self.state_blocks] != names:
-            raise ValueError(f"the {game_name} state blocks do not follow the layout")
+        # Per state block: (start, size) of the view blocks it covers.
+        self.state_slices: list[tuple[int, int]] = []
+        at = 0
+        for sb in self.state_blocks:
+            covered = self.blocks[at:at + sb.covers]
+            if not covered or covered[0].name != sb.name or len(covered) != sb.covers:
+                raise ValueError(f"the {game_name} state block {sb.name!r} does not "
+                                 f"follow the layout")
+            self.state_slices.append((self.offsets[sb.name][0],
+                                      sum(b.size for b in covered)))
+            at += sb.covers
+        if self.state_blocks and at != len(self.blocks):
+            raise ValueError(f"the {game_name} state blocks do not cover the layout")
         self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
 
     def indices(self, legal: Iterable[Any]) -> list[int]:
@@ -270,9 +284,8 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        self._plan = tuple((encoder.offsets[b.name][0], blk.size, b.key, b.fill)
-                           for b, blk in zip(encoder.state_blocks, encoder.blocks,
-                                             strict=True))
+        self._plan = tuple((start, size, b.key, b.fill) for b, (start, size)
+                           in zip(encoder.state_blocks, encoder.state_slices, strict=True))
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
         # Blocks are written through a float32 memoryview from array("f", numbers): about
         # half the cost of assigning a list to a numpy slice.
@@ -312,7 +325,7 @@ class Observer:
                 row[start + n:start + size] = self._zeros[:size - n]
             else:
                 raise ValueError(f"{self.encoder.game_name}: state block "
-                                 f"{self.encoder.blocks[i].name!r} has {n} values for "
-                                 f"{size} places")
+                                 f"{self.encoder.state_blocks[i].name!r} has {n} values "
+                                 f"for {size} places")
         out: np.ndarray = self.rows[seat]
         return out

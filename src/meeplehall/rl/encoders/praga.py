@@ -552,16 +552,13 @@ def _s_bots(s: Any, seat: int, p: Any) -> list[float]:
 def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     return [
-        StateBlock("decision", lambda s, seat, p: _one(
-            -1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
-            lambda s, seat, p: None if p is None else p["kind"]),
-        StateBlock("to_move", lambda s, seat, p: _one(
-            -1 if p is None else (p["seat"] - seat) % players, players),
-            lambda s, seat, p: None if p is None else p["seat"]),
-        StateBlock("turn_of", lambda s, seat, p: _one((s.seat - seat) % players, players),
-                   lambda s, seat, p: s.seat),
-        StateBlock("decision_fields", lambda s, seat, p: _decision_fields({"pending": p}, seat),
-                   lambda s, seat, p: p),
+        # decision, to_move, turn_of and decision_fields: one write when they change
+        StateBlock("decision", lambda s, seat, p: [
+            *_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            *_one(-1 if p is None else (p["seat"] - seat) % players, players),
+            *_one((s.seat - seat) % players, players),
+            *_decision_fields({"pending": p}, seat)],
+            lambda s, seat, p: (s.seat, p), covers=4),
         StateBlock("taken_tile", lambda s, seat, p: [
             *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
                                             _WHEEL)],

@@ -321,12 +321,8 @@ def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
     return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
 
 
-def _k_kind(s: Any, seat: int, p: Any) -> Any:
-    return None if p is None else p["kind"]
-
-
-def _k_seat(s: Any, seat: int, p: Any) -> Any:
-    return None if p is None else p["seat"]
+def _pad(values: list[float], size: int) -> list[float]:
+    return values + [0.0] * (size - len(values))
 
 
 def _k_pending(s: Any, seat: int, p: Any) -> Any:
@@ -470,18 +466,18 @@ def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     sides = 2 if players == 1 else players
     out = [
-        StateBlock("decision", _s_decision, _k_kind),
-        StateBlock("to_move", lambda s, seat, p: _one(
-            -1 if p is None else (p["seat"] - seat) % sides, sides), _k_seat),
-        StateBlock("decision_args", _s_args, _k_pending),
+        # decision, to_move and decision_args: one write when the decision changes
+        StateBlock("decision", lambda s, seat, p: [
+            *_s_decision(s, seat, p),
+            *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
+            *_pad(_s_args(s, seat, p), 6)], _k_pending, covers=3),
         StateBlock("flags", _s_flags, _k_flags),
-        StateBlock("moved_die", lambda s, seat, p: _one(s.moved_die, DICE),
-                   lambda s, seat, p: s.moved_die),
-        StateBlock("destination", lambda s, seat, p: _one(s.dest, MARKET_SPACES),
-                   lambda s, seat, p: s.dest),
+        StateBlock("moved_die", lambda s, seat, p: [
+            *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
+            lambda s, seat, p: (s.moved_die, s.dest), covers=2),
         StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
-        StateBlock("die_positions", _s_die_pos, _k_dice),
-        StateBlock("die_values", _s_die_val, _k_dice),
+        StateBlock("die_positions", lambda s, seat, p: [
+            *_s_die_pos(s, seat, p), *_s_die_val(s, seat, p)], _k_dice, covers=2),
         StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
                    lambda s, seat, p: s.influence),
         StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
