@@ -35,7 +35,6 @@ from meeplehall.rl.encoders.base import (
     Encoder,
     StateBlock,
     View,
-    flatten,
     one_hot,
     relative,
     rotate,
@@ -90,7 +89,6 @@ def catalogue(players: int) -> list[Any]:
 
 
 # Component ids and names -> their index in the component data (for one-hots).
-_TILE = {t.id: i for i, t in enumerate(C.tiles)}
 _INFLUENCE = {c.id: i for i, c in enumerate(C.influence)}
 _RESOURCE = {name: i for i, name in enumerate(RESOURCES)}
 _COLOUR = {name: i for i, name in enumerate(COLOURS)}
@@ -113,13 +111,25 @@ def _side_of(v: View) -> dict[str, int]:
     return {side["name"]: side["side"] for side in v["sides"]}
 
 
-def _fields(v: View) -> list[Any]:
-    """The pending decision's fields in order, components as their index."""
-    pending = v["pending"]
-    if pending is None:
-        return []
-    return [_TILE[value] if name == "tile" else value
-            for name, value in pending["fields"].items()]
+_ARGS_FIXED = 14 + 3 + 3  # tile features, Influence action and uses, deliveries
+
+
+def _args(pending: dict[str, Any] | None, slots: int) -> list[float]:
+    """The pending decision's fields as features (``decision_args``): the Workshop tile
+    to place (its features, as in ``workshops``), the Influence card's action one-hot (2)
+    and uses / 10, deliveries left / 3 and made / 3 and Teamsters, the slot of a jewels
+    decision one-hot, the candidate slots of Ivan's card (solo) multi-hot."""
+    fields: dict[str, Any] = pending["fields"] if pending is not None else {}
+    tile = fields.get("tile")
+    slot = fields.get("slot")
+    candidates = [0.0] * slots
+    for c in fields.get("candidates") or ():
+        candidates[c] = 1.0
+    return [*(_TILE_FEATURES[tile] if tile is not None else _NO_TILE),
+            *one_hot([fields.get("action", -1)], 2), fields.get("uses", 0) / 10,
+            fields.get("left", 0) / 3, fields.get("made", 0) / 3,
+            float(bool(fields.get("teamsters"))),
+            *one_hot([-1 if slot is None else slot], slots), *candidates]
 
 
 def _tile_features(tile: int) -> list[float]:
@@ -233,9 +243,13 @@ def blocks(players: int) -> list[Block]:
               "one-hot of the side to move, relative to the observer (0 = you)",
               lambda v, s: one_hot([relative(v["to_move"] if v["to_move"] is not None
                                              else -1, s, sides)], sides)),
-        Block("decision_args", 6,
-              "the pending decision's numeric arguments after its seat, / 10, zero-padded",
-              lambda v, s: scaled(flatten(_fields(v))[:6], 10)),
+        Block("decision_args", _ARGS_FIXED + 2 * ns,
+              "the pending decision's fields: the Workshop tile to place (die colour "
+              "one-hot, resource one-hot, amount / 3), the Influence card's action one-hot "
+              "(2) and uses / 10, deliveries left / 3 and made / 3, Teamsters, the slot of "
+              f"a jewels decision one-hot ({ns}), the candidate slots of Ivan's card "
+              f"(solo) multi-hot ({ns})",
+              lambda v, s: _args(v["pending"], ns)),
         Block("flags", 16,
               "main action done, sell state / 2, reroll used, end bonus given, end "
               "triggered, market steps used (3 bits), Workshop positions used (6 bits), "
@@ -321,16 +335,8 @@ def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
     return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
 
 
-def _pad(values: list[float], size: int) -> list[float]:
-    return values + [0.0] * (size - len(values))
-
-
 def _k_pending(s: Any, seat: int, p: Any) -> Any:
     return p
-
-
-def _s_args(s: Any, seat: int, p: Any) -> list[float]:
-    return scaled(flatten(_fields({"pending": p}))[:6], 10)
 
 
 _MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
@@ -465,12 +471,13 @@ def _k_ivan(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
 def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     sides = 2 if players == 1 else players
+    ns = max_slots(players)
     out = [
         # decision, to_move and decision_args: one write when the decision changes
         StateBlock("decision", lambda s, seat, p: [
             *_s_decision(s, seat, p),
             *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
-            *_pad(_s_args(s, seat, p), 6)], _k_pending, covers=3),
+            *_args(p, ns)], _k_pending, covers=3),
         StateBlock("flags", _s_flags, _k_flags),
         StateBlock("moved_die", lambda s, seat, p: [
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
