@@ -34,19 +34,6 @@ def test_bench_vector_reports_steps_over_all_games() -> None:
         bench_vector("praga", 0, seconds=0.1)
 
 
-def test_cli_bench_rl_prints_the_vector_figures() -> None:
-    from rich.console import Console
-
-    from meeplehall.cli.main import main
-
-    console = Console(record=True, width=200)
-    assert main(["bench", "rl", "praga", "--seconds", "0.2", "--num-envs", "2"],
-                console=console) == 0
-    text = console.export_text()
-    assert "num_envs=2" in text and "steps_per_s=" in text
-    assert "engine_decisions_per_s=" in text
-
-
 def test_docs_rl_md_holds_the_generated_tables() -> None:
     text = (ROOT / "docs" / "rl.md").read_text(encoding="utf-8")
     assert render() in text, "docs/rl.md is stale: python -m meeplehall.rl.docs"
