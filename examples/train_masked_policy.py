@@ -123,7 +123,7 @@ def main() -> None:
     args = parser.parse_args()
 
     env = single_agent_env(args.game, players=2, opponent="random", reward="margin",
-                           margin_scale=MARGIN_SCALE)
+                           margin_scale=MARGIN_SCALE, views=True)
     policy = LinearPolicy(env.encoder.size, env.encoder.num_actions, args.lr, args.seed)
     print(f"{args.game}, 2 players, you = seat 0 vs the random bot; "
           f"{env.encoder.size} observation floats, {env.encoder.num_actions} actions")

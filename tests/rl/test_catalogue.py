@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 pytest.importorskip("numpy")
@@ -64,3 +66,15 @@ def test_bad_index_and_unknown_game_are_named() -> None:
         enc.action_index("no such action")
     with pytest.raises(ValueError, match="unknown game 'chess'"):
         make_encoder("chess", 2)
+
+
+def test_indices_by_identity_agree_with_the_catalogue() -> None:
+    enc = make_encoder("praga", 2)
+    for n, (_state, legal) in enumerate(playout("praga", 2, seed=3)):
+        if n > 200:
+            break
+        expected = [enc.action_index(a) for a in legal]
+        assert enc.indices(legal) == expected
+        assert enc.indices([copy.copy(a) for a in legal]) == expected  # equal, not same
+    with pytest.raises(KeyError, match="not in the action catalogue"):
+        enc.indices(["no such action"])

@@ -14,11 +14,32 @@ from gymnasium.utils.env_checker import check_env  # noqa: E402
 from meeplehall.rl import single_agent_env  # noqa: E402
 
 
-def test_check_env() -> None:
-    e = single_agent_env("praga", players=2, opponent="random", illegal_action="end")
+@pytest.mark.parametrize("game", ["praga", "red-cathedral"])
+def test_gymnasium_check_env_passes_with_the_defaults(game: str) -> None:
+    # check_env steps with unmasked random actions: the default refuses them (reward -1,
+    # the episode ends) instead of raising.
+    e = single_agent_env(game, players=2, opponent="random")
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UserWarning)
+        warnings.simplefilter("error")
         check_env(e, skip_render_check=True)
+
+
+def test_an_illegal_action_ends_the_episode_or_raises_when_asked() -> None:
+    e = single_agent_env("red-cathedral", players=2)
+    obs, _ = e.reset(seed=3)
+    masked = int(np.flatnonzero(obs["action_mask"] == 0)[0])
+    for bad in (masked, 10_000, -3, "x"):
+        e.reset(seed=3)
+        before = e.table.state.clone()
+        obs, reward, terminated, truncated, info = e.step(bad)
+        assert (reward, terminated, truncated, info["illegal"]) == (-1.0, True, False, True)
+        assert e.table.state == before
+    strict = single_agent_env("red-cathedral", players=2, illegal_action="raise")
+    strict.reset(seed=3)
+    with pytest.raises(ValueError, match="is not legal now"):
+        strict.step(masked)
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        single_agent_env("praga", illegal_action="skip")
 
 
 def _play(e: object, seed: int) -> tuple[float, dict[str, object], int]:
@@ -44,7 +65,7 @@ def _play(e: object, seed: int) -> tuple[float, dict[str, object], int]:
 ])
 def test_game_against_bots_ends_with_the_seat_reward(game: str, players: int, seat: int,
                                                     opponent: str) -> None:
-    e = single_agent_env(game, players=players, opponent=opponent, seat=seat)
+    e = single_agent_env(game, players=players, opponent=opponent, seat=seat, views=True)
     reward, info, steps = _play(e, seed=4)
     outcome = info["outcome"]
     assert steps > 10
@@ -54,20 +75,8 @@ def test_game_against_bots_ends_with_the_seat_reward(game: str, players: int, se
         rank_of = next(i for i, g in enumerate(outcome["ranking"]) if seat in g)
         assert (reward == 1.0) == (rank_of == 0 and len(outcome["ranking"][0]) == 1)
     again, _, _ = _play(single_agent_env(game, players=players, opponent=opponent,
-                                         seat=seat), seed=4)
+                                         seat=seat, views=True), seed=4)
     assert again == reward
-
-
-def test_illegal_actions_raise_or_end_the_episode() -> None:
-    e = single_agent_env("praga", players=2)
-    obs, _ = e.reset(seed=0)
-    illegal = int(np.flatnonzero(obs["action_mask"] == 0)[0])
-    with pytest.raises(ValueError, match="is not legal now"):
-        e.step(illegal)
-    e = single_agent_env("praga", players=2, illegal_action="end")
-    obs, _ = e.reset(seed=0)
-    _, reward, done, _, info = e.step(illegal)
-    assert (reward, done, info["illegal"]) == (-1.0, True, True)
 
 
 def test_bad_configuration_is_named() -> None:

@@ -12,7 +12,7 @@ from meeplehall.core.rng import Rng  # noqa: E402
 from meeplehall.games import GAMES  # noqa: E402
 from meeplehall.games.praga import decisions as D  # noqa: E402
 from meeplehall.rl.encoders import make_encoder  # noqa: E402
-from meeplehall.rl.encoders.base import OBS_BOUND  # noqa: E402
+from meeplehall.rl.encoders.base import OBS_BOUND, Observer  # noqa: E402
 from tests.rl.helpers import playout  # noqa: E402
 
 
@@ -114,3 +114,76 @@ def test_observations_read_the_named_sections_not_the_bot_only_state(game: str) 
             full = encoder.encode(view, seat)
             del view["state"]
             assert np.array_equal(encoder.encode(view, seat), full)
+
+
+def _state_path_matches_views(game: str, players: int, seed: int, limit: int = 300,
+                              **options: object) -> int:
+    """Play a seeded random game (its first ``limit`` decisions: views of long games are
+    slow to build); at every decision compare, for every seat, the
+    incremental state encoding with the reference encoding of the seat's view; every 7th
+    decision also re-deal the hidden components from each seat's view (``sample_hidden``)
+    and check that the dealt state encodes the same. Returns the decisions checked."""
+    g = GAMES[game]
+    enc = make_encoder(game, players)
+    observer = Observer(enc, players)
+    rng = Rng.from_seed(seed + 77)
+    n = 0
+    for n, (state, _legal) in enumerate(playout(game, players, seed, **options)):
+        if n == limit:
+            break
+        for seat in range(players):
+            view = g.player_view(state, seat)
+            ref = enc.encode(view, seat)
+            got = observer.encode(state, seat)
+            assert np.array_equal(ref, got), _diff(enc, ref, got, f"decision {n} seat {seat}")
+            if n % 7 == 0:
+                dealt = g.sample_hidden(view, Rng(rng.next_u64()))
+                again = Observer(enc, players).encode(dealt, seat)
+                assert np.array_equal(ref, again), _diff(enc, ref, again,
+                                                         f"re-dealt, decision {n} seat {seat}")
+    return n
+
+
+def _diff(enc: object, ref: np.ndarray, got: np.ndarray, where: str) -> str:
+    wrong = np.flatnonzero(ref != got)
+    blocks = sorted({name for name, (a, b) in enc.offsets.items()
+                     for i in wrong if a <= i < b})
+    return f"{where}: blocks {blocks} differ at {wrong[:8].tolist()}"
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), [
+    ("red-cathedral", 1, 3), ("red-cathedral", 2, 4), ("red-cathedral", 3, 5),
+    ("red-cathedral", 4, 6), ("praga", 1, 3), ("praga", 2, 4), ("praga", 3, 5),
+    ("praga", 4, 6),
+])
+def test_state_encoding_equals_the_view_encoding_and_ignores_hidden_components(
+        game: str, players: int, seed: int) -> None:
+    assert _state_path_matches_views(game, players, seed) > 50
+
+
+def test_state_encoding_of_praga_against_parler_bots() -> None:
+    # P.2: the Parler bots' public side (turns, mines, row pointers, pawn, cards left).
+    assert _state_path_matches_views("praga", 2, 8, solo_opponent="parler",
+                                     parler_bots=2) > 100
+
+
+def test_state_encoding_hides_the_technologies_another_seat_draws() -> None:
+    # P-TECH-2 on the state path: only the seat choosing sees what it drew.
+    game = "praga"
+    for seed in range(30):
+        for state, _legal in playout(game, 3, seed):
+            top = state.stack[-1]
+            if top[0] != TECH_DRAW:
+                continue
+            seat = top[1]
+            other = state.clone()
+            drawn = tuple(top[2])
+            swapped = tuple(t for t in range(24) if t not in drawn)[:len(drawn)]
+            other.stack[-1] = (top[0], seat, swapped, *top[3:])
+            enc = make_encoder(game, 3)
+            for p in range(3):
+                same = np.array_equal(Observer(enc, 3).encode(state, p),
+                                      Observer(enc, 3).encode(other, p))
+                assert same == (p != seat), f"seed {seed}, seat {p}"
+            return
+    raise AssertionError("no technology draw in 30 random games")

@@ -66,3 +66,27 @@ def test_new_states_use_successive_seeds_and_bad_options_are_named() -> None:
     assert str(first.observation_tensor(0)) != str(second.observation_tensor(0))
     with pytest.raises(ValueError, match="unknown option 'colour'"):
         pyspiel.load_game("meeplehall_praga", {"options": "colour=red"})
+
+
+@pytest.mark.parametrize("short", ["meeplehall_praga", "meeplehall_red_cathedral"])
+def test_resample_from_infostate_keeps_the_seat_information_and_feeds_ismcts(
+        short: str) -> None:
+    from open_spiel.python.algorithms import ismcts
+
+    g = pyspiel.load_game(short, {"players": 2, "seed": 5})
+    state = g.new_initial_state()
+    rng = np.random.default_rng(2)
+    for _ in range(40):
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    seat = state.current_player()
+    sampler = pyspiel.UniformProbabilitySampler(0.0, 1.0)
+    for _ in range(3):
+        dealt = state.resample_from_infostate(seat, sampler)
+        assert dealt.information_state_string(seat) == state.information_state_string(seat)
+        assert dealt.legal_actions() == state.legal_actions()
+        assert np.array_equal(np.asarray(dealt.observation_tensor(seat)),
+                              np.asarray(state.observation_tensor(seat)))
+        assert dealt.table.state.rng.state != state.table.state.rng.state  # re-dealt
+    bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
+                           uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(1))
+    assert bot.step(state) in state.legal_actions()

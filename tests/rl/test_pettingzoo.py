@@ -11,7 +11,7 @@ np = pytest.importorskip("numpy")
 
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from meeplehall.rl import env  # noqa: E402
+from meeplehall.rl import env, parallel_env  # noqa: E402
 
 
 def _quiet_api_test(e: object, cycles: int) -> None:
@@ -70,17 +70,17 @@ def _play(e: object, seed: int) -> tuple[list[int], dict[str, float]]:
 
 
 def test_full_game_pays_rank_rewards_at_the_end_only() -> None:
-    e = env("praga", players=3)
+    e = env("praga", players=3, views=True)
     actions, totals = _play(e, seed=11)
     assert sorted(totals.values()) in ([-1.0, 0.0, 1.0], [-1.0, 0.5, 0.5],
                                        [-0.5, -0.5, 1.0], [0.0, 0.0, 0.0])
     assert sum(totals.values()) == pytest.approx(0.0)
-    again, _ = _play(env("praga", players=3), seed=11)
+    again, _ = _play(env("praga", players=3, views=True), seed=11)
     assert again == actions  # same seed, same game
 
 
 def test_margin_reward_is_score_difference_scaled() -> None:
-    e = env("praga", players=2, reward="margin", margin_scale=10)
+    e = env("praga", players=2, reward="margin", margin_scale=10, views=True)
     _, totals = _play(e, seed=2)
     scores = e.unwrapped.table.outcome().scores
     assert totals["player_0"] == pytest.approx((scores[0] - scores[1]) / 10)
@@ -103,7 +103,9 @@ def test_bad_input_is_named() -> None:
         env("praga", reward="score")
     with pytest.raises(ValueError, match="unknown option 'colour'"):
         env("praga", colour="red")
-    e = env("praga", players=2)
+    with pytest.raises(ValueError, match="illegal_action must be"):
+        env("praga", illegal_action="ignore")
+    e = env("praga", players=2, illegal_action="raise")
     e.reset(seed=0)
     mask = e.observe(e.agent_selection)["action_mask"]
     illegal = int(np.flatnonzero(mask == 0)[0])
@@ -111,3 +113,62 @@ def test_bad_input_is_named() -> None:
         e.step(illegal)
     with pytest.raises(ValueError, match="out of range"):
         e.step(10_000)
+    with pytest.raises(ValueError, match="None is only for finished agents"):
+        e.step(None)
+
+
+@pytest.mark.parametrize("bad", ["masked", 10_000, -1, None, "north"])
+def test_an_illegal_action_is_refused_and_ends_the_game_by_default(bad: object) -> None:
+    # As in PettingZoo's classic games: -1 to the agent that made it, 0 to the others.
+    e = env("red-cathedral", players=3)
+    e.reset(seed=4)
+    offender = e.agent_selection
+    if bad == "masked":
+        bad = int(np.flatnonzero(e.observe(offender)["action_mask"] == 0)[0])
+    state_before = e.unwrapped.table.state.clone()
+    e.step(bad)
+    assert e.unwrapped.table.state == state_before  # the move was refused
+    assert all(e.terminations.values())
+    assert e.rewards == {a: (-1.0 if a == offender else 0.0) for a in e.possible_agents}
+    finished = []
+    for agent in e.agent_iter():
+        _obs, reward, term, _trunc, info = e.last()
+        assert term and info["illegal"] and info["illegal_agent"] == offender
+        assert reward == (-1.0 if agent == offender else 0.0)
+        finished.append(agent)
+        e.step(None)
+    assert sorted(finished) == sorted(e.possible_agents) and not e.agents
+
+
+@pytest.mark.parametrize(("game", "players"), [
+    ("praga", 2), ("red-cathedral", 2), ("praga", 3), ("red-cathedral", 1)])
+def test_parallel_api_test(game: str, players: int) -> None:
+    from pettingzoo.test import parallel_api_test
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # Dict observations, as above
+        parallel_api_test(parallel_env(game, players=players), num_cycles=300)
+
+
+def test_parallel_env_plays_a_whole_game_like_the_aec_env() -> None:
+    # The agent to decide acts, the others wait: the same game as the AEC environment
+    # given the same actions.
+    par = parallel_env("red-cathedral", players=2)
+    obs, infos = par.reset(seed=6)
+    aec = env("red-cathedral", players=2)
+    aec.reset(seed=6)
+    rng = np.random.default_rng(1)
+    totals = dict.fromkeys(par.possible_agents, 0.0)
+    while par.agents:
+        acting = [a for a in par.agents if infos[a]["to_move"]]
+        assert acting == [aec.agent_selection]
+        legal = np.flatnonzero(obs[acting[0]]["action_mask"])
+        action = int(legal[rng.integers(len(legal))])
+        for a in par.agents:
+            assert np.array_equal(obs[a]["observation"], aec.observe(a)["observation"])
+        obs, rewards, _terms, _truncs, infos = par.step({acting[0]: action})
+        aec.step(action)
+        for a, r in rewards.items():
+            totals[a] += r
+    assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
+    assert par.table.outcome() is not None

@@ -380,15 +380,19 @@ def bench_rl_main(argv: Sequence[str], console: Console) -> int:
     parser = argparse.ArgumentParser(
         prog="meeplehall bench rl",
         description="Steps per second of the PettingZoo environment (action masks and "
-                    "observation vectors included); needs the rl extra.")
+                    "observation vectors included), or of the vector environment with "
+                    "--num-envs, beside the engine's own decisions per second measured "
+                    "in the same run; needs the rl extra.")
     parser.add_argument("game", choices=sorted(_games()))
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--seconds", type=float, default=5.0)
+    parser.add_argument("--num-envs", type=int, default=0, metavar="N",
+                        help="bench the vector environment with N games per step call")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     args = parser.parse_args(list(argv))
     try:
-        from meeplehall.rl.bench import bench_env
+        from meeplehall.rl.bench import bench_env, bench_vector
     except ImportError as exc:
         console.print(f"error: the rl extra is not installed ({exc}); "
                       'install it with: python3 -m pip install -e ".[rl]"')
@@ -396,7 +400,11 @@ def bench_rl_main(argv: Sequence[str], console: Console) -> int:
     try:
         options = parse_options(find_game(args.game), args.option, players=args.players)
         players = options.pop("players")
-        report = bench_env(args.game, players=players, seconds=args.seconds, **options)
+        if args.num_envs:
+            report = bench_vector(args.game, args.num_envs, players=players,
+                                  seconds=args.seconds, **options)
+        else:
+            report = bench_env(args.game, players=players, seconds=args.seconds, **options)
     except (UsageError, ValueError) as exc:
         console.print(f"error: {exc}")
         return 2

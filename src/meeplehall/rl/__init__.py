@@ -1,8 +1,13 @@
 """Research interfaces (the ``meeplehall[rl]`` extra): PettingZoo, Gymnasium, OpenSpiel.
 
 * ``env(game, players=2, reward="rank", **options)``: a PettingZoo AEC environment.
+* ``parallel_env(game, players=2, reward="rank", **options)``: the same game through
+  PettingZoo's parallel API (the agent to decide acts, the others wait).
 * ``single_agent_env(game, players=2, opponent="random", seat=0, **options)``: a
   Gymnasium environment where bots of the ladder play the other seats.
+* ``vector_env(game, num_envs, players=2, **options)``: a Gymnasium vector environment
+  of ``num_envs`` self-play games stepped in one call (batched observations and masks,
+  auto-reset).
 * ``meeplehall.rl.openspiel_game.register()``: registers ``meeplehall_praga`` and
   ``meeplehall_red_cathedral`` as OpenSpiel Python games.
 * ``meeplehall.rl.encoders.make_encoder(game, players)``: the action catalogue and the
@@ -28,6 +33,17 @@ def env(game: str, players: int = 2, reward: str = "rank", **options: Any) -> An
     return MeeplehallEnv(game, players, reward, **options)
 
 
+def parallel_env(game: str, players: int = 2, reward: str = "rank", **options: Any) -> Any:
+    """A PettingZoo parallel environment of ``game``; only the agent to decide acts.
+
+    Raises:
+        ValueError: unknown game, reward or option.
+    """
+    from meeplehall.rl.pettingzoo_env import MeeplehallParallelEnv
+
+    return MeeplehallParallelEnv(game, players, reward, **options)
+
+
 def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat: int = 0,
                      reward: str = "rank", **options: Any) -> Any:
     """A Gymnasium environment: you play ``seat``, bots of kind ``opponent`` the others.
@@ -40,4 +56,17 @@ def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat
     return SingleAgentEnv(game, players, opponent, seat, reward, **options)
 
 
-__all__ = ["env", "single_agent_env"]
+def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
+               **options: Any) -> Any:
+    """A Gymnasium vector environment: ``num_envs`` games of ``game``, every seat played
+    by the caller (:mod:`meeplehall.rl.vector`).
+
+    Raises:
+        ValueError: unknown game, reward or option, or ``num_envs`` below 1.
+    """
+    from meeplehall.rl.vector import MeeplehallVectorEnv
+
+    return MeeplehallVectorEnv(game, num_envs, players, reward, **options)
+
+
+__all__ = ["env", "parallel_env", "single_agent_env", "vector_env"]

@@ -4,8 +4,13 @@ Observation: ``{"observation": float32[obs_size], "action_mask": int8[num_action
 (the same encoding as the PettingZoo environment); action: a catalogue index. ``step``
 applies your action, then lets the bots (``meeplehall.ai.base.make_bot``) decide until it
 is your turn again or the game is over. The reward is the terminal reward of your seat,
-paid on the final step; ``info`` carries your ``view``, the ``legal`` actions' text and, at
-the end, the ``outcome``. Bots see only their own views, as everywhere in meeplehall.
+paid on the final step; ``info`` carries the ``outcome`` at the end and, with
+``views=True``, your ``view`` and the ``legal`` actions' text. Bots see only their own
+views, as everywhere in meeplehall.
+
+An illegal action never raises by default (``illegal_action="end"``): the move is
+refused, the reward is -1, the episode ends (``terminated``) and ``info["illegal"]`` is
+True; the game is abandoned. ``illegal_action="raise"`` raises ``ValueError`` instead.
 """
 
 from __future__ import annotations
@@ -31,9 +36,10 @@ class SingleAgentEnv(gym.Env[Any, Any]):
             or a list of kinds, one per other seat in seat order.
         seat: the seat you play.
         reward: ``"rank"`` or ``"margin"``.
-        illegal_action: ``"raise"`` (default: an illegal index raises ``ValueError``) or
-            ``"end"`` (for agents that ignore the mask: the episode ends at once with
-            reward -1 and ``info["illegal"] = True``; the game is abandoned).
+        illegal_action: ``"end"`` (default; for agents that ignore the mask: the episode
+            ends at once with reward -1 and ``info["illegal"] = True``; the game is
+            abandoned) or ``"raise"`` (an illegal index raises ``ValueError``).
+        views: put your player view and the legal actions' text in every ``info``.
         options: game options.
 
     Raises:
@@ -44,11 +50,12 @@ class SingleAgentEnv(gym.Env[Any, Any]):
 
     def __init__(self, game: str, players: int = 2, opponent: str | list[str] = "random",
                  seat: int = 0, reward: str = "rank", render_mode: str | None = None,
-                 illegal_action: str = "raise", **options: Any) -> None:
+                 illegal_action: str = "end", views: bool = False, **options: Any) -> None:
         super().__init__()
         if illegal_action not in ("raise", "end"):
-            raise ValueError(f"illegal_action must be 'raise' or 'end', got {illegal_action!r}")
+            raise ValueError(f"illegal_action must be 'end' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
+        self.views = bool(views)
         self.table = Table(game, players, reward, **options)
         self.encoder = self.table.encoder
         if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < players:
@@ -87,10 +94,12 @@ class SingleAgentEnv(gym.Env[Any, Any]):
             table.step_action(action)
 
     def _obs_info(self) -> tuple[dict[str, np.ndarray], dict[str, Any]]:
-        view = self.table.view(self.seat)
-        obs = {"observation": self.table.observation(self.seat, view),
+        obs = {"observation": self.table.observation(self.seat),
                "action_mask": self.table.mask(self.seat)}
-        info: dict[str, Any] = {"view": view, "legal": [str(a) for a in self.table.legal]}
+        info: dict[str, Any] = {}
+        if self.views:
+            info["view"] = self.table.view(self.seat)
+            info["legal"] = [str(a) for a in self.table.legal]
         outcome = self.table.outcome()
         if outcome is not None:
             info["outcome"] = outcome.to_dict()
@@ -111,24 +120,19 @@ class SingleAgentEnv(gym.Env[Any, Any]):
         """Play ``action`` (a catalogue index), then the bots until your next decision.
 
         Raises:
-            ValueError: the action is illegal, out of range, or the game is over.
+            ValueError: with ``illegal_action="raise"`` only: the action is illegal, out
+                of range, or the game is over.
         """
-        if self.illegal_action == "end" and not self._is_legal(action):
+        if self.illegal_action == "end" and not self.table.is_legal(action):
             obs, info = self._obs_info()
             info["illegal"] = True
             return obs, -1.0, True, False, info
-        self.table.step(int(action))
+        self.table.step(action)
         self._play_bots()
         obs, info = self._obs_info()
         done = self.table.outcome() is not None
         reward = self.table.rewards()[self.seat] if done else 0.0
         return obs, reward, done, False, info
-
-    def _is_legal(self, action: int) -> bool:
-        if self.table.outcome() is not None:
-            return False
-        index = int(action)
-        return 0 <= index < self.encoder.num_actions and bool(self.table.mask(self.seat)[index])
 
     def action_masks(self) -> np.ndarray:
         """The legal mask as a bool array (the convention of sb3-contrib's MaskablePPO)."""

@@ -21,7 +21,11 @@ algorithms (MCTS, random rollouts, policy evaluation...) run on them.
 
 A cloned state shares its future dice with the original (sampled stochastic), so search
 that clones the true state knows them: use it as OpenSpiel uses its other sampled
-stochastic games, for testing and baselines.
+stochastic games, for testing and baselines. ``resample_from_infostate(player,
+sampler)`` gives a state that seat cannot tell from the true one (its view, the hidden
+components re-dealt and a fresh PRNG: the game's ``sample_hidden``), so OpenSpiel's
+information-set MCTS (``open_spiel.python.algorithms.ismcts.ISMCTSBot``) searches
+without seeing what the seat cannot.
 """
 
 from __future__ import annotations
@@ -32,6 +36,7 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
+from meeplehall.core.rng import Rng
 from meeplehall.rl.rewards import DEFAULT_MARGIN_SCALE
 from meeplehall.rl.table import Table, game_named
 
@@ -139,8 +144,7 @@ class MeeplehallState(pyspiel.State):  # type: ignore[misc]
     def _legal_actions(self, player: int) -> list[int]:
         if player != self.table.to_move():
             return []
-        index = self.table.encoder.index
-        return sorted(index[a] for a in self.table.legal)
+        return self.table.legal_indices()
 
     def _apply_action(self, action: int) -> None:
         self.table.step(action)
@@ -153,6 +157,26 @@ class MeeplehallState(pyspiel.State):  # type: ignore[misc]
 
     def returns(self) -> list[float]:
         return self.table.rewards()
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Any = None) -> MeeplehallState:
+        """A state that seat ``player_id`` cannot tell from this one: the public state of
+        its view with the hidden components re-dealt and a fresh PRNG (the game's own
+        ``sample_hidden``, as meeplehall's determinizing bots use), for OpenSpiel's
+        information-set MCTS. ``probability_sampler`` (a callable giving a float in
+        [0, 1), as ``pyspiel.UniformProbabilitySampler``) draws the deal; without one the
+        deal is drawn at random."""
+        try:
+            u = float(probability_sampler())
+        except TypeError:
+            u = float(np.random.default_rng().random())
+        table = self.table.clone()
+        game = table.game
+        view = game.player_view(self.table.state, player_id)
+        table.state = game.sample_hidden(view, Rng.from_seed(int(u * 2**53)))
+        table.observer.forget()
+        table.refresh()
+        return MeeplehallState(self.get_game(), table)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MeeplehallState:
         return MeeplehallState(self.get_game(), self.table.clone())

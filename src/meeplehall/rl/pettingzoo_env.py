@@ -4,12 +4,21 @@ Agents are ``player_0 .. player_{P-1}`` (seat order). Each agent observes a dict
 
     {"observation": float32[obs_size], "action_mask": int8[num_actions]}
 
-encoded from that seat's player view only; the mask is all zero unless the agent is the
-one to decide. The action space is ``Discrete(num_actions)`` over the fixed catalogue of
-the game (``env.unwrapped.encoder.actions[i]`` is the action value at index ``i``). The
-info of the agent to act carries ``view`` (its player view, JSON-ready) and ``legal``
-(the legal actions' text); when the game ends every agent's info carries its final view
-and ``outcome``. Rewards are paid only at the end (see :mod:`meeplehall.rl.rewards`).
+holding exactly what that seat's player view shows (read from the state,
+:class:`~meeplehall.rl.encoders.base.Observer`); the mask is all zero unless the agent is
+the one to decide. The action space is ``Discrete(num_actions)`` over the fixed catalogue
+of the game (``env.unwrapped.encoder.actions[i]`` is the action value at index ``i``).
+Rewards are paid only at the end (see :mod:`meeplehall.rl.rewards`); when the game ends
+every agent's info carries ``outcome``. With ``views=True`` the info of the agent to act
+also carries ``view`` (its player view, JSON-ready) and ``legal`` (the legal actions'
+text), and the final infos the final views: handy for debugging and reward shaping,
+about ten times slower.
+
+An illegal action (out of range, masked out, or not an integer) never raises by default
+(``illegal_action="end"``), as in PettingZoo's classic games: the move is refused, the
+agent that made it gets reward -1, every other agent 0, the game ends for everyone
+(``terminations`` all True) and each info carries ``illegal: True``.
+``illegal_action="raise"`` raises ``ValueError`` instead (for debugging).
 """
 
 from __future__ import annotations
@@ -18,7 +27,7 @@ from typing import Any
 
 import numpy as np
 from gymnasium import spaces
-from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo import AECEnv, ParallelEnv  # type: ignore[import-untyped]
 
 from meeplehall.rl.encoders.base import OBS_BOUND
 from meeplehall.rl.table import Table
@@ -31,10 +40,15 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         "name": "meeplehall_v0", "render_modes": ["ansi"], "is_parallelizable": False}
 
     def __init__(self, game: str, players: int = 2, reward: str = "rank",
-                 render_mode: str | None = None, **options: Any) -> None:
+                 render_mode: str | None = None, illegal_action: str = "end",
+                 views: bool = False, **options: Any) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if illegal_action not in ("end", "raise"):
+            raise ValueError(f"illegal_action must be 'end' or 'raise', got {illegal_action!r}")
+        self.illegal_action = illegal_action
+        self.views = bool(views)
         self.table = Table(game, players, reward, **options)
         self.encoder = self.table.encoder
         self.render_mode = render_mode
@@ -85,24 +99,29 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         self._cached = None
         outcome = self.table.outcome()
         if outcome is not None:
+            final = outcome.to_dict()
             for agent, reward in zip(self.possible_agents, self.table.rewards(), strict=True):
                 if agent in self.agents:
                     self.rewards[agent] = reward
                     self.terminations[agent] = True
-                    self.infos[agent] = {"view": self._view(self._seat[agent]),
-                                         "outcome": outcome.to_dict(), "legal": []}
+                    self.infos[agent] = {"outcome": final, "legal": []}
+                    if self.views:
+                        self.infos[agent]["view"] = self._view(self._seat[agent])
             return
         seat = self.table.to_move()
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
+        infos = self.infos
         for agent in self.agents:
-            self.infos[agent] = {}
-        self.infos[self.agent_selection] = {
-            "view": self._view(seat), "legal": [str(a) for a in self.table.legal]}
+            if infos[agent]:
+                infos[agent] = {}
+        if self.views:
+            infos[self.agent_selection] = {
+                "view": self._view(seat), "legal": [str(a) for a in self.table.legal]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        return {"observation": self.table.observation(seat, self._view(seat)),
+        return {"observation": self.table.observation(seat),
                 "action_mask": self.table.mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -110,18 +129,31 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         agent, as PettingZoo requires).
 
         Raises:
-            ValueError: an illegal or out-of-range action index.
+            ValueError: with ``illegal_action="raise"`` only: an illegal, out-of-range or
+                missing action.
         """
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        if action is None:
-            raise ValueError(f"{agent} is to act; None is only for finished agents")
         self._cumulative_rewards[agent] = 0.0
-        self.table.step(int(action))
-        self._after_move()
+        if not self.table.is_legal(action):
+            if self.illegal_action == "raise":
+                if action is None:
+                    raise ValueError(f"{agent} is to act; None is only for finished agents")
+                self.table.step(action)  # raises, saying why
+            self._refuse(agent)
+        else:
+            self.table.step(action)
+            self._after_move()
         self._accumulate_rewards()
+
+    def _refuse(self, agent: str) -> None:
+        """The illegal move of ``agent``: -1 to it, 0 to the others, the game ends."""
+        for other in self.agents:
+            self.rewards[other] = -1.0 if other == agent else 0.0
+            self.terminations[other] = True
+            self.infos[other] = {"illegal": True, "illegal_agent": agent, "legal": []}
 
     def render(self) -> str | None:
         """``render_mode="ansi"``: the current decision as text."""
@@ -135,3 +167,66 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
 
     def close(self) -> None:
         pass
+
+
+class MeeplehallParallelEnv(ParallelEnv):  # type: ignore[misc]
+    """The PettingZoo parallel API over the same game (``meeplehall.rl.parallel_env``).
+
+    The games are turn-based: each ``step(actions)`` applies the action of the one agent
+    to decide (``infos[agent]["to_move"]`` is True for it) and ignores the others (they
+    may be left out of ``actions``). Every live agent gets its observation at every step
+    (its mask all zero unless it decides), rewards are paid at the end, and an illegal or
+    missing action of the agent to decide is refused as in the AEC environment: -1 to
+    it, 0 to the others, the game ends (``illegal_action="raise"`` raises instead).
+    """
+
+    metadata: dict[str, Any] = {  # noqa: RUF012 - PettingZoo reads it per instance
+        "name": "meeplehall_parallel_v0", "render_modes": []}
+
+    def __init__(self, game: str, players: int = 2, reward: str = "rank",
+                 illegal_action: str = "end", **options: Any) -> None:
+        super().__init__()
+        self._aec = MeeplehallEnv(game, players, reward, illegal_action=illegal_action,
+                                  **options)
+        self.metadata = {**self.metadata,
+                         "name": f"meeplehall_{game.replace('-', '_')}_parallel_v0"}
+        self.possible_agents = list(self._aec.possible_agents)
+        self.agents: list[str] = []
+        self.encoder = self._aec.encoder
+        self.table = self._aec.table
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self._aec.observation_space(agent)
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self._aec.action_space(agent)
+
+    def _obs_infos(self) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        aec = self._aec
+        acting = aec.agent_selection if aec.table.outcome() is None else None
+        obs = {a: aec.observe(a) for a in self.agents}
+        infos = {a: {**aec.infos.get(a, {}), "to_move": a == acting} for a in self.agents}
+        return obs, infos
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None,
+              ) -> tuple[dict[str, Any], dict[str, dict[str, Any]]]:
+        self._aec.reset(seed=seed, options=options)
+        self.agents = list(self._aec.agents)
+        return self._obs_infos()
+
+    def step(self, actions: dict[str, Any]) -> tuple[dict[str, Any], dict[str, float],
+                                                     dict[str, bool], dict[str, bool],
+                                                     dict[str, dict[str, Any]]]:
+        aec = self._aec
+        if not self.agents:
+            return {}, {}, {}, {}, {}
+        acting = aec.agent_selection
+        aec.step(actions.get(acting))
+        live = list(self.agents)
+        rewards = {a: float(aec.rewards.get(a, 0.0)) for a in live}
+        terminations = {a: bool(aec.terminations.get(a, False)) for a in live}
+        truncations = {a: bool(aec.truncations.get(a, False)) for a in live}
+        obs, infos = self._obs_infos()
+        if all(terminations.values()):
+            self.agents = []
+        return obs, rewards, terminations, truncations, infos

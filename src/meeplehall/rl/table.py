@@ -3,11 +3,13 @@
 ``Table`` holds one engine state, the game's encoder and the reward scheme; it steps by
 catalogue index, checks legality against the engine's own ``legal_actions`` (the mask is
 made from that list, so there is one generator of legality, STYLE.md section 10) and
-encodes observations from player views only.
+encodes observations from the state's public fields (``Observer``; the same numbers as
+the reference encoding of the seat's player view, tests/rl/test_observation.py).
 """
 
 from __future__ import annotations
 
+import operator
 from typing import Any
 
 import numpy as np
@@ -15,6 +17,7 @@ import numpy as np
 from meeplehall.core.protocol import Game, Outcome
 from meeplehall.games import GAMES
 from meeplehall.rl.encoders import Encoder, make_encoder
+from meeplehall.rl.encoders.base import Observer
 from meeplehall.rl.rewards import DEFAULT_MARGIN_SCALE, REWARDS, terminal_rewards
 
 
@@ -59,24 +62,54 @@ class Table:
         self.reward = reward
         self.margin_scale = float(margin_scale)
         self.encoder: Encoder = make_encoder(self.game.name, players)
+        self.observer = Observer(self.encoder, players)
         self.state: Any = None
         self._legal: tuple[Any, ...] = ()
+        self._legal_index: dict[int, Any] = {}
+        self._mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        self._mask_on: list[int] = []  # the indices set in _mask
+        self._no_mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        self._to_move: int | None = None
+        self._outcome: Outcome | None = None
 
     def clone(self) -> Table:
         """An independent copy: the engine state is cloned, game and encoder shared."""
         new = object.__new__(Table)
         new.__dict__.update(self.__dict__)
         new.state = None if self.state is None else self.state.clone()
+        new.observer = Observer(self.encoder, self.players)
+        new._mask = self._mask.copy()
         return new
 
     def reset(self, seed: int) -> None:
         """Start a new game from ``seed``."""
         self.state = self.game.initial_state(self.params, int(seed))
+        self.observer.forget()
+        self._refresh()
+
+    def refresh(self) -> None:
+        """Recompute the legal actions, mask, outcome and seat to move (after ``state``
+        was replaced from outside)."""
         self._refresh()
 
     def _refresh(self) -> None:
-        over = self.game.outcome(self.state) is not None
-        self._legal = () if over else self.game.legal_actions(self.state)
+        game = self.game
+        self._outcome = outcome = game.outcome(self.state)
+        self._to_move = None if outcome is not None else game.current_player(self.state)
+        self._legal = legal = () if outcome is not None else game.legal_actions(self.state)
+        indices = self.encoder.indices(legal)
+        self._legal_index = dict(zip(indices, legal, strict=True))
+        mask = self._mask
+        if len(indices) + len(self._mask_on) <= 64:  # a few item writes beat a fill
+            for i in self._mask_on:
+                mask[i] = 0
+            for i in indices:
+                mask[i] = 1
+        else:
+            mask.fill(0)
+            mask[indices] = 1
+        self._mask_on = indices
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -85,37 +118,68 @@ class Table:
 
     def to_move(self) -> int | None:
         """The seat to act, or None when the game is over."""
-        return self.game.current_player(self.state)
+        return self._to_move
 
     def outcome(self) -> Outcome | None:
-        return self.game.outcome(self.state)
+        return self._outcome
 
     def view(self, seat: int) -> dict[str, Any]:
         return self.game.player_view(self.state, seat)
 
-    def observation(self, seat: int, view: dict[str, Any] | None = None) -> np.ndarray:
-        """The float32 observation of ``seat`` (from its view only)."""
-        return self.encoder.encode(view if view is not None else self.view(seat), seat)
+    def observation_into(self, seat: int, out: np.ndarray) -> None:
+        """Write the observation of ``seat`` into ``out`` (a float32 row)."""
+        out[:] = self.observer.encode(self.state, seat)
+
+    def observation(self, seat: int) -> np.ndarray:
+        """The float32 observation of ``seat`` (a new array): what its view shows, read
+        from the state (:class:`~meeplehall.rl.encoders.base.Observer`)."""
+        return self.observer.encode(self.state, seat).copy()
+
+    def reference_observation(self, seat: int) -> np.ndarray:
+        """The same observation encoded from the seat's player view (slow; for tests)."""
+        return self.encoder.encode(self.view(seat), seat)
+
+    def legal_indices(self) -> list[int]:
+        """The catalogue indices of the legal actions, ascending."""
+        return sorted(self._legal_index)
+
+    def is_legal(self, index: Any) -> bool:
+        """Whether catalogue ``index`` is a legal action now (False once the game is
+        over, or for anything that is not an index)."""
+        try:
+            return int(index) in self._legal_index
+        except (TypeError, ValueError, OverflowError):
+            return False
+
+    def mask_view(self, seat: int) -> np.ndarray:
+        """The legal mask of ``seat`` as the table's own array (read it, never keep it or
+        write to it: the next move overwrites it)."""
+        return self._mask if self._to_move == seat else self._no_mask
 
     def mask(self, seat: int) -> np.ndarray:
-        """The int8 legal mask of ``seat``: all zero unless it is that seat's decision."""
-        if self.to_move() != seat:
-            return np.zeros(self.encoder.num_actions, dtype=np.int8)
-        return self.encoder.mask(self._legal)
+        """The int8 legal mask of ``seat`` (a new array): all zero unless it is that
+        seat's decision."""
+        return self.mask_view(seat).copy()
 
-    def step(self, index: int) -> Any:
+    def step(self, index: Any) -> Any:
         """Apply the action at catalogue ``index``; return the action value.
 
         Raises:
             ValueError: the index is out of range, not legal now, or the game is over.
         """
-        if self.outcome() is not None:
+        if self._outcome is not None:
             raise ValueError("the game is over; reset() to play again")
-        action = self.encoder.action_at(index)
-        if action not in self._legal:
-            raise ValueError(f"action index {int(index)} ({action}) is not legal now; "
-                             f"{self.game.describe_decision(self.state)} "
-                             f"({len(self._legal)} legal actions)")
+        try:
+            i = None if isinstance(index, bool) else operator.index(index)
+        except TypeError:
+            i = None
+        action = None if i is None else self._legal_index.get(i)
+        if action is None:
+            action = self.encoder.action_at(index)
+            if action not in self._legal:
+                raise ValueError(f"action index {int(index)} ({action}) is not legal now; "
+                                 f"{self.game.describe_decision(self.state)} "
+                                 f"({len(self._legal)} legal actions)")
         self.game.apply_unchecked(self.state, action)
         self._refresh()
         return action

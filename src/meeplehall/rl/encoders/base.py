@@ -6,8 +6,13 @@ An :class:`Encoder` owns two things for one game, player count and option set:
   from the component data (all verbs times their argument ranges), sorted by
   ``(verb, arguments)``; ``index <-> action`` both ways, and a legal-action mask;
 * the **observation layout**: an ordered list of :class:`Block` s, each a named slice of a
-  fixed-length float32 vector filled from a *player view* (never from a state), so hidden
-  information cannot reach an observation (STYLE.md section 5).
+  fixed-length float32 vector. Each block is written two ways: ``Block.fill`` from a
+  *player view* (the reference, easy to check against what a seat may see), and
+  ``StateBlock.fill`` straight from the engine's state (fast: an :class:`Observer` keeps
+  one preallocated vector per seat and rewrites only the blocks whose inputs changed).
+  tests/rl/test_observation.py checks over random playouts that both give the same
+  vector and that re-dealing the hidden components changes neither, so the state path
+  cannot leak what the view hides (STYLE.md section 5).
 
 Seat-indexed blocks are written *relative to the observing seat*: the observer comes
 first, then the next seats in turn order; a seat number in the view (an owner, say) is
@@ -16,6 +21,7 @@ encoded the same way, so a policy can play any seat.
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -27,6 +33,9 @@ OBS_BOUND = 16.0
 """Every observation value is clipped to ``[-OBS_BOUND, OBS_BOUND]`` (the Box bounds);
 the scales keep ordinary values within about [-2, 3]."""
 Filler = Callable[[View, int], Sequence[float]]
+StateFiller = Callable[[Any, int, Any], Sequence[float]]
+"""``fill(state, seat, pending)``: a block's numbers read from the engine state;
+``pending`` is what :attr:`Encoder.pending` returns for that state and seat."""
 
 
 @dataclass(frozen=True)
@@ -44,6 +53,26 @@ class Block:
     size: int
     doc: str
     fill: Filler = field(repr=False)
+
+
+@dataclass(frozen=True)
+class StateBlock:
+    """How one :class:`Block` is filled from the engine state.
+
+    Attributes:
+        name: the name of the view block it mirrors (same slice, same numbers).
+        fill: ``fill(state, seat, pending)``: at most the block's size of numbers.
+        key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
+            (copied, not a live list); the block is rewritten only when it changes.
+            None: rewritten at every call.
+        covers: how many consecutive view blocks, from ``name`` on, ``fill`` writes at
+            once (blocks that change together: one write instead of several).
+    """
+
+    name: str
+    fill: StateFiller = field(repr=False)
+    key: StateFiller | None = field(default=None, repr=False)
+    covers: int = 1
 
 
 def flatten(value: Any) -> list[float]:
@@ -114,12 +143,14 @@ class Encoder:
     """Action catalogue and observation layout of one game configuration."""
 
     def __init__(self, game_name: str, players: int, actions: Iterable[Any],
-                 blocks: Sequence[Block]) -> None:
+                 blocks: Sequence[Block], state_blocks: Sequence[StateBlock] = (),
+                 pending: Callable[[Any, int], Any] | None = None) -> None:
         self.game_name = game_name
         self.players = players
         unique = set(actions)
         self.actions: tuple[Any, ...] = tuple(sorted(unique, key=action_key))
         self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
+        self._by_id: dict[int, tuple[Any, int]] = {}
         self.blocks = tuple(blocks)
         names = [b.name for b in self.blocks]
         if len(set(names)) != len(names):
@@ -130,6 +161,40 @@ class Encoder:
             self.offsets[b.name] = (start, start + b.size)
             start += b.size
         self.size = start
+        self.state_blocks = tuple(state_blocks)
+        # Per state block: (start, size) of the view blocks it covers.
+        self.state_slices: list[tuple[int, int]] = []
+        at = 0
+        for sb in self.state_blocks:
+            covered = self.blocks[at:at + sb.covers]
+            if not covered or covered[0].name != sb.name or len(covered) != sb.covers:
+                raise ValueError(f"the {game_name} state block {sb.name!r} does not "
+                                 f"follow the layout")
+            self.state_slices.append((self.offsets[sb.name][0],
+                                      sum(b.size for b in covered)))
+            at += sb.covers
+        if self.state_blocks and at != len(self.blocks):
+            raise ValueError(f"the {game_name} state blocks do not cover the layout")
+        self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
+
+    def indices(self, legal: Iterable[Any]) -> list[int]:
+        """The catalogue index of each action, in order. The engines hand out the same
+        action objects again and again, so each object's index is remembered by
+        identity (the object is kept with it, so its id cannot be reused meanwhile).
+
+        Raises:
+            KeyError: an action is not in the catalogue.
+        """
+        memo = self._by_id
+        out = []
+        for action in legal:
+            hit = memo.get(id(action))
+            if hit is None or hit[0] is not action:
+                if len(memo) >= 1 << 16:
+                    memo.clear()
+                hit = memo[id(action)] = (action, self.action_index(action))
+            out.append(hit[1])
+        return out
 
     @property
     def num_actions(self) -> int:
@@ -197,3 +262,70 @@ class Encoder:
     def describe_blocks(self) -> list[tuple[str, int, int, str]]:
         """Rows ``(name, start, size, doc)`` of the observation layout."""
         return [(b.name, self.offsets[b.name][0], b.size, b.doc) for b in self.blocks]
+
+
+_UNSET = object()
+
+
+class Observer:
+    """Observations of one table, encoded from its engine state into preallocated arrays.
+
+    One float32 row per seat is kept from call to call; ``encode`` rewrites only the
+    blocks whose key changed since that seat's last observation. An encoder is shared by
+    every table of a configuration, an observer belongs to one table (or one slot of a
+    vector environment).
+
+    Raises:
+        ValueError: the encoder has no state blocks.
+    """
+
+    def __init__(self, encoder: Encoder, seats: int) -> None:
+        if not encoder.state_blocks:
+            raise ValueError(f"{encoder.game_name}: no state encoder")
+        self.encoder = encoder
+        self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
+        self._plan = tuple((start, size, b.key, b.fill) for b, (start, size)
+                           in zip(encoder.state_blocks, encoder.state_slices, strict=True))
+        self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
+        # Blocks are written through a float32 memoryview from array("f", numbers): about
+        # half the cost of assigning a list to a numpy slice.
+        self._views = [row.data for row in self.rows]
+        self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
+        """A fresh observer of the same encoder (what it kept is only a cache)."""
+        return Observer(self.encoder, len(self.rows))
+
+    def forget(self) -> None:
+        """Drop what was kept (call it when the table starts a new game)."""
+        for keys in self._keys:
+            keys[:] = [_UNSET] * len(keys)
+
+    def encode(self, state: Any, seat: int) -> np.ndarray:
+        """``seat``'s observation of ``state``: the observer's own row, overwritten by the
+        next call for that seat (copy it to keep it)."""
+        pending = self.encoder.pending(state, seat)
+        row = self._views[seat]
+        keys = self._keys[seat]
+        i = -1
+        for start, size, key, fill in self._plan:
+            i += 1
+            if key is not None:
+                k = key(state, seat, pending)
+                old = keys[i]
+                if old is not _UNSET and old == k:
+                    continue
+                keys[i] = k
+            values = array("f", fill(state, seat, pending))
+            n = len(values)
+            if n == size:
+                row[start:start + n] = values
+            elif n < size:
+                row[start:start + n] = values
+                row[start + n:start + size] = self._zeros[:size - n]
+            else:
+                raise ValueError(f"{self.encoder.game_name}: state block "
+                                 f"{self.encoder.state_blocks[i].name!r} has {n} values "
+                                 f"for {size} places")
+        out: np.ndarray = self.rows[seat]
+        return out

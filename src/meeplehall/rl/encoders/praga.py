@@ -9,6 +9,11 @@ games/praga/view_sections.py), never the bot-only ``view["state"]``; the face-do
 appear there only as counts, and the technologies or bridge tiles another seat is
 choosing among are null (P-TECH-2, P-BRIDGE-2). Grid positions are rows and columns,
 tiles in the rows are described by their cost, not by a component index.
+
+``state_blocks`` fill the same layout from the state's public fields (sizes of the
+face-down stacks, never their order; never ``rng`` or ``unused``) and the decision from
+``pending``: the top of the stack masked for the seat by the views' own masking
+(views._stack_for) and decoded by view_sections.pending.
 """
 
 from __future__ import annotations
@@ -17,13 +22,16 @@ from itertools import product
 from typing import Any
 
 from meeplehall.games.praga import actions as A
+from meeplehall.games.praga import view_sections, views
 from meeplehall.games.praga.components import ACTIONS, load
 from meeplehall.games.praga.decisions import NAMES as DECISION_NAMES
+from meeplehall.games.praga.effects import ROW_BITS
 from meeplehall.games.praga.state import ROW_NAMES
 from meeplehall.games.praga.turn import REFRESH_PAIRS
 from meeplehall.rl.encoders.base import (
     Block,
     Encoder,
+    StateBlock,
     View,
     one_hot,
     relative,
@@ -366,6 +374,217 @@ def blocks(players: int) -> list[Block]:
     ]
 
 
+# --- the same layout, read from the state ----------------------------------------------
+_N_DEC = len(DECISION_NAMES)
+_DEC_INDEX = {name: i for i, name in enumerate(DECISION_NAMES)}
+_N_TILES = len(C.action_tiles)
+_WHEEL = C.crane.positions
+_N_TECH = len(C.technologies)
+_N_MARKET_TILES = len(C.market_tiles)
+_ROW_COST_BY_INDEX = tuple(tuple((t.gold / 5, t.stone / 5) for t in tiles)
+                           for tiles in (C.buildings, C.walls))
+_BITS4 = tuple(bin(m & 15).count("1") / 4 for m in range(16))
+
+
+def pending(s: Any, seat: int) -> dict[str, Any] | None:
+    """The decision on top of the stack as ``seat`` sees it: the drawn technologies or
+    bridge tiles of another seat's decision are masked (P-TECH-2, P-BRIDGE-2)."""
+    if not s.stack:
+        return None
+    return view_sections.pending(views._stack_for(s, seat)[-1])
+
+
+def _one(index: int, classes: int) -> list[float]:
+    row = [0.0] * classes
+    if 0 <= index < classes:
+        row[index] = 1.0
+    return row
+
+
+def _s_this_turn(s: Any, seat: int, p: Any) -> list[float]:
+    return [float(s.action_done), float(s.bonus), float(s.special), s.xact / 2,
+            float(s.refreshed), s.moves_hw / 5, s.moves_cat / 5, float(s.t14),
+            s.road_free / 3, s.road_egg / 3, *[float(x) for x in s.performed]]
+
+
+def _k_this_turn(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.action_done, s.bonus, s.special, s.xact, s.refreshed, s.moves_hw,
+            s.moves_cat, s.t14, s.road_free, s.road_egg, s.performed)
+
+
+def _s_table(s: Any, seat: int, p: Any) -> list[float]:
+    return [s.era / 2, s.platform / C.crane.platform_spaces, float(s.star_armed),
+            s.turns / 64, float(s.five_vp >= 0), *[len(x) / 15 for x in s.stacks[:12]],
+            *[len(x) / 6 for x in s.tech_stacks], len(s.iv_stack) / 6, len(s.v_pile) / 3,
+            len(s.cat_pile) / 3, len(s.unused) / 5]
+
+
+def _k_table(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.era, s.platform, s.star_armed, s.turns, s.five_vp,
+            *[len(x) for x in s.stacks], *[len(x) for x in s.tech_stacks],
+            len(s.iv_stack), len(s.v_pile), len(s.cat_pile), len(s.unused))
+
+
+def _s_wheel(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for t in s.slots:
+        out += _one(t, _N_TILES)
+    return out
+
+
+def _s_rows(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for r, row in enumerate(s.rows):
+        for t in row:
+            if t < 0:
+                out += (0.0, 0.0, 0.0)
+            elif r == 2:
+                out += (1.0, 0.0, 0.0)
+            else:
+                out += (1.0, *_ROW_COST_BY_INDEX[r][t])
+    return out
+
+
+def _s_markets(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for t, done in zip(s.market_tile, s.market_done, strict=True):
+        out += _one(t, _N_MARKET_TILES)
+        out.append(float(done))
+    return out
+
+
+def _side_at(value: int, seat: int, players: int) -> int:
+    """``_owner`` for a state value (-1: nobody)."""
+    if value < 0:
+        return -1
+    return (value - seat) % players if value < players else value
+
+
+def _s_seals(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for o in s.seal_owner:
+        out += _one(_side_at(o, seat, s.players), MAX_SIDES)
+    return out
+
+
+def _s_bridge(s: Any, seat: int, p: Any) -> list[float]:
+    river = [0.0] * len(C.production_tokens)
+    for t in s.river:
+        river[t] = 1.0
+    return [*[float(t >= 0) for t in s.bridge], *[float(e >= 0) for e in s.road_effect],
+            *river]
+
+
+def _s_sites(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    players = s.players
+    for t, owner, cube, spent, orient in zip(s.site_tile, s.site_owner, s.site_cube,
+                                             s.site_spent, s.site_orient, strict=True):
+        out += (float(t >= 0), float(cube), spent / 5)
+        out += _one(_side_at(owner, seat, players), MAX_SIDES)
+        out += _one(orient if t >= 0 else -1, ORIENTATIONS)
+    return out
+
+
+def _k_sites(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.site_tile, *s.site_owner, *s.site_cube, *s.site_spent, *s.site_orient)
+
+
+def _rotation(s: Any, seat: int) -> list[int]:
+    n = s.players
+    return [(seat + k) % n for k in range(n)]
+
+
+def _s_seats(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for q in _rotation(s, seat):
+        hw_row, hw_col = divmod(s.hw[q], ROW_BITS)
+        cat_row, cat_col = divmod(s.cat[q], ROW_BITS)
+        wealth = s.wealth[q]
+        once = s.once[q]
+        token = s.ptoken[q]
+        out += [s.vp[q] / 100, s.gold[q] / 10, s.stone[q] / 10, s.eggs[q] / 5,
+                s.silver[q] / 5, s.goldw[q] / 5, s.red[q] / 5, s.blue[q] / 5,
+                (s.mine[q] - 1) / 10, (s.quarry[q] - 1) / 10, s.tech[q] / 10,
+                s.univ[q] / 10, s.cubes[q] / 10, s.road[q] / 10, s.seal_rights[q] / 5,
+                s.played[q] / 16,
+                hw_row / 6, hw_col / 7, cat_row / 6, cat_col / 7,
+                float(wealth & 1), float(wealth >> 1 & 1), float(wealth >> 2 & 1),
+                float(once & 1), float(once >> 1 & 1),
+                float(s.cat_tile[q] >= 0), float(s.v_tile[q] >= 0),
+                float(token[0] >= 0), float(token[1] >= 0),
+                _BITS4[s.tech_ready[q]], _BITS4[s.tech_used[q]],
+                bin(s.edge_paid[q]).count("1") / 10, bin(s.corner_paid[q]).count("1") / 10,
+                len(s.techs[q]) / 5]
+    return out
+
+
+def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
+            *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
+            *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
+            *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
+
+
+def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for q in _rotation(s, seat):
+        out += [len(stack) / 3 for stack in s.upg[q]]
+        out += [float(w >= 0) for w in s.walls[q]]
+    return out
+
+
+def _s_techs(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for q in _rotation(s, seat):
+        row = [0.0] * _N_TECH
+        for t in s.techs[q]:
+            row[t] = 1.0
+        out += row
+    return out
+
+
+def _s_bots(s: Any, seat: int, p: Any) -> list[float]:
+    if s.bots is None:
+        return []
+    return _bots({"board": {"bots": view_sections._bots(s)}}, seat)
+
+
+def state_blocks(players: int) -> list[StateBlock]:
+    """The layout of :func:`blocks`, filled from the state."""
+    return [
+        # decision, to_move, turn_of and decision_fields: one write when they change
+        StateBlock("decision", lambda s, seat, p: [
+            *_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            *_one(-1 if p is None else (p["seat"] - seat) % players, players),
+            *_one((s.seat - seat) % players, players),
+            *_decision_fields({"pending": p}, seat)],
+            lambda s, seat, p: (s.seat, p), covers=4),
+        StateBlock("taken_tile", lambda s, seat, p: [
+            *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
+                                            _WHEEL)],
+            lambda s, seat, p: (s.taken, s.taken_slot)),
+        StateBlock("this_turn", _s_this_turn, _k_this_turn),
+        StateBlock("board", _s_table, _k_table),
+        StateBlock("wheel", _s_wheel, lambda s, seat, p: s.slots),
+        StateBlock("rotation", lambda s, seat, p: _one(s.rotation % _WHEEL, _WHEEL),
+                   lambda s, seat, p: s.rotation),
+        StateBlock("rows", _s_rows, lambda s, seat, p: tuple(s.rows)),
+        StateBlock("markets", _s_markets,
+                   lambda s, seat, p: (s.market_tile, *s.market_done)),
+        StateBlock("seals", _s_seals, lambda s, seat, p: tuple(s.seal_owner)),
+        StateBlock("bridge", _s_bridge,
+                   lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
+        StateBlock("sites", _s_sites, _k_sites),
+        StateBlock("seats", _s_seats, _k_seats),
+        StateBlock("seat_boards", _s_seat_boards,
+                   lambda s, seat, p: (*s.upg, *s.walls)),
+        StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
+        StateBlock("solo_bots", _s_bots, lambda s, seat, p: s.bots),
+    ]
+
+
 def make_encoder(players: int) -> Encoder:
     """The encoder for a game of ``players`` seats."""
-    return Encoder("praga", players, catalogue(players), blocks(players))
+    return Encoder("praga", players, catalogue(players), blocks(players),
+                   state_blocks(players), pending)

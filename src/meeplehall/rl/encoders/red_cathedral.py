@@ -7,6 +7,10 @@ positions, market spaces, and the exchange and discard sizes printed on Influenc
 supply, sides, ivan, turn, pending: games/red_cathedral/views.py), never the bot-only
 ``view["state"]``: every seat sees the same table in this game, and what is hidden (the
 PRNG state, unused cards and tiles) is never in a view.
+
+``state_blocks`` fill the same layout from the engine state's public fields (the
+whitelist of views.PUBLIC_FIELDS; never ``rng`` or ``unused``) and the decision from
+``view_sections.pending``, the accessor the views use.
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ from itertools import combinations, combinations_with_replacement
 from typing import Any
 
 from meeplehall.games.red_cathedral import actions as A
+from meeplehall.games.red_cathedral import view_sections
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
@@ -28,8 +33,8 @@ from meeplehall.games.red_cathedral.decisions import DECISION_NAMES
 from meeplehall.rl.encoders.base import (
     Block,
     Encoder,
+    StateBlock,
     View,
-    flatten,
     one_hot,
     relative,
     rotate,
@@ -84,7 +89,6 @@ def catalogue(players: int) -> list[Any]:
 
 
 # Component ids and names -> their index in the component data (for one-hots).
-_TILE = {t.id: i for i, t in enumerate(C.tiles)}
 _INFLUENCE = {c.id: i for i, c in enumerate(C.influence)}
 _RESOURCE = {name: i for i, name in enumerate(RESOURCES)}
 _COLOUR = {name: i for i, name in enumerate(COLOURS)}
@@ -107,13 +111,25 @@ def _side_of(v: View) -> dict[str, int]:
     return {side["name"]: side["side"] for side in v["sides"]}
 
 
-def _fields(v: View) -> list[Any]:
-    """The pending decision's fields in order, components as their index."""
-    pending = v["pending"]
-    if pending is None:
-        return []
-    return [_TILE[value] if name == "tile" else value
-            for name, value in pending["fields"].items()]
+_ARGS_FIXED = 14 + 3 + 3  # tile features, Influence action and uses, deliveries
+
+
+def _args(pending: dict[str, Any] | None, slots: int) -> list[float]:
+    """The pending decision's fields as features (``decision_args``): the Workshop tile
+    to place (its features, as in ``workshops``), the Influence card's action one-hot (2)
+    and uses / 10, deliveries left / 3 and made / 3 and Teamsters, the slot of a jewels
+    decision one-hot, the candidate slots of Ivan's card (solo) multi-hot."""
+    fields: dict[str, Any] = pending["fields"] if pending is not None else {}
+    tile = fields.get("tile")
+    slot = fields.get("slot")
+    candidates = [0.0] * slots
+    for c in fields.get("candidates") or ():
+        candidates[c] = 1.0
+    return [*(_TILE_FEATURES[tile] if tile is not None else _NO_TILE),
+            *one_hot([fields.get("action", -1)], 2), fields.get("uses", 0) / 10,
+            fields.get("left", 0) / 3, fields.get("made", 0) / 3,
+            float(bool(fields.get("teamsters"))),
+            *one_hot([-1 if slot is None else slot], slots), *candidates]
 
 
 def _tile_features(tile: int) -> list[float]:
@@ -124,7 +140,8 @@ def _tile_features(tile: int) -> list[float]:
 
 _TILE_FEATURES = {wt.id: _tile_features(i) for i, wt in enumerate(C.tiles)}
 _NO_TILE = [0.0] * 14
-_NO_WORKSHOP = [{}] * len(WS_POSITIONS)  # Ivan's side (solo) has no Workshop board
+# Ivan's side (solo) has no Workshop board
+_NO_WORKSHOP: list[dict[str, Any]] = [{}] * len(WS_POSITIONS)
 
 
 def _workshop(v: View, seat: int, sides: int) -> list[float]:
@@ -226,9 +243,13 @@ def blocks(players: int) -> list[Block]:
               "one-hot of the side to move, relative to the observer (0 = you)",
               lambda v, s: one_hot([relative(v["to_move"] if v["to_move"] is not None
                                              else -1, s, sides)], sides)),
-        Block("decision_args", 6,
-              "the pending decision's numeric arguments after its seat, / 10, zero-padded",
-              lambda v, s: scaled(flatten(_fields(v))[:6], 10)),
+        Block("decision_args", _ARGS_FIXED + 2 * ns,
+              "the pending decision's fields: the Workshop tile to place (die colour "
+              "one-hot, resource one-hot, amount / 3), the Influence card's action one-hot "
+              "(2) and uses / 10, deliveries left / 3 and made / 3, Teamsters, the slot of "
+              f"a jewels decision one-hot ({ns}), the candidate slots of Ivan's card "
+              f"(solo) multi-hot ({ns})",
+              lambda v, s: _args(v["pending"], ns)),
         Block("flags", 16,
               "main action done, sell state / 2, reroll used, end bonus given, end "
               "triggered, market steps used (3 bits), Workshop positions used (6 bits), "
@@ -283,6 +304,201 @@ def blocks(players: int) -> list[Block]:
     return out
 
 
+# --- the same layout, read from the state ----------------------------------------------
+_N_DEC = len(DECISION_NAMES)
+_DEC_INDEX = {name: i for i, name in enumerate(DECISION_NAMES)}
+_RT_FEATURES = tuple([*one_hot([rt.resource], len(RESOURCES)), rt.amount / 3]
+                     for rt in C.resource_tiles)
+# Workshop position code (state.ws: -2 Banner, -1 empty, 2 * tile + face_up) -> 18 floats
+_WS_FEATURES = {-2: [0.0, 1.0, 0.0, 0.0, *_NO_TILE], -1: [1.0, 0.0, 0.0, 0.0, *_NO_TILE]}
+for _t, _wt in enumerate(C.tiles):
+    for _up in (0, 1):
+        _WS_FEATURES[2 * _t + _up] = [*one_hot([3 if _up else 2], 4), *_TILE_FEATURES[_wt.id]]
+_CARD_BY_INDEX = tuple(_CARD_FEATURES[c.id] for c in C.cards)
+_CARD_MONEY = tuple((c.rp / 10, c.rubles / 10) for c in C.cards)
+_NO_WS_BOARD = (-1,) * len(WS_POSITIONS)
+
+
+def pending(s: Any, seat: int) -> dict[str, Any] | None:
+    """The decision on top of the stack, as every seat sees it (view_sections.pending)."""
+    return view_sections.pending(s)
+
+
+def _one(index: int, classes: int) -> list[float]:
+    row = [0.0] * classes
+    if 0 <= index < classes:
+        row[index] = 1.0
+    return row
+
+
+def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
+    return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
+
+
+def _k_pending(s: Any, seat: int, p: Any) -> Any:
+    return p
+
+
+_MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
+_ACT_BITS = tuple([float(m >> b & 1) for b in range(len(WS_POSITIONS))]
+                  for m in range(1 << len(WS_POSITIONS)))
+
+
+def _s_flags(s: Any, seat: int, p: Any) -> list[float]:
+    return [float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
+            float(s.end_trigger >= 0), *_MK_BITS[s.mk_used], *_ACT_BITS[s.act_used],
+            s.turns / 1000, len(s.stack) / 10]
+
+
+def _k_flags(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.main_done, s.sell_state, s.reroll_used, s.bonus_given, s.end_trigger,
+            s.mk_used, s.act_used, s.turns, len(s.stack))
+
+
+def _s_market(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for t in s.tiles:
+        out += _RT_FEATURES[t]
+    return out
+
+
+def _s_die_pos(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    for sp in s.die_pos:
+        out += _one(sp if 0 <= sp < MARKET_SPACES else -1, MARKET_SPACES)
+    return out
+
+
+def _s_die_val(s: Any, seat: int, p: Any) -> list[float]:
+    return [v / 6 if 0 <= sp < MARKET_SPACES else 0.0
+            for sp, v in zip(s.die_pos, s.die_val, strict=True)]
+
+
+def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.die_pos, *s.die_val)
+
+
+def _s_sides(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    sides = s.sides
+    for k in range(sides):
+        side = (seat + k) % sides
+        head: list[float]
+        if s.solo and side == 1:
+            head = [0.0] * 12
+        else:
+            head = [s.rubles[side] / 20, *[n / 10 for n in s.inv[side]],
+                    s.inv_banners[side] / 4, s.out_banners[side] / 4,
+                    *[n / 2 for n in s.orn_avail[side]]]
+        out += head
+        out += [s.orn_placed[side] / 4, s.completed[side] / 5, s.score[side] / 100]
+    return out
+
+
+def _k_sides(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.rubles, *s.inv, *s.inv_banners, *s.out_banners, *s.orn_avail,
+            *s.orn_placed, *s.completed, *s.score)
+
+
+def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
+    out: list[float] = []
+    sides = s.sides
+    for k in range(sides):
+        side = (seat + k) % sides
+        board = _NO_WS_BOARD if s.solo and side == 1 else s.ws[side]
+        for code in board:
+            out += _WS_FEATURES[code]
+    return out
+
+
+_SLOT_ORDER: dict[tuple[Any, ...], list[tuple[int, list[float], list[float]]]] = {}
+
+
+def _slot_order(s: Any) -> list[tuple[int, list[float], list[float]]]:
+    """Per Cathedral slot in slot order: (slot, the card's features, its tower one-hot,
+    level and card money): what never changes in a game, worked out once per layout."""
+    key = (s.towers, s.card_of)
+    hit = _SLOT_ORDER.get(key)
+    if hit is None:
+        if len(_SLOT_ORDER) >= 256:
+            _SLOT_ORDER.clear()
+        entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
+                         for level, slot in enumerate(tower))
+        hit = _SLOT_ORDER[key] = [
+            (slot, [1.0, *_CARD_BY_INDEX[s.card_of[slot]]],
+             [*_one(t, TOWERS), level / 5, *_CARD_MONEY[s.card_of[slot]]])
+            for slot, t, level in entries]
+    return hit
+
+
+def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
+    sides = s.sides
+    owners = s.owner
+    ornaments = s.orn
+    out: list[float] = []
+    for slot, card, place in _slot_order(s):
+        owner = owners[slot]
+        orn = ornaments[slot]
+        out += card
+        out += [n / 5 for n in s.delivered[slot]]
+        out += _one(-1 if owner < 0 else (owner - seat) % sides, sides)
+        out.append(float(s.done[slot]))
+        out += _one(-1 if orn < 0 else (orn - seat) % sides, sides)
+        out += place
+        out.append(float(s.ws_tile[slot] >= 0))
+    return out
+
+
+def _k_slots(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.towers, s.card_of, *s.owner, *s.delivered, *s.done, *s.orn, *s.ws_tile)
+
+
+def _s_ivan(s: Any, seat: int, p: Any) -> list[float]:
+    if not s.solo:
+        return []
+    order = s.ivan_order
+    out = [s.iv_banners / 10, s.iv_orn / 4, *[n / 10 for n in s.iv_inv],
+           *[n / 10 for n in s.iv_build], *[float(s.iv_up[i]) for i in range(len(order))]]
+    for c in order:
+        out += _one(c, len(IVAN_CARDS))
+    return out + _one(s.iv_next, len(IVAN_CARDS))
+
+
+def _k_ivan(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (s.ivan_order, s.iv_banners, s.iv_orn, s.iv_inv, s.iv_build, *s.iv_up, s.iv_next)
+
+
+def state_blocks(players: int) -> list[StateBlock]:
+    """The layout of :func:`blocks`, filled from the state."""
+    sides = 2 if players == 1 else players
+    ns = max_slots(players)
+    out = [
+        # decision, to_move and decision_args: one write when the decision changes
+        StateBlock("decision", lambda s, seat, p: [
+            *_s_decision(s, seat, p),
+            *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
+            *_args(p, ns)], _k_pending, covers=3),
+        StateBlock("flags", _s_flags, _k_flags),
+        StateBlock("moved_die", lambda s, seat, p: [
+            *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
+            lambda s, seat, p: (s.moved_die, s.dest), covers=2),
+        StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
+        StateBlock("die_positions", lambda s, seat, p: [
+            *_s_die_pos(s, seat, p), *_s_die_val(s, seat, p)], _k_dice, covers=2),
+        StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
+                   lambda s, seat, p: s.influence),
+        StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
+                   lambda s, seat, p: tuple(s.supply)),
+        StateBlock("sides", _s_sides, _k_sides),
+        StateBlock("workshops", _s_workshops, lambda s, seat, p: tuple(s.ws)),
+        StateBlock("cathedral", _s_slots, _k_slots),
+    ]
+    if players == 1:
+        out.append(StateBlock("ivan", _s_ivan, _k_ivan))
+    return out
+
+
 def make_encoder(players: int) -> Encoder:
     """The encoder for a game of ``players`` seats (1 = solo against Ivan)."""
-    return Encoder("red-cathedral", players, catalogue(players), blocks(players))
+    return Encoder("red-cathedral", players, catalogue(players), blocks(players),
+                   state_blocks(players), pending)
