@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 
 import pytest
@@ -173,13 +174,13 @@ def test_state_encoding_hides_the_technologies_another_seat_draws() -> None:
     for seed in range(30):
         for state, _legal in playout(game, 3, seed):
             top = state.stack[-1]
-            if top[0] != TECH_DRAW:
+            if not isinstance(top, D.TechDraw):
                 continue
-            seat = top[1]
+            seat = top.seat
             other = state.clone()
-            drawn = tuple(top[2])
+            drawn = tuple(top.drawn)
             swapped = tuple(t for t in range(24) if t not in drawn)[:len(drawn)]
-            other.stack[-1] = (top[0], seat, swapped, *top[3:])
+            other.stack[-1] = dataclasses.replace(top, drawn=swapped)
             enc = make_encoder(game, 3)
             for p in range(3):
                 same = np.array_equal(Observer(enc, 3).encode(state, p),
