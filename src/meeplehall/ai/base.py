@@ -28,7 +28,10 @@ a bot (or a person) plays only that seat."""
 def make_bot(kind: str, seed: int = 0, think: float | None = None) -> Bot:
     """Create a bot of a registered kind (or ``expert@N``: the expert with ``N``
     iterations per decision), deterministic given ``seed``; ``think`` sets the clock of
-    the ``expert`` level (seconds per decision)."""
+    the ``expert`` level (seconds per decision). The registry ``BOTS`` is asked first,
+    so a bot registered beside the ladder is made too."""
+    if kind in BOTS and think is None:
+        return BOTS[kind](seed)
     return ladder.make_bot(ladder.check_kind(kind), seed, think)
 
 
