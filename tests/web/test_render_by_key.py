@@ -55,7 +55,10 @@ def test_labels_prompt_and_log_arrive_as_messages(new_page: Any) -> None:
     page.select_option("#language", "pl")
     table = create_from_lobby(page, seed=5, seats=("here", "random"))
     wait_ready(page)
-    assert "wybierz akcję główną" in page.inner_text("#prompt")
+    # the catalogue chosen in the lobby may still be on its way: the page renders again
+    # when it arrives
+    page.wait_for_function("() => document.getElementById('prompt').innerText"
+                           ".includes('wybierz akcję główną')", timeout=15_000)
     tokens = page.evaluate("() => JSON.parse(localStorage['meeplehall.tables'])")[str(table)]
     body = page.evaluate("""async ([id, token]) => {
       const reply = await fetch(`/api/tables/${id}/legal`,
