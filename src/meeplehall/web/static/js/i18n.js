@@ -10,6 +10,8 @@
 
 let lang = "en";
 let game = null;
+let wanted = null;  // the language last asked for, while its catalogue is on its way
+let asked = 0;      // calls of setLanguage: only the latest one's reply is applied
 let messages = {};
 let pluralIndex = (n) => (n === 1 ? 0 : 1);
 let languages = { en: "English" };
@@ -71,10 +73,15 @@ export function pluralRule(expression) {
  * domains differ (undefined: keep the current one). */
 export async function setLanguage(code, forGame) {
   if (forGame !== undefined) game = forGame;
+  wanted = code;
+  const mine = ++asked;
   const query = game ? `?game=${encodeURIComponent(game)}` : "";
   const reply = await fetch(`/api/i18n/${encodeURIComponent(code)}${query}`);
   if (!reply.ok) throw new Error(`language ${code}: HTTP ${reply.status}`);
   const body = await reply.json();
+  // A later call (a table opening while the lobby's choice loads) supersedes this one.
+  if (mine !== asked) return lang;
+  wanted = null;
   lang = body.lang;
   languages = body.languages;
   messages = body.messages;
@@ -84,7 +91,7 @@ export async function setLanguage(code, forGame) {
   return lang;
 }
 
-export function currentLanguage() { return lang; }
+export function currentLanguage() { return wanted ?? lang; }
 export function availableLanguages() { return languages; }
 
 export function preferredLanguage() {
