@@ -53,6 +53,7 @@ def test_labels_prompt_and_log_arrive_as_messages(new_page: Any) -> None:
     page.goto("/")
     page.wait_for_selector("#create")
     page.select_option("#language", "pl")
+    page.wait_for_function("() => document.documentElement.lang === 'pl'", timeout=30_000)
     table = create_from_lobby(page, seed=5, seats=("here", "random"))
     wait_ready(page)
     # the catalogue chosen in the lobby may still be on its way: the page renders again

@@ -204,8 +204,8 @@ def _rc_track(view: Mapping[str, Any]) -> Text:
     return text
 
 
-def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
-    """The whole table of The Red Cathedral as one renderable."""
+def _rc_header(view: Mapping[str, Any]) -> Text:
+    """Whose turn it is, who decides what, and who triggered the end."""
     to_move = view["to_move"]
     header = Text(f"The Red Cathedral - {view['turn_of']}'s turn", style="bold")
     if to_move is not None:
@@ -214,6 +214,12 @@ def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
     if view.get("end_triggered_by"):
         header.append(f"; the end was triggered by {view['end_triggered_by']}",
                       style="bold red")
+    return header
+
+
+def render_red_cathedral(view: Mapping[str, Any]) -> RenderableType:
+    """The whole table of The Red Cathedral as one renderable."""
+    header = _rc_header(view)
     parts: list[RenderableType] = [header, _rc_market(view), _rc_cathedral(view),
                                    _rc_sides(view)]
     if view.get("solo") and "ivan" in view:
@@ -256,13 +262,7 @@ def render_red_cathedral_compact(view: Mapping[str, Any]) -> RenderableType:
     Influence cards, the Cathedral a line per level, one or two lines per side, the
     track and the last log entries."""
     to_move = view["to_move"]
-    header = Text(f"The Red Cathedral - {view['turn_of']}'s turn", style="bold")
-    if to_move is not None:
-        mover = next((s["name"] for s in view["sides"] if s["side"] == to_move), "?")
-        header.append(f"; {mover} to decide ({view['decision']})")
-    if view.get("end_triggered_by"):
-        header.append(f"; the end was triggered by {view['end_triggered_by']}",
-                      style="bold red")
+    header = _rc_header(view)
     market = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
     influence = {q["quadrant"]: q for q in view["influence"]}
     for space in view["market"]:

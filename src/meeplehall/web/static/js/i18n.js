@@ -75,6 +75,7 @@ export async function setLanguage(code, forGame) {
   if (forGame !== undefined) game = forGame;
   wanted = code;
   const mine = ++asked;
+  try { localStorage.setItem("meeplehall.lang", code); } catch (_) { /* private mode */ }
   const query = game ? `?game=${encodeURIComponent(game)}` : "";
   const reply = await fetch(`/api/i18n/${encodeURIComponent(code)}${query}`);
   if (!reply.ok) throw new Error(`language ${code}: HTTP ${reply.status}`);
