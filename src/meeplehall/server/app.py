@@ -4,7 +4,8 @@ HTTP routes (all under ``/api``; the OpenAPI schema is at ``/openapi.json``):
 
 - ``GET /games``: the games of the registry, their options, and the seat kinds.
 - ``GET|POST /tables``, ``POST /tables/import``, ``GET /tables/{id}``.
-- ``POST /tables/{id}/seats/{seat}/join`` (returns the seat token), ``POST .../leave``.
+- ``POST /tables/{id}/seats/{seat}/join`` (returns the seat token; the body may give the
+  player's name), ``POST /tables/{id}/leave``, ``POST /tables/{id}/name``.
 - ``GET /tables/{id}/view`` (spectator), ``GET /tables/{id}/me`` (the token's seat),
   ``GET /tables/{id}/legal``, ``POST /tables/{id}/actions``, ``POST /tables/{id}/undo``,
   ``GET /tables/{id}/record`` (finished games), ``GET /tables/{id}/replay/{k}``.
@@ -56,6 +57,7 @@ from meeplehall.server.schemas import (
     JoinOut,
     LegalOut,
     MoveIn,
+    NameIn,
     SeatState,
     TableList,
     TableOut,
@@ -297,10 +299,18 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.post("/api/tables/{table_id}/seats/{seat}/join", response_model=JoinOut,
               responses=_ERRORS)
-    async def join(table_id: TableId,
-                   seat: Annotated[int, Path(ge=0, le=63)]) -> dict[str, Any]:
-        token = await service.join(table_id, seat)
+    async def join(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)],
+                   body: NameIn | None = None) -> dict[str, Any]:
+        """Take an open seat; ``{"name": ...}`` (optional) names its player."""
+        token = await service.join(table_id, seat, None if body is None else body.name)
         return {"table_id": table_id, "seat": seat, "token": token}
+
+    @app.post("/api/tables/{table_id}/name", response_model=TableOut, responses=_ERRORS)
+    async def rename(table_id: TableId, body: NameIn, credentials: Bearer) -> dict[str, Any]:
+        """Give the token's seat a name (``null``: none); returns the table."""
+        seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
+        await service.rename(table_id, seat, digest, body.name)
+        return service.summary(await service.get_live(table_id))
 
     @app.post("/api/tables/{table_id}/leave", response_model=SeatState, responses=_ERRORS)
     async def leave(table_id: TableId, credentials: Bearer) -> dict[str, Any]:
@@ -464,9 +474,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     async def live_updates(websocket: WebSocket, table_id: int) -> None:
         """Send ``{"token": TOKEN|null, "since": SEQ|null}`` first; then receive a
         ``sync`` message (the full view) and an ``update`` (a patch) after each change.
-        A seat's hello may add ``"seats": true``: it then also receives
-        ``{"type": "seats", "present": [seat, ...]}`` whenever a seat is taken or given up
-        or a player's socket comes or goes (``present``: the seats with a socket open)."""
+        The hello may add ``"seats": true`` (a seat's or a spectator's): the socket then
+        also receives ``{"type": "seats", "present": [seat, ...], "names": [...]}`` at
+        once and whenever a seat is taken, given up or renamed, or a player's socket
+        comes or goes (``present``: the seats with a socket open in any server process;
+        ``names``: each seat's player's name or null)."""
         await websocket.accept()
         spectator: str | None = None
         try:
@@ -499,10 +511,13 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             return
         conn = Connection(websocket, table_id, seat,
                           token_hash=None if token is None else hash_token(token),
-                          wants_seats=wants_seats and seat is not None)
+                          wants_seats=wants_seats)
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:
+            if wants_seats:
+                with contextlib.suppress(Exception):  # without it: this process's only
+                    await hub.read_presence(table_id)
             sync = await hub.sync_message(conn, live, since)
             await websocket.send_text(jsontext.dumps_text(sync))
             pump = asyncio.get_running_loop().create_task(hub.pump(conn))

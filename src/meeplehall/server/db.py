@@ -40,6 +40,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
 
+NAME_COLUMN = 64  # characters the seats.name column holds (names are at most 24)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
 _PG_MIGRATION_LOCK = 0x6D65_6570  # pg_advisory_xact_lock key: one migrator at a time
 
@@ -81,6 +82,8 @@ class SeatRow(Base):
     kind: Mapped[str] = mapped_column(String(32))
     token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    # The name its player gave (public; NULL: none); see meeplehall.server.names.
+    name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
 
 
 class MoveRow(Base):

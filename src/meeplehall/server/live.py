@@ -15,6 +15,16 @@ socket still sends from its own task: a spectator whose client reads slowly hold
 itself (its send waits while the transport's buffer is full), and when it can send again
 it gets one message from the view it last saw to the newest one, never a queue of
 them, so what it holds is bounded by one transport buffer and one message.
+
+Presence (which seats' players have the table open): a socket that asked for it (hello
+``"seats": true``, a seat's or a spectator's) gets a ``seats`` message whenever a seat is
+taken, given up or renamed, or a player's socket comes or goes. Each process knows its own
+seat sockets; with Redis, each also keeps, per table, a sorted set
+``meeplehall:presence:{table}`` whose members ``{process}:{seat}`` are scored with the
+time they lapse. The process holding the sockets renews its members every third of
+``PRESENCE_TTL`` and removes them when the seat's last socket closes (publishing that on
+the channel, so the others read the set again at once); a process that dies stops
+renewing, and its members lapse within ``PRESENCE_TTL``.
 """
 
 from __future__ import annotations
@@ -41,6 +51,10 @@ CHANNEL = "meeplehall:changes"
 # Spectator sockets a table's fan-out wakes per turn of the event loop: each costs about
 # 50 us to send to, so a slice keeps other tables' requests waiting at most a few ms.
 FANOUT_SLICE = 32
+PRESENCE_KEY = "meeplehall:presence:{}"
+# Seconds a process's presence entries live in Redis unless it renews them: how long a
+# dead process's players may still show as present.
+PRESENCE_TTL = 15.0
 
 
 @dataclass(eq=False)
@@ -105,9 +119,11 @@ def _same_seat(old: dict[str, Any], new: dict[str, Any]) -> bool:
 class Hub:
     """Local WebSocket connections per table, plus the optional Redis bridge."""
 
-    def __init__(self, service: TableService, redis_url: str | None = None) -> None:
+    def __init__(self, service: TableService, redis_url: str | None = None, *,
+                 presence_ttl: float = PRESENCE_TTL) -> None:
         self.service = service
         self.redis_url = redis_url
+        self.presence_ttl = presence_ttl
         self.origin = secrets.token_hex(8)
         self._conns: dict[int, set[Connection]] = {}  # seats' connections
         self._watchers: dict[int, dict[Connection, None]] = {}  # spectators', in order
@@ -120,6 +136,13 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._seat_tasks: set[asyncio.Task[None]] = set()
         self._publish_warned = 0.0
+        # Presence through Redis: the seats this process has announced per table, the
+        # seats other processes hold per table (read for tables whose sockets asked),
+        # and the tables whose announcement is due.
+        self._announced: dict[int, frozenset[int]] = {}
+        self._remote: dict[int, frozenset[int]] = {}
+        self._presence_due: set[int] = set()
+        self._presence_wake: asyncio.Event | None = None
 
     async def start(self) -> None:
         if not self.redis_url:
@@ -129,8 +152,10 @@ class Hub:
         self._redis = aioredis.from_url(self.redis_url)
         await self._redis.ping()
         self._outbox = asyncio.Queue()
+        self._presence_wake = asyncio.Event()
         loop = asyncio.get_running_loop()
-        self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._listener())]
+        self._tasks = [loop.create_task(self._publisher()), loop.create_task(self._listener()),
+                       loop.create_task(self._presence())]
 
     async def close(self) -> None:
         tasks = [*self._tasks, *self._seat_tasks, *self._fanouts.values()]
@@ -138,6 +163,13 @@ class Hub:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         if self._redis is not None:
+            with contextlib.suppress(Exception):  # the others read the sets again at once
+                for table_id in list(self._announced):
+                    await self._redis.zrem(PRESENCE_KEY.format(table_id),
+                                           *[f"{self.origin}:{s}"
+                                             for s in self._announced.pop(table_id)])
+                    await self._redis.publish(CHANNEL, json.dumps(
+                        {"o": self.origin, "t": table_id, "presence": True}))
             await self._redis.aclose()
 
     @property
@@ -275,11 +307,11 @@ class Hub:
                         if data["o"] == self.origin:
                             continue
                         if "seat" in data:
-                            loop = asyncio.get_running_loop()
-                            task = loop.create_task(
-                                self._remote_seat(int(data["t"]), int(data["seat"])))
-                            self._seat_tasks.add(task)
-                            task.add_done_callback(self._seat_tasks.discard)
+                            self._spawn(self._remote_seat(int(data["t"]), int(data["seat"])))
+                        elif "presence" in data:
+                            table_id = int(data["t"])
+                            if self._asks_seats(table_id):
+                                self._spawn(self.read_presence(table_id))
                         else:
                             self._wake(int(data["t"]), int(data["s"]))
                     except (ValueError, KeyError, TypeError):
@@ -290,26 +322,124 @@ class Hub:
                 log.warning("Redis subscription lost (%s); retrying", type(exc).__name__)
                 await asyncio.sleep(1.0)
 
+    def _spawn(self, coroutine: Any) -> None:
+        task = asyncio.get_running_loop().create_task(coroutine)
+        self._seat_tasks.add(task)
+        task.add_done_callback(self._seat_tasks.discard)
+
+    # -- presence ---------------------------------------------------------------------------
+
+    def _local_present(self, table_id: int) -> frozenset[int]:
+        return frozenset(c.seat for c in self._conns.get(table_id, ())
+                         if c.seat is not None and c.ended is None)
+
+    def present(self, table_id: int) -> list[int]:
+        """The seats whose players have the table open: a live socket in this process
+        or, with Redis, in another one (as last read)."""
+        return sorted(self._local_present(table_id) | self._remote.get(table_id, frozenset()))
+
+    def _asks_seats(self, table_id: int) -> bool:
+        return any(c.wants_seats for c in self._conns.get(table_id, ())) or \
+            any(c.wants_seats for c in self._watchers.get(table_id, ()))
+
+    def _presence_changed(self, table_id: int) -> None:
+        """A seat socket came or went here: tell the local sockets now, and (with Redis)
+        announce this process's seats of the table to the others."""
+        self._seats_news(table_id)
+        if self._presence_wake is not None:
+            self._presence_due.add(table_id)
+            self._presence_wake.set()
+
+    async def read_presence(self, table_id: int) -> None:
+        """Read which seats other processes hold at the table (with Redis); tell the
+        sockets that asked when that changed."""
+        if self._redis is None:
+            return
+        key = PRESENCE_KEY.format(table_id)
+        stamp = time.time()
+        members = await self._redis.zrangebyscore(key, stamp, "+inf")
+        mine = f"{self.origin}:".encode()
+        seats: set[int] = set()
+        for member in members:
+            raw = member if isinstance(member, bytes) else str(member).encode()
+            if not raw.startswith(mine):
+                with contextlib.suppress(ValueError):
+                    seats.add(int(raw.rsplit(b":", 1)[1]))
+        fresh = frozenset(seats)
+        if fresh != self._remote.get(table_id, frozenset()):
+            self._remote[table_id] = fresh
+            self._seats_news(table_id)
+
+    async def _announce(self, table_id: int) -> None:
+        """Write this process's present seats of the table to Redis (renewing their
+        lapse time); publish when they changed."""
+        seats = self._local_present(table_id)
+        old = self._announced.get(table_id, frozenset())
+        key = PRESENCE_KEY.format(table_id)
+        async with self._redis.pipeline(transaction=False) as pipe:
+            if old - seats:
+                pipe.zrem(key, *[f"{self.origin}:{s}" for s in old - seats])
+            if seats:
+                until = time.time() + self.presence_ttl
+                pipe.zadd(key, {f"{self.origin}:{s}": until for s in seats})
+                pipe.expire(key, int(self.presence_ttl * 2) + 1)
+            pipe.zremrangebyscore(key, "-inf", time.time())
+            await pipe.execute()
+        if seats:
+            self._announced[table_id] = seats
+        else:
+            self._announced.pop(table_id, None)
+        if seats != old:
+            await self._redis.publish(CHANNEL, json.dumps(
+                {"o": self.origin, "t": table_id, "presence": True}))
+
+    async def _presence(self) -> None:
+        """Announce this process's seats when they change, renew them every third of
+        ``presence_ttl``, and read the others' for the tables whose sockets asked (so
+        that a dead process's players go away once its entries lapse)."""
+        assert self._presence_wake is not None
+        every = self.presence_ttl / 3
+        due = time.monotonic() + every
+        while True:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._presence_wake.wait(),
+                                       max(0.0, due - time.monotonic()))
+            self._presence_wake.clear()
+            tables, self._presence_due = self._presence_due, set()
+            renew = time.monotonic() >= due
+            if renew:
+                due = time.monotonic() + every
+                tables |= set(self._announced)
+            try:
+                for table_id in tables:
+                    await self._announce(table_id)
+                if renew:
+                    for table_id in self.watched():
+                        if self._asks_seats(table_id):
+                            await self.read_presence(table_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                self._presence_due |= tables  # again at the next renewal
+                log.warning("cannot share presence through Redis (%s)", type(exc).__name__)
+
     # -- connections ------------------------------------------------------------------------
 
     def _seats_news(self, table_id: int) -> None:
-        """Tell the seats' sockets that asked for it that the seats changed."""
-        for conn in self._conns.get(table_id, ()):
+        """Tell the sockets that asked for it (seats' and spectators') that the seats
+        changed."""
+        for conn in [*self._conns.get(table_id, ()), *self._watchers.get(table_id, ())]:
             if conn.wants_seats:
                 conn.seats_dirty = True
                 conn.wake.set()
 
-    def present(self, table_id: int) -> list[int]:
-        """The seats with a live socket in this process (their players are at the table)."""
-        return sorted({c.seat for c in self._conns.get(table_id, ())
-                       if c.seat is not None and c.ended is None})
-
     def register(self, conn: Connection) -> None:
         if conn.seat is None:
             self._watchers.setdefault(conn.table_id, {})[conn] = None
+            conn.seats_dirty = conn.wants_seats
         else:
             self._conns.setdefault(conn.table_id, set()).add(conn)
-            self._seats_news(conn.table_id)
+            self._presence_changed(conn.table_id)
 
     def unregister(self, conn: Connection) -> None:
         if conn.seat is None:
@@ -318,13 +448,15 @@ class Hub:
                 watchers.pop(conn, None)
                 if not watchers:
                     del self._watchers[conn.table_id]
-            return
-        conns = self._conns.get(conn.table_id)
-        if conns is not None:
-            conns.discard(conn)
-            if not conns:
-                del self._conns[conn.table_id]
-        self._seats_news(conn.table_id)
+        else:
+            conns = self._conns.get(conn.table_id)
+            if conns is not None:
+                conns.discard(conn)
+                if not conns:
+                    del self._conns[conn.table_id]
+            self._presence_changed(conn.table_id)
+        if not self._asks_seats(conn.table_id):
+            self._remote.pop(conn.table_id, None)  # read again when someone asks
 
     def connections(self) -> int:
         return sum(len(c) for c in self._conns.values()) + \
@@ -433,7 +565,8 @@ class Hub:
         if conn.seats_dirty:
             conn.seats_dirty = False
             await conn.ws.send_json({"type": "seats", "table_id": conn.table_id,
-                                     "present": self.present(conn.table_id)})
+                                     "present": self.present(conn.table_id),
+                                     "names": [s.name for s in live.seats]})
         if live.seq == conn.last_seq:
             return True
         if conn.last_view is None or live.undone_since(conn.last_seq):

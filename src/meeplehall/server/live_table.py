@@ -49,6 +49,7 @@ class SeatInfo:
     seat: int
     kind: str
     token_hash: str | None
+    name: str | None = None  # the player's name, public (meeplehall.server.names)
 
     @property
     def taken(self) -> bool:

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr
+from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+
+from meeplehall.server.names import MAX_NAME, clean_name
 
 MAX_SEQ = 2**31 - 1
 SeatKind = StrictStr
@@ -38,6 +40,21 @@ class ImportTable(_Strict):
     seats: list[SeatKind] | None = Field(default=None, max_length=16)
 
 
+class NameIn(_Strict):
+    """A player's name: public, trimmed, then 1 to 24 characters with no control or
+    invisible characters (``meeplehall.server.names``)."""
+
+    name: StrictStr | None = Field(
+        default=None, max_length=200, examples=["Ada"],
+        description=f"the player's name, 1 to {MAX_NAME} characters after trimming; "
+                    "null or omitted: none")
+
+    @field_validator("name")
+    @classmethod
+    def _clean(cls, value: str | None) -> str | None:
+        return None if value is None else clean_name(value)
+
+
 class MoveIn(_Strict):
     action: StrictStr = Field(min_length=1, max_length=200, examples=["end-turn"],
                               description="the text form of a legal action")
@@ -56,6 +73,7 @@ class SeatOut(BaseModel):
     seat: int
     kind: str
     open: bool
+    name: str | None = Field(default=None, description="the name its player gave (public)")
 
 
 class TableOut(BaseModel):

@@ -19,7 +19,7 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
@@ -82,6 +82,7 @@ class Probe:
 
     seats: list[tuple[int, str, str | None]]
     head: int
+    names: dict[int, str] = field(default_factory=dict)  # the seats with a name
 
 
 class TableService:
@@ -176,11 +177,12 @@ class TableService:
                 .scalar_subquery())
         with self.engine.connect() as conn:
             seats = conn.execute(
-                select(SeatRow.seat, SeatRow.kind, SeatRow.token_hash, head)
+                select(SeatRow.seat, SeatRow.kind, SeatRow.token_hash, head, SeatRow.name)
                 .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
         if not seats:
             return None
-        return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0))
+        return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0),
+                     {s[0]: s[4] for s in seats if s[4] is not None})
 
     async def probe(self, table_id: int) -> Probe:
         # In a thread like every read: a slow or locked database must not stop the loop.
@@ -322,10 +324,11 @@ class TableService:
             moves: dict[int, int] = {}
             if ids:
                 for s in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.kind,
-                                             SeatRow.token_hash)
+                                             SeatRow.token_hash, SeatRow.name)
                                       .where(SeatRow.table_id.in_(ids))
                                       .order_by(SeatRow.table_id, SeatRow.seat)):
-                    seats[s.table_id].append(_seat_json(s.seat, s.kind, s.token_hash is not None))
+                    seats[s.table_id].append(_seat_json(s.seat, s.kind, s.token_hash is not None,
+                                                        s.name))
                 for h in conn.execute(select(MoveRow.table_id, func.max(MoveRow.seq))
                                       .where(MoveRow.table_id.in_(ids))
                                       .group_by(MoveRow.table_id)):
@@ -349,7 +352,7 @@ class TableService:
 
     def summary(self, live: Live) -> dict[str, Any]:
         return {"id": live.table_id, "game": live.game.name, "params": live.params,
-                "seats": [_seat_json(s.seat, s.kind, s.taken) for s in live.seats],
+                "seats": [_seat_json(s.seat, s.kind, s.taken, s.name) for s in live.seats],
                 "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
                 "finished": live.finished, "source": live.source,
                 "seed_chosen": live.source in SEED_KNOWN,
@@ -506,15 +509,18 @@ class TableService:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def _join_sync(self, table_id: int, seat: int, digest: str) -> bool:
+    def _join_sync(self, table_id: int, seat: int, digest: str, name: str | None) -> bool:
         with self._write() as conn:
             done = conn.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN,
-                SeatRow.token_hash.is_(None)).values(token_hash=digest, joined_at=now()))
+                SeatRow.token_hash.is_(None)).values(token_hash=digest, joined_at=now(),
+                                                     name=name))
             return bool(done.rowcount == 1)
 
-    async def join(self, table_id: int, seat: int) -> str:
-        """Take an open human seat; returns its secret token (shown only this once)."""
+    async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
+        """Take an open human seat, under ``name`` (checked by
+        :func:`meeplehall.server.names.clean_name`; None: no name); returns its secret
+        token (shown only this once)."""
         probe = await self.probe(table_id)
         kinds = {s: k for s, k, _ in probe.seats}
         if seat not in kinds:
@@ -523,11 +529,11 @@ class TableService:
             raise Conflict(f"seat {seat} is played by the {kinds[seat]} bot")
         token = new_token()
         digest = hash_token(token)
-        if not await self._write_thread(self._join_sync, table_id, seat, digest):
+        if not await self._write_thread(self._join_sync, table_id, seat, digest, name):
             raise Conflict(f"seat {seat} at table {table_id} is already taken")
         live = self._live.get(table_id)
         if live is not None:
-            live.seats = [SeatInfo(s.seat, s.kind, digest if s.seat == seat else s.token_hash)
+            live.seats = [SeatInfo(s.seat, s.kind, digest, name) if s.seat == seat else s
                           for s in live.seats]
         self._seat_changed(table_id, seat, digest)
         return token
@@ -536,16 +542,37 @@ class TableService:
         with self._write() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat)
-                         .values(token_hash=None, joined_at=None))
+                         .values(token_hash=None, joined_at=None, name=None))
 
     async def leave(self, table_id: int, seat: int) -> None:
         """Give a seat up: its token stops working and the seat is open again."""
         await self._write_thread(self._leave_sync, table_id, seat)
         live = self._live.get(table_id)
         if live is not None:
-            live.seats = [SeatInfo(s.seat, s.kind, None if s.seat == seat else s.token_hash)
+            live.seats = [SeatInfo(s.seat, s.kind, None) if s.seat == seat else s
                           for s in live.seats]
         self._seat_changed(table_id, seat, None)
+
+    def _rename_sync(self, table_id: int, seat: int, digest: str, name: str | None) -> bool:
+        with self._write() as conn:
+            done = conn.execute(update(SeatRow).where(
+                SeatRow.table_id == table_id, SeatRow.seat == seat,
+                SeatRow.token_hash == digest).values(name=name))
+            return bool(done.rowcount == 1)
+
+    async def rename(self, table_id: int, seat: int, digest: str, name: str | None) -> None:
+        """Set the name of the seat whose token hashes to ``digest`` (None: no name).
+
+        Raises:
+            Unauthorized: the token no longer holds the seat (it was given up meanwhile).
+        """
+        if not await self._write_thread(self._rename_sync, table_id, seat, digest, name):
+            raise Unauthorized(f"the token is not the token of a seat at table {table_id}")
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = [SeatInfo(s.seat, s.kind, s.token_hash, name) if s.seat == seat else s
+                          for s in live.seats]
+        self._seat_changed(table_id, seat, digest)
 
     # -- moves ----------------------------------------------------------------------------
 
@@ -698,8 +725,8 @@ def _replay_record(game: Game, params: dict[str, Any], seed: int,
 
 
 def _seat_infos(probe: Probe) -> list[SeatInfo]:
-    return [SeatInfo(s, k, h) for s, k, h in probe.seats]
+    return [SeatInfo(s, k, h, probe.names.get(s)) for s, k, h in probe.seats]
 
 
-def _seat_json(seat: int, kind: str, taken: bool) -> dict[str, Any]:
-    return {"seat": seat, "kind": kind, "open": kind == HUMAN and not taken}
+def _seat_json(seat: int, kind: str, taken: bool, name: str | None) -> dict[str, Any]:
+    return {"seat": seat, "kind": kind, "open": kind == HUMAN and not taken, "name": name}
