@@ -129,8 +129,8 @@ export function follow(tableId, token, onMessage, onStatus) {
     ws = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`);
     ws.onopen = () => {
       retry = 500;
-      // a seat also asks to hear of the seats (taken, given up, its players here or away)
-      ws.send(JSON.stringify(token ? { token, since: lastSeq, seats: true } : { token: null, since: lastSeq }));
+      // ask to hear of the seats too (taken, given up, named, their players here or away)
+      ws.send(JSON.stringify({ token: token || null, since: lastSeq, seats: true }));
       if (onStatus) onStatus("open");
     };
     ws.onmessage = (event) => {

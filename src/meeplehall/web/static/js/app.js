@@ -42,6 +42,16 @@ function rerender() {
 
 function announce(text) { liveRegion.textContent = text; }
 
+// -- players' names -------------------------------------------------------------------------
+
+const NAME_KEY = "meeplehall.playerName";
+const MAX_NAME = 24;  // as the server checks (meeplehall.server.names)
+/** The name this device last gave (used again when joining by an invite link). */
+function savedName() { return (localStorage.getItem(NAME_KEY) || "").trim().slice(0, MAX_NAME); }
+function saveName(name) { if (name) localStorage.setItem(NAME_KEY, name); }
+/** The join body: the name, or nothing. */
+function nameBody(name) { const n = (name || "").trim(); return n ? { name: n } : undefined; }
+
 // -- router -------------------------------------------------------------------------------
 
 async function route() {
@@ -139,10 +149,18 @@ async function lobby() {
       lobbyChoice.seats.push(lobbyChoice.seats.length === 0 ? SEAT_HERE : "greedy");
     }
     lobbyChoice.seats.length = n;
-    seatBox.replaceChildren(...lobbyChoice.seats.map((kind, i) => h("div", { class: "form-row seat-row" },
-      h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
-      h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; } },
-        kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k)))))));
+    lobbyChoice.names = lobbyChoice.names || [savedName()];
+    // A seat played here may be given its player's name (public, at most 24 characters).
+    seatBox.replaceChildren(...lobbyChoice.seats.map((kind, i) => {
+      const name = h("input", { type: "text", id: `seat-name-${i}`, class: "seat-name", maxlength: MAX_NAME,
+        value: lobbyChoice.names[i] || "", placeholder: t("Your name (optional)"),
+        "aria-label": t("Name of the player at seat {n} (optional)", { n: i + 1 }), hidden: kind !== SEAT_HERE,
+        oninput: (e) => { lobbyChoice.names[i] = e.target.value; } });
+      return h("div", { class: "form-row seat-row" },
+        h("label", { for: `seat-${i}` }, t("Seat {n}", { n: i + 1 })),
+        h("select", { id: `seat-${i}`, onchange: (e) => { lobbyChoice.seats[i] = e.target.value; name.hidden = e.target.value !== SEAT_HERE; } },
+          kinds.map((k) => h("option", { value: k, selected: k === kind }, seatKindLabel(k)))), name);
+    }));
   };
   fillSeats(players);
   const setPlayers = (e) => {
@@ -226,6 +244,7 @@ async function fillOpenTables(list) {
       const open = tb.seats.filter((x) => x.open);
       list.append(h("li", {}, h("a", { href: `#/table/${tb.id}` }, `${gameTitle(tb.game)} #${tb.id}`), " ",
         h("span", { class: "muted" }, t("{n} players, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
+        tb.seats.some((x) => x.name) ? [" ", h("span", { class: "people" }, "(", tb.seats.filter((x) => x.name).map((x) => x.name).join(", "), ")")] : null,
         tb.seed_chosen ? [" ", h("span", { class: "muted seed-chosen" }, t("seed chosen by the table's creator"))] : null,
         open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
     }
@@ -256,12 +275,19 @@ async function createTable(game, error) {
       }
       body.seed = seed;
     }
+    const names = lobbyChoice.names || [];
+    for (const [i, kind] of lobbyChoice.seats.entries()) {  // refused before the table is made
+      const name = kind === SEAT_HERE ? (names[i] || "").trim() : "";
+      if (name.length > MAX_NAME) throw new Error(t("A name has at most {n} characters.", { n: MAX_NAME }));
+    }
     const table = await api("POST", "/tables", { body });
     for (const [i, kind] of lobbyChoice.seats.entries()) {
       if (kind !== SEAT_HERE) continue;
-      const joined = await api("POST", `/tables/${table.id}/seats/${i}/join`);
+      const joined = await api("POST", `/tables/${table.id}/seats/${i}/join`, { body: nameBody(names[i]) });
       rememberSeat(table.id, game.name, i, joined.token);
     }
+    const first = lobbyChoice.seats.indexOf(SEAT_HERE);
+    if (first >= 0) saveName((names[first] || "").trim());
     location.hash = `#/table/${table.id}`;
   } catch (err) {
     error.textContent = err.message;
@@ -314,7 +340,7 @@ async function joinByLink(id, seat) {
       // ask before taking the seat that was meant for someone else.
       const held = Object.keys(tokens).map((x) => Number(x) + 1);
       if (held.length && !await askToJoin(id, seat, held, summary)) return;
-      const joined = await api("POST", `/tables/${id}/seats/${seat}/join`);
+      const joined = await api("POST", `/tables/${id}/seats/${seat}/join`, { body: nameBody(savedName()) });
       rememberSeat(id, summary.game, seat, joined.token);
     }
     location.replace(`#/table/${id}`);
@@ -491,7 +517,7 @@ class TableView {
     for (const seat of this.summary.seats) {
       const was = before.find((x) => x.seat === seat.seat);
       if (was && was.open && !seat.open) {
-        announce(t("{name} joined the table", { name: names[seat.seat] ? tr(names[seat.seat]) : t("Seat {n}", { n: seat.seat + 1 }) }));
+        announce(t("{name} joined the table", { name: this.who(seat.seat, names) }));
       }
     }
     this.renderSeats();
@@ -509,6 +535,17 @@ class TableView {
 
   names() { return seatNames(this.view, this.summary.seats.length); }
 
+  /** The players' own names by seat (null: none given). */
+  people() { return this.summary.seats.map((x) => x.name || null); }
+
+  /** A seat as people read it: its player's name and its colour ("Ada (green)"), or
+   * the colour, or "Seat N". */
+  who(seat, names = this.names()) {
+    const colour = names[seat] ? tr(names[seat]) : t("Seat {n}", { n: seat + 1 });
+    const person = (this.summary.seats[seat] || {}).name;
+    return person ? `${person} (${colour})` : colour;
+  }
+
   render() {
     if (!this.msg) return;
     const msg = this.msg;
@@ -522,7 +559,7 @@ class TableView {
     document.title = myTurn ? `▶ ${t("Your turn")} — ${gameTitle(this.game)} #${this.id}`
       : `${gameTitle(this.game)} #${this.id} — meeplehall`;
     const role = this.held.length
-      ? t("you play {seats}", { seats: this.held.map((x) => names[x] ? tr(names[x]) : x + 1).join(", ") })
+      ? t("you play {seats}", { seats: this.held.map((x) => (names[x] || this.summary.seats[x].name ? this.who(x, names) : x + 1)).join(", ") })
       : t("watching");
     this.title.replaceChildren(`${gameTitle(this.game)} #${this.id}`, " ", h("span", { class: "muted", style: "font-size:1rem" }, `(${role})`));
     this.renderBoard();
@@ -541,7 +578,7 @@ class TableView {
   ctx(legal) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
       hint: this.hint && this.hint.ranked[0] ? this.hint.ranked[0].text : null,
-      choose: (text) => this.choose(text), t, tr, render, colours: COLOURS };
+      choose: (text) => this.choose(text), t, tr, render, colours: COLOURS, people: this.people() };
   }
 
   renderBoard(container = this.els.board, view = this.view, legal = null) {
@@ -572,7 +609,8 @@ class TableView {
     }
     if (!this.acting) {
       e.prompt.className = "prompt";
-      const who = names[msg.to_move] ? tr(names[msg.to_move]) : String(msg.to_move + 1);
+      const who = names[msg.to_move] || this.summary.seats[msg.to_move].name
+        ? this.who(msg.to_move, names) : String(msg.to_move + 1);
       const kind = (this.summary.seats[msg.to_move] || {}).kind;
       e.prompt.textContent = kind && kind !== "human"
         ? t("Waiting for {name} (bot)…", { name: who })
@@ -647,10 +685,44 @@ class TableView {
       return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null },
         name ? badge(name) : null,
         this.msg.to_move === seat.seat ? "▶ " : "",
+        seat.name ? [h("strong", { class: "person" }, seat.name), " · "] : null,
         t("Seat {n}", { n: seat.seat + 1 }), name ? `: ${tr(name)}` : "", " ",
         h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`),
-        away ? [" ", h("span", { class: "away" }, t("away"))] : null, " ", leave, invite);
+        away ? [" ", h("span", { class: "away" }, t("away"))] : null, " ", leave, invite,
+        this.held.includes(seat.seat) ? this.nameForm(seat) : null);
     })));
+  }
+
+  /** The form that names a seat held here: kept across renders, so that a live update
+   * does not wipe what is being typed. */
+  nameForm(seat) {
+    this.nameForms = this.nameForms || {};
+    let form = this.nameForms[seat.seat];
+    if (!form) {
+      const input = h("input", { type: "text", id: `name-${seat.seat}`, maxlength: MAX_NAME,
+        placeholder: t("Your name (optional)") });
+      const error = h("span", { class: "error", role: "alert" });
+      form = h("form", { class: "name-form", "data-name-seat": seat.seat,
+        onsubmit: (ev) => { ev.preventDefault(); this.rename(seat.seat, input.value, error); } },
+      h("label", { for: `name-${seat.seat}` }, t("Your name")), " ", input, " ",
+      h("button", { type: "submit" }, t("Save name")), " ", error);
+      this.nameForms[seat.seat] = form;
+    }
+    const input = form.querySelector("input");
+    if (document.activeElement !== input) input.value = seat.name || "";
+    return form;
+  }
+
+  async rename(seat, value, error) {
+    error.textContent = "";
+    const name = value.trim();
+    try {
+      this.summary = await api("POST", `/tables/${this.id}/name`, { token: this.tokens[seat], body: { name: name || null } });
+      saveName(name);
+      this.render();
+    } catch (err) {
+      error.textContent = err.message;
+    }
   }
 
   renderLog() {
@@ -668,7 +740,7 @@ class TableView {
     e.hidden = false;
     e.className = "card";
     e.replaceChildren(...endScreen(this.game, this.msg.outcome, this.view, {
-      t, tr, seats: this.summary.seats.length, held: this.held,
+      t, tr, seats: this.summary.seats.length, held: this.held, people: this.people(),
       exportRecord: () => this.exportRecord(), replay: (k, container, logEl) => this.showReplay(k, container, logEl),
       moves: this.msg.moves,
     }));

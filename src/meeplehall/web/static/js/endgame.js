@@ -43,7 +43,9 @@ export function endScreen(game, outcome, view, ctx) {
   const breakdown = outcome.breakdown || [];
   const categories = breakdown.length ? Object.keys(breakdown[0]) : [];
   const winners = new Set(outcome.winners || []);
-  const label = (i) => (names[i] ? tr(names[i]) : t("Seat {n}", { n: i + 1 }));
+  const people = ctx.people || [];
+  const colourOrSeat = (i) => (names[i] ? tr(names[i]) : t("Seat {n}", { n: i + 1 }));
+  const label = (i) => (people[i] ? `${people[i]} (${colourOrSeat(i)})` : colourOrSeat(i));
   const catLabel = (c) => tr(CATEGORY_LABELS[c] || c.replace(/_/g, " "));
 
   const head = h("tr", {}, h("th", { scope: "col" }, t("Player")),
@@ -58,6 +60,20 @@ export function endScreen(game, outcome, view, ctx) {
       h("th", { scope: "row" }, badge("ivan"), tr("Ivan Yakovlevich")),
       categories.map((c) => h("td", {}, bot.breakdown && c in bot.breakdown ? String(bot.breakdown[c]) : "—")),
       h("td", {}, String(bot.score))));
+  }
+  // Praga solo: the dummy scores nothing (P-SOLO-3: it only takes action tiles), and the
+  // score is judged against the benchmark (P-SOLO-4: more than 140 VP is good).
+  const solo = game === "praga" && outcome.details ? outcome.details.solo_opponent : null;
+  if (solo === "dummy") {
+    rows.push(h("tr", { class: "automaton", "data-automaton": "dummy" },
+      h("th", { scope: "row" }, tr("the dummy"), " ",
+        h("span", { class: "muted" }, t("(takes action tiles only, scores no points)"))),
+      categories.map(() => h("td", {}, "—")), h("td", {}, "0")));
+  }
+  if (solo && solo !== "none" && typeof outcome.details.benchmark === "number") {
+    rows.push(h("tr", { class: "benchmark", "data-benchmark": outcome.details.benchmark },
+      h("th", { scope: "row" }, t("Benchmark: more than this is a good solo score")),
+      categories.map(() => h("td", {}, "—")), h("td", {}, String(outcome.details.benchmark))));
   }
   const table = h("table", { class: "scores", id: "score-table" },
     h("caption", { class: "visually-hidden" }, t("Final scores")), h("thead", {}, head), h("tbody", {}, rows));

@@ -424,12 +424,17 @@ class PragaBoard {
     const grp = el("g", { class: "status", "data-part": "status" });
     const parts = [
       `${this.t("era")} ${v.era}`,
-      this.t("turn {n} of {m}", { n: Math.min(this.b.turns_done + 1, this.C.turns_per_player * v.players),
-        m: this.C.turns_per_player * v.players }),
       `${this.t("platform")}: ${this.tr(v.platform)}`,
     ];
     if (v.to_move !== null && v.to_move !== undefined) {
-      parts.push(this.t("{seat} to move", { seat: this.seatName(v.to_move) }));
+      // The mover's own turn, as the prompt counts it ("turn n of 16, take an action tile").
+      const played = v.state && Array.isArray(v.state.played) ? v.state.played[v.to_move] : undefined;
+      const who = this.seatName(v.to_move) + (this.ctx.people && this.ctx.people[v.to_move]
+        ? ` (${this.ctx.people[v.to_move]})` : "");
+      parts.push(typeof played === "number"
+        ? this.t("{seat} to move, turn {n} of {m}", { seat: who,
+          n: Math.min(played + 1, this.C.turns_per_player), m: this.C.turns_per_player })
+        : this.t("{seat} to move", { seat: who }));
     }
     grp.append(txt(12, 19, parts.join("  ·  "), { class: "title", "text-anchor": "start" }));
     grp.append(el("title", {}, [this.tr(v.this_turn || "")]));
