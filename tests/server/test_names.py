@@ -109,3 +109,34 @@ def test_the_seats_message_carries_names_and_spectators_may_ask(client: TestClie
             assert seat.receive_json()["present"] == [0]
             assert watcher.receive_json()["present"] == [0]
         assert watcher.receive_json()["present"] == []
+
+
+def test_a_database_of_the_previous_schema_gets_the_names_column(db_url: str) -> None:
+    """Migration 0003 on SQLite and PostgreSQL: the seats already stored keep their
+    tokens and get no name."""
+    from alembic import command
+    from sqlalchemy import inspect, text
+
+    from meeplehall.server.db import _alembic_config, ensure_schema, known_revisions, make_engine
+
+    engine = make_engine(db_url)
+    try:
+        config = _alembic_config()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0002")
+        with engine.begin() as connection:
+            assert "name" not in {c["name"] for c in inspect(connection).get_columns("seats")}
+            connection.execute(text(
+                "INSERT INTO game_tables (id, game, rules_version, params, seed, source, "
+                "finished, created_at) VALUES (1, 'red-cathedral', 1, '{}', 7, 'new', "
+                "false, CURRENT_TIMESTAMP)"))
+            connection.execute(text("INSERT INTO seats (table_id, seat, kind, token_hash) "
+                                    "VALUES (1, 0, 'human', 'abc')"))
+        ensure_schema(engine)
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT token_hash, name FROM seats")).all() == [
+                ("abc", None)]
+        assert known_revisions()[0] == "0003"
+    finally:
+        engine.dispose()
