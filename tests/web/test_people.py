@@ -126,6 +126,8 @@ def test_hotseat_seats_get_their_own_names(new_page: Any, server_url: str) -> No
     assert [s["name"] for s in seats] == ["Ann", "Ben"]
     wait_ready(page)
     assert "Ann (" in page.inner_text("h1") and "Ben (" in page.inner_text("h1")
+    board = page.locator("#board").text_content()
+    assert "· Ann" in board and "· Ben" in board  # the player areas' titles
     # a seat played by a bot has no name field
     page.goto("/")
     page.wait_for_selector("#seat-1")
@@ -199,6 +201,9 @@ def test_praga_header_and_prompt_count_the_same_turns(new_page: Any, server_url:
     record, seat, n = _praga_midgame()
     table = _import(server_url, record, ["human", "human"])
     page = new_page()
+    page.goto("/")
+    page.wait_for_selector("#create")
+    page.evaluate("() => localStorage.setItem('meeplehall.playerName', 'Ada')")
     page.goto(f"/#/table/{table}/join/{seat}")
     wait_ready(page)
     for lang in ("en", "de", "pl", "ru", "pt"):
@@ -210,7 +215,7 @@ def test_praga_header_and_prompt_count_the_same_turns(new_page: Any, server_url:
         numbers = [int(x) for x in re.findall(r"\d+", header)]
         assert numbers[-2:] == [n, 16], (lang, header)  # "... turn 4 of 16"
         assert f"{n}" in prompt and "16" in prompt, (lang, prompt)
-        assert "32" not in header, (lang, header)
+        assert "32" not in header and "Ada (" in header, (lang, header)
     assert not page.errors, page.errors
 
 

@@ -429,8 +429,8 @@ class PragaBoard {
     if (v.to_move !== null && v.to_move !== undefined) {
       // The mover's own turn, as the prompt counts it ("turn n of 16, take an action tile").
       const played = v.state && Array.isArray(v.state.played) ? v.state.played[v.to_move] : undefined;
-      const who = this.seatName(v.to_move) + (this.ctx.people && this.ctx.people[v.to_move]
-        ? ` (${this.ctx.people[v.to_move]})` : "");
+      const person = this.ctx.people && this.ctx.people[v.to_move];
+      const who = person ? `${person} (${this.seatName(v.to_move)})` : this.seatName(v.to_move);
       parts.push(typeof played === "number"
         ? this.t("{seat} to move, turn {n} of {m}", { seat: who,
           n: Math.min(played + 1, this.C.turns_per_player), m: this.C.turns_per_player })
@@ -1112,7 +1112,9 @@ class PragaBoard {
     frame.setAttribute("stroke", this.colour(p));
     svg.append(frame);
     svg.append(this.piece(p, 17, 16, 10));
-    svg.append(txt(34, 21, `${this.seatName(p)}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
+    const person = this.ctx.people && this.ctx.people[p];
+    const named = person ? ` · ${person.length > 14 ? `${person.slice(0, 13)}…` : person}` : "";
+    svg.append(txt(34, 21, `${this.seatName(p)}${named}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
       { class: "title", "text-anchor": "start" }));
     // the action board: six actions around the centre, twelve wall positions around them
     const fs = 16;

@@ -375,6 +375,13 @@ function drawIvan(svg, view, y, t, tr) {
     `${t("Banners")}: ${iv.banners} · ${t("next Ornamentation")}: ${iv.next_ornament ? tr(iv.next_ornament) : "—"}`));
 }
 
+/** " · Ada": the name the seat's player gave, cut to fit a title (none: ""). */
+function personOf(ctx, seat) {
+  const name = ctx.people && ctx.people[seat];
+  if (!name) return "";
+  return ` · ${name.length > 14 ? `${name.slice(0, 13)}…` : name}`;
+}
+
 function drawSide(svg, view, side, x, y, ctx, target) {
   const { t, tr } = ctx;
   const w = W / 2 - 8;
@@ -384,7 +391,7 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     stroke: turn ? "#8b1e1e" : "#8c7a5b", "stroke-width": turn ? 3 : 1 }));
   svg.append(token(side.name, x + 20, y + 18, 9));
   svg.append(s("text", { x: x + 36, y: y + 22, "font-weight": 700 },
-    `${tr(side.name)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
+    `${tr(side.name)}${personOf(ctx, side.side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
   svg.append(s("text", { x: x + w - 4, y: y + 22, "text-anchor": "end", "font-size": 12 },
     `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
   if (side.inventory === undefined) return;  // Ivan: no Workshop board
