@@ -71,8 +71,10 @@ def test_a_dead_process_presence_lapses(redis_url: str) -> None:
     """A process that stops renewing (killed) leaves entries that lapse within the TTL:
     the other process's next renewal reads the seat as gone."""
 
-    class _Service:  # the hub reads nothing from it in this check
-        pass
+    class _Service:  # no table is cached: the hub wakes its sockets to read it
+        @staticmethod
+        def cached(_table_id: int) -> None:
+            return None
 
     async def run() -> None:
         holder = Hub(_Service(), redis_url, presence_ttl=0.9)  # type: ignore[arg-type]
@@ -114,4 +116,5 @@ class _FakeConn:
         self.ended = None
         self.wants_seats = wants_seats
         self.seats_dirty = False
+        self.min_seq: int | None = 0
         self.wake = asyncio.Event()

@@ -517,7 +517,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         try:
             if wants_seats:
                 with contextlib.suppress(Exception):  # without it: this process's only
-                    await hub.read_presence(table_id)
+                    await hub.learn_presence(table_id)
             sync = await hub.sync_message(conn, live, since)
             await websocket.send_text(jsontext.dumps_text(sync))
             pump = asyncio.get_running_loop().create_task(hub.pump(conn))

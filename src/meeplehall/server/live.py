@@ -366,9 +366,19 @@ class Hub:
                 with contextlib.suppress(ValueError):
                     seats.add(int(raw.rsplit(b":", 1)[1]))
         fresh = frozenset(seats)
-        if fresh != self._remote.get(table_id, frozenset()):
-            self._remote[table_id] = fresh
+        old = self._remote.get(table_id, frozenset())
+        if not self._asks_seats(table_id):
+            self._remote.pop(table_id, None)  # nobody follows it here: keep no stale copy
+            return
+        self._remote[table_id] = fresh
+        if fresh != old:
             self._seats_news(table_id)
+
+    async def learn_presence(self, table_id: int) -> None:
+        """``read_presence`` unless this process follows the table's presence already
+        (a socket asked before, and the renewals keep it read)."""
+        if self._redis is not None and table_id not in self._remote:
+            await self.read_presence(table_id)
 
     async def _announce(self, table_id: int) -> None:
         """Write this process's present seats of the table to Redis (renewing their
@@ -427,11 +437,19 @@ class Hub:
 
     def _seats_news(self, table_id: int) -> None:
         """Tell the sockets that asked for it (seats' and spectators') that the seats
-        changed."""
-        for conn in [*self._conns.get(table_id, ()), *self._watchers.get(table_id, ())]:
+        changed. Spectators are woken as for a move (``_wake``: through the table's
+        fan-out when they are many)."""
+        for conn in self._conns.get(table_id, ()):
             if conn.wants_seats:
                 conn.seats_dirty = True
                 conn.wake.set()
+        asked = False
+        for conn in self._watchers.get(table_id, ()):
+            if conn.wants_seats:
+                conn.seats_dirty = asked = True
+        if asked:
+            live = self.service.cached(table_id)
+            self._wake(table_id, None if live is None else live.seq)
 
     def register(self, conn: Connection) -> None:
         if conn.seat is None:
