@@ -600,7 +600,9 @@ class TableView {
             localStorage.setItem("meeplehall.autoEnd", ev.target.checked ? "1" : "0");
             const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal, this.lastChosen) : null;
             if (skip) this.choose(skip);
-          } }), " ", t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
+          } }), " ", this.game === "praga"
+            ? t("Skip confirmations (perform the tile's action when it is the only one; end my turn when nothing is left)")
+            : t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
       }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;

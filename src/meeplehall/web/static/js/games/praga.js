@@ -1440,3 +1440,12 @@ const STYLE = `
 @keyframes praga-flash { 50% { opacity: 0.35; } }
 @media (prefers-reduced-motion: reduce) { .praga-svg .flash { animation: none; } }
 `;
+
+/** The action a player who chose to skip confirmations does not have to click: "End your
+ * turn" when nothing else is left (P-TURN-2 step 3), or performing the taken tile's action
+ * when it is the only action that tile can perform now (the tile was taken for it). */
+export function autoEndAction(legal) {
+  if (legal.length !== 1) return null;
+  const verb = legal[0].text.split(" ")[0];
+  return verb === "end-turn" || verb === "perform" ? legal[0].text : null;
+}
