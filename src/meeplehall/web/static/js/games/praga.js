@@ -91,7 +91,23 @@ export async function renderBoard(container, view, ctx) {
   const table = board.drawTable();
   container.replaceChildren(table);
   mountZoom(container, table, mem);
+  fitChipLabels(table);
   return table.querySelector("svg.praga-board");
+}
+
+// A chip's label stays inside its box in every language: a label wider than the box is
+// narrowed to fit (its font size, and so its height, stays).
+function fitChipLabels(root) {
+  for (const chip of root.querySelectorAll("g.chip")) {
+    const box = chip.querySelector("rect");
+    const label = chip.querySelector("text");
+    if (!box || !label) continue;
+    const room = Number(box.getAttribute("width")) - 8;
+    if (label.getComputedTextLength() > room) {
+      label.setAttribute("textLength", String(room));
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -660,13 +676,14 @@ class PragaBoard {
   // A reward that does not fit one line (more than 7 characters) takes two.
   tileLines(row, comp) {
     const split = (prefix, reward) => {
-      const parts = shortParts(reward, this.N.reward_kinds);
+      const parts = this.shortParts(reward);
       const one = prefix + parts.join("+");
       if (one.length <= 7 || parts.length < 2) return [one];
       return [prefix + parts[0], "+" + parts.slice(1).join("+")];
     };
     if (row === 2) return [this.abbr(this.N.actions[comp.action]), ...split("+", comp.bonus)];
-    const cost = [comp.gold ? `${comp.gold}g` : "", comp.stone ? `${comp.stone}s` : ""]
+    const cost = [comp.gold ? `${comp.gold}${this.short("gold")}` : "",
+      comp.stone ? `${comp.stone}${this.short("stone")}` : ""]
       .filter(Boolean).join(" ");
     return [cost || "0", ...split("→", comp.reward)];
   }
@@ -677,6 +694,18 @@ class PragaBoard {
     const name = this.N.actions[i];
     const out = this.t(`abbreviation: ${name}`);
     return out === `abbreviation: ${name}` ? ACTION_ABBR[i] : out;
+  }
+
+  // A reward kind's short form after a number ("2g" in English), in the reader's language.
+  short(kind) {
+    const out = this.t(`short: ${kind}`);
+    return out === `short: ${kind}` ? SHORT[kind] || kind : out;
+  }
+
+  // A reward as short parts ("2g", "1VP"); "–" for none.
+  shortParts(reward) {
+    if (!reward || !reward.length) return ["–"];
+    return reward.map(([k, n]) => `${n}${this.short(this.N.reward_kinds[k])}`);
   }
 
   chip(x, y, w, label) {
@@ -721,7 +750,7 @@ class PragaBoard {
         grp.append(g);
       }
       if (row % 2 === 0 && (tier.gold || tier.stone)) {
-        const ct = txt(gx + cols * cell + 4, cy + cell + 2, `${tier.gold}g ${tier.stone}s`,
+        const ct = txt(gx + cols * cell + 4, cy + cell + 2, `${tier.gold}${this.short("gold")} ${tier.stone}${this.short("stone")}`,
           { class: "tiny", "text-anchor": "start" });
         ct.append(el("title", {}, [this.t("entering tier {n} costs {cost}", { n: tier.level,
           cost: costText([tier.gold, tier.stone, 0, 0], this.N.cost_kinds, (k) => this.t(k)) })]));
@@ -841,7 +870,7 @@ class PragaBoard {
         class: `hex market-${this.N.market_colours[m.colour]}` }));
       const mt = b.markets[k].tile;  // a market tile's id, or null
       const mt0 = b.markets[k].tile;
-      const parts = mt0 !== null ? shortParts(this.byId.market_tiles.get(mt0).upper, this.N.reward_kinds) : [];
+      const parts = mt0 !== null ? this.shortParts(this.byId.market_tiles.get(mt0).upper) : [];
       const twoLines = parts.join("+").length > 5 && parts.length > 1;
       g.append(txt(cx, cy + (twoLines ? -8 : -2), m.id, { class: "tiny bold" }));
       let tip = `${this.t("market")} ${m.id} (${this.t(this.N.market_colours[m.colour])})`;
@@ -942,7 +971,7 @@ class PragaBoard {
       const g = el("g", { class: "token", "data-token": tok.id });
       g.append(el("rect", { x: tx, y: 96, width: 58, height: 38, rx: 4, class: "token-box" }));
       g.append(txt(tx + 29, 111, tok.id, { class: "tiny bold" }));
-      g.append(txt(tx + 29, 127, shortReward(tok.gain, this.N.reward_kinds), { class: "tiny" }));
+      g.append(txt(tx + 29, 127, this.shortParts(tok.gain).join("+"), { class: "tiny" }));
       g.append(el("title", {}, [`${this.t("production token")} ${tok.id}: ${this.reward(tok.gain)}`]));
       this.target(g, `token ${tok.id}`);
       grp.append(g);
@@ -1317,18 +1346,10 @@ const ACTION_ABBR = ["Mi", "Qu", "Up", "Wa", "Bu", "Ro"];
 const ROMAN = ["0", "I", "II", "III", "IV", "V"];
 const CHOICE_VERBS = new Set(["choose", "keep-tech", "bridge-tile", "cathedral-tile",
   "keep-silver", "buy-extra"]);
+// English short forms, used where a catalogue lacks "abbreviation: ..." or "short: ...".
 const SHORT = { vp: "VP", gold: "g", stone: "s", silver: "sw", gold_window: "gw", egg: "egg",
   red_token: "rt", blue_token: "bt", tech: "tech", univ: "univ", mine: "mine", quarry: "qu",
   hw_move: "HW", cat_move: "Cat", side_move: "side" };
-
-function shortParts(reward, kinds) {
-  if (!reward || !reward.length) return ["–"];
-  return reward.map(([k, n]) => `${n}${SHORT[kinds[k]] || kinds[k]}`);
-}
-
-function shortReward(reward, kinds) {
-  return shortParts(reward, kinds).join("+");
-}
 
 // The wheel bonus of a crane slot as an icon (special tile, gold, stone, silver window,
 // egg, track step).
