@@ -144,3 +144,88 @@ def test_the_boards_short_labels_follow_the_language(new_page: Any, server_url: 
         assert not [line for line in seen[lang]["rows"] if english.search(line)], (
             lang, seen[lang]["rows"])
     assert not page.errors, page.errors
+
+
+def _view(server_url: str, table: int) -> dict[str, Any]:
+    body = json.loads(urllib.request.urlopen(f"{server_url}/api/tables/{table}/view",
+                                             timeout=20).read())
+    view: dict[str, Any] = body.get("view") or body
+    return view
+
+
+def _play_until_the_opponent_moved(page: Any) -> None:
+    """Click side-panel choices until the other seat (a bot) has made a move."""
+    state = wait_ready(page)
+    for made in range(60):
+        if page.locator("#board .praga-summary li[data-region='last-1']").count():
+            return
+        seq = state["seq"]
+        buttons = page.locator("#choices button[data-action]")
+        buttons.nth(0 if made % 4 else (made // 4) % buttons.count()).click()
+        state = wait_ready(page, seq)
+    raise AssertionError("the opponent never moved")
+
+
+def test_each_region_has_a_summary_with_the_views_numbers(new_page: Any,
+                                                          server_url: str) -> None:
+    table = _table(server_url, ["human", "random"])
+    page = _open(new_page, server_url, table)
+    _play_until_the_opponent_moved(page)
+    view = _view(server_url, table)
+    board = view["board"]
+    items = dict(page.evaluate("""() => [...document.querySelectorAll(
+        '#board .praga-summary li')].map((li) => [li.dataset.region, li.textContent])"""))
+    print("\n" + "\n".join(f"{k}: {v}" for k, v in items.items()))
+    for p, pl in enumerate(board["players"]):
+        line = items[f"player-{p}"]
+        for part in (f"{pl['vp']} VP", f"gold: {pl['gold']}", f"stone: {pl['stone']}",
+                     f"egg: {pl['eggs']}", f"cubes: {pl['cubes']}",
+                     f"mines: {pl['mines']}", f"quarries: {pl['quarries']}",
+                     f"University: {pl['university']}", f"technology: {pl['technology']}"):
+            assert part in line, (part, line)
+        # the player's card carries the same summary as its label
+        label = page.get_attribute(f"#board [data-part='player-{p}']", "aria-label")
+        assert label == line
+        grid = items["grid-hunger-wall"]
+        assert f"row {pl['hunger_wall']['row'] + 1}, column {pl['hunger_wall']['column']}" in grid
+    assert f"turn {min(board['turns_done'] + 1, 32)} of 32" in items["status"]
+    for slot, tile in enumerate(board["crane"]["wheel"]):
+        if slot and tile is not None:
+            assert f"slot {slot}: {tile} (" in items["crane"]
+    for p, pl in enumerate(board["players"]):
+        built = sum(1 for site in board["sites"] if site["owner"] == p)
+        assert f"buildings of {pl['name']}: {built}" in items["city"], (pl["name"], items["city"])
+    for row in ("building", "wall", "upgrade"):
+        assert all(tile in items["rows"] for tile in board["rows"][row] if tile)
+    # the board's regions are labelled with their summaries
+    for region in ("crane", "rows", "grid-hunger-wall", "grid-cathedral", "city"):
+        assert page.get_attribute(f"#board g[data-part='{region}']", "aria-label") == items[
+            region]
+    # what changed: the opponent's last move, by region
+    assert items["last-1"].startswith("last move of ")
+    assert not page.errors, page.errors
+
+
+def test_an_opponents_move_is_announced_in_the_live_region(new_page: Any,
+                                                           server_url: str) -> None:
+    table = _table(server_url, ["human", "random"])
+    page = _open(new_page, server_url, table)
+    assert page.get_attribute("#live", "aria-live") == "polite"
+    state = wait_ready(page)
+    heard = []
+    for made in range(40):
+        before = len(_view(server_url, table)["log"])
+        seq = state["seq"]
+        page.evaluate("() => { document.getElementById('live').textContent = ''; }")
+        page.locator("#choices button[data-action]").first.click()
+        state = wait_ready(page, seq)
+        log = _view(server_url, table)["log"]
+        live = page.inner_text("#live")
+        if len(log) > before + 1 and live.strip():
+            heard.append(live)
+            # the announcement is the opponent's log lines, as the log shows them
+            texts = page.locator("#log li").all_inner_texts()
+            assert any(text.strip() and text.strip() in live for text in texts[-3:]), (live, texts[-3:])
+            break
+    assert heard, "no opponent's move was announced"
+    assert not page.errors, page.errors

@@ -362,6 +362,7 @@ class PragaBoard {
       return node;
     };
     const table = div("praga-table");
+    const summary = this.drawSummary();  // first: the regions' labels use it
     const col = div("praga-mapcol");
     const bar = div("praga-zoombar", { role: "toolbar", "aria-label": this.t("map zoom") });
     for (const [name, text, label] of [["zoom-out", "−", this.t("zoom out")], ["zoom-in", "+", this.t("zoom in")],
@@ -389,10 +390,88 @@ class PragaBoard {
     const players = div("praga-players", { role: "group", "aria-label": this.t("player boards") });
     for (let p = 0; p < this.view.players; p++) players.append(this.drawPlayerCard(p));
     for (const bot of this.b.bots || []) players.append(this.drawBotCard(bot));
-    table.append(col, players);
+    table.append(summary, col, players);
     for (const [node, label] of this.targets) mergeTitles(node, label);
     table.dataset.targets = String(this.targets.length);
     return table;
+  }
+
+  // --- screen readers: a short summary of each region, with the view's numbers ----------
+  // [region, text] pairs: the status line, the crane, the tile rows, both grids, the city
+  // map, each player and each side the engine plays, then each opponent's last move.
+  summaries() {
+    const b = this.b;
+    const v = this.view;
+    const total = this.C.turns_per_player * v.players;
+    const out = [];
+    const status = [`${this.t("era")} ${v.era}`,
+      this.t("turn {n} of {m}", { n: Math.min(b.turns_done + 1, total), m: total }),
+      `${this.t("platform")} ${b.platform}`];
+    if (v.to_move !== null && v.to_move !== undefined) {
+      status.push(this.t("{seat} to move", { seat: this.seatName(v.to_move) }));
+    }
+    out.push(["status", status.join(", ")]);
+    const slots = [];
+    b.crane.wheel.forEach((tile, slot) => {
+      if (slot === 0 || tile === null) return;
+      slots.push(`${this.t("slot {n}", { n: slot })}: ${tile} (${b.action_tiles[tile].map((a) => this.name(a)).join(" / ")})`);
+    });
+    out.push(["crane", `${this.t("action crane")}: ${slots.join("; ") || this.t("empty")}`]);
+    out.push(["rows", `${this.t("hex tile rows")}: ` + ["building", "wall", "upgrade"].map((row) =>
+      `${this.t(`${row} row`)} ${b.rows[row].map((id) => id ?? "—").join(", ")}`).join("; ")]);
+    const seats = [...Array(v.players).keys()];
+    this.N.grids.forEach((gname, gi) => {
+      out.push([`grid-${gname}`, `${this.t(gname)}: ` + seats.map((p) => {
+        const cube = b.players[p][gi === 0 ? "hunger_wall" : "cathedral"];
+        return `${this.seatName(p)} ${this.t("row")} ${cube.row + 1}, ${this.t("column")} ${cube.column}`;
+      }).join("; ")]);
+    });
+    const owners = [...Array(v.players + (b.bots || []).length).keys()];
+    const built = owners.map((p) => this.t("buildings of {name}: {n}",
+      { name: this.seatName(p), n: b.sites.filter((st) => st.owner === p).length }));
+    const road = seats.map((p) => `${this.seatName(p)} ${ROMAN[b.players[p].road] ?? b.players[p].road}`);
+    out.push(["city", `${this.t("city map")}: ${built.join(", ")}; `
+      + `${this.t("markets scored: {n}", { n: b.markets.filter((m) => m.scored).length })}; `
+      + `${this.t("King's Road")}: ${road.join(", ")}`]);
+    for (const p of seats) {
+      const pl = b.players[p];
+      out.push([`player-${p}`, `${this.seatName(p)}${p === this.seat ? " (" + this.t("you") + ")" : ""}: `
+        + `${pl.vp} ${this.t("VP")}; ${this.t("gold")}: ${pl.gold}, ${this.t("stone")}: ${pl.stone}, `
+        + `${this.t("egg")}: ${pl.eggs}, ${this.t("cubes")}: ${pl.cubes}, `
+        + `${this.t("windows")}: ${pl.silver_windows} + ${pl.gold_windows}; `
+        + `${this.t("mines track")}: ${pl.mines}, ${this.t("quarries track")}: ${pl.quarries}, `
+        + `${this.t("technology track")}: ${pl.technology}, ${this.t("University track")}: ${pl.university}`]);
+    }
+    // what changed: the regions each opponent's last move touched
+    const regions = (key) => {
+      const [kind, a, c] = key.split("-");
+      if (["site", "market", "plank", "seal"].includes(kind)) return this.t("city map");
+      if (kind === "action") return this.t("action crane");
+      if (kind === "grid") return this.t(this.N.grids[Number(a)]);
+      if (kind === "road") return this.t("King's Road");
+      return this.seatName(Number(kind === "track" || kind === "wall" || kind === "upgrade" ? a : c));
+    };
+    for (const [seat, keys] of Object.entries(this.changes.last)) {
+      if (Number(seat) === this.seat) continue;
+      const what = [...new Set([...keys].map(regions))];
+      out.push([`last-${seat}`, this.t("last move of {name}: {what}",
+        { name: this.seatName(Number(seat)), what: what.join(", ") })]);
+    }
+    return out;
+  }
+
+  drawSummary() {
+    const list = document.createElement("ul");
+    list.className = "visually-hidden praga-summary";
+    list.setAttribute("aria-label", this.t("The board in short"));
+    this.summary = new Map(this.summaries());
+    for (const [region, text] of this.summary) {
+      const item = document.createElement("li");
+      item.dataset.region = region;
+      item.textContent = text;
+      list.append(item);
+    }
+    return list;
   }
 
   draw() {
@@ -429,7 +508,9 @@ class PragaBoard {
 
   section(id, x, y, w, h, title) {
     const grp = el("g", { class: `section ${id}`, "data-part": id,
-      transform: `translate(${x},${y})` });
+      transform: `translate(${x},${y})`, role: "group" });
+    const said = this.summary && this.summary.get(id);
+    if (said || title) grp.setAttribute("aria-label", said || title);
     grp.append(el("rect", { x: 0, y: 0, width: w, height: h, rx: 6, class: "frame" }));
     if (title) grp.append(txt(8, 16, title, { class: "title", "text-anchor": "start" }));
     return grp;
@@ -1117,7 +1198,8 @@ class PragaBoard {
   // technologies, seals, tokens and bridge tiles, one SVG unit per pixel.
   drawPlayerCard(p) {
     const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-player", role: "group",
-      "data-part": `player-${p}`, "aria-label": this.seatName(p) });
+      "data-part": `player-${p}`,
+      "aria-label": (this.summary && this.summary.get(`player-${p}`)) || this.seatName(p) });
     const height = this.drawPlayer(svg, p, CARD_W);
     svg.setAttribute("viewBox", `0 0 ${CARD_W} ${height}`);
     svg.style.width = `${CARD_W}px`;
