@@ -12,6 +12,7 @@ import {
   SVG_NS, el, txt, hexPoints, hexCentre, fitHexes, costText, targetize,
   shapeFor, mergeTitles,
 } from "../praga/draw.js";
+import { mountZoom as zoomable } from "../zoom.js";
 
 const GEOMETRY_URL = new URL("../praga/geometry.json", import.meta.url);
 let geometry = null;
@@ -162,104 +163,11 @@ function noteChanges(mem, view) {
 
 function mountZoom(container, table, mem) {
   const viewport = table.querySelector(".praga-viewport");
-  const svg = viewport.querySelector("svg.praga-board");
-  const label = table.querySelector(".praga-zoom-level");
-  const fit = () => Math.max(MIN_ZOOM, Math.min((viewport.clientWidth - 2) / W,
-    (viewport.clientHeight - 2) / H));
-  const apply = (z, ax = viewport.clientWidth / 2, ay = viewport.clientHeight / 2) => {
-    z = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
-    const old = mem.zoom || z;
-    const px = (viewport.scrollLeft + ax) / old;
-    const py = (viewport.scrollTop + ay) / old;
-    mem.zoom = z;
-    svg.style.width = `${Math.round(W * z)}px`;
-    svg.style.height = `${Math.round(H * z)}px`;
-    viewport.scrollLeft = px * z - ax;
-    viewport.scrollTop = py * z - ay;
-    mem.left = viewport.scrollLeft;
-    mem.top = viewport.scrollTop;
-    label.textContent = `${Math.round(z * 100)} %`;
-    viewport.dataset.zoom = z.toFixed(3);
-  };
-  if (mem.zoom === null) {
-    const width = (viewport.clientWidth - 2) / W;
-    mem.zoom = Math.max(LEGIBLE, Math.min(width, 1.4));
-  }
-  svg.style.width = `${Math.round(W * mem.zoom)}px`;
-  svg.style.height = `${Math.round(H * mem.zoom)}px`;
-  viewport.scrollLeft = mem.left;
-  viewport.scrollTop = mem.top;
-  label.textContent = `${Math.round(mem.zoom * 100)} %`;
-  viewport.dataset.zoom = mem.zoom.toFixed(3);
-  viewport.addEventListener("scroll", () => { mem.left = viewport.scrollLeft; mem.top = viewport.scrollTop; });
-  const buttons = {
-    "zoom-in": () => apply(mem.zoom * STEP),
-    "zoom-out": () => apply(mem.zoom / STEP),
-    "zoom-fit": () => apply(fit()),
-    "zoom-reset": () => apply(Math.max(LEGIBLE, 1)),
-  };
-  for (const [name, fn] of Object.entries(buttons)) {
-    table.querySelector(`[data-zoom='${name}']`).addEventListener("click", fn);
-  }
-  const at = (e) => {
-    const r = viewport.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top];
-  };
-  viewport.addEventListener("wheel", (e) => {
-    if (!e.deltaY) return;
-    e.preventDefault();
-    apply(mem.zoom * Math.exp(-Math.max(-200, Math.min(200, e.deltaY)) / 500), ...at(e));
-  }, { passive: false });
-  viewport.addEventListener("keydown", (e) => {
-    if (e.target !== viewport) return;
-    if (e.key === "+" || e.key === "=") { e.preventDefault(); apply(mem.zoom * STEP); }
-    if (e.key === "-") { e.preventDefault(); apply(mem.zoom / STEP); }
-  });
-  // pointers: one drags the map, two pinch; a drag does not click what it started on
-  const down = new Map();
-  let pinch = null;
-  let dragged = false;
-  viewport.addEventListener("pointerdown", (e) => {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
-    down.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY });
-    dragged = false;
-    if (down.size === 2) {
-      const [a, b] = [...down.values()];
-      pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: mem.zoom };
-    }
-  });
-  viewport.addEventListener("pointermove", (e) => {
-    const p = down.get(e.pointerId);
-    if (!p) return;
-    const dx = e.clientX - p.x;
-    const dy = e.clientY - p.y;
-    p.x = e.clientX;
-    p.y = e.clientY;
-    if (down.size >= 2 && pinch) {
-      const [a, b] = [...down.values()];
-      const dist = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-      const r = viewport.getBoundingClientRect();
-      dragged = true;
-      apply(pinch.zoom * (dist / pinch.dist), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
-      return;
-    }
-    if (!dragged && Math.hypot(e.clientX - p.x0, e.clientY - p.y0) < 6) return;
-    if (!dragged) {
-      try { viewport.setPointerCapture(e.pointerId); } catch { /* a pointer already gone */ }
-    }
-    dragged = true;
-    viewport.scrollLeft -= dx;
-    viewport.scrollTop -= dy;
-  });
-  const up = (e) => {
-    down.delete(e.pointerId);
-    if (down.size < 2) pinch = null;
-  };
-  viewport.addEventListener("pointerup", up);
-  viewport.addEventListener("pointercancel", up);
-  viewport.addEventListener("click", (e) => {
-    if (dragged) { e.stopPropagation(); e.preventDefault(); dragged = false; }
-  }, true);
+  zoomable(viewport, viewport.querySelector("svg.praga-board"), table.querySelector(".praga-zoombar"),
+    table.querySelector(".praga-zoom-level"), mem, W, H, {
+      min: MIN_ZOOM, max: MAX_ZOOM, step: STEP, reset: Math.max(LEGIBLE, 1),
+      initial: (vp) => Math.max(LEGIBLE, Math.min((vp.clientWidth - 2) / W, 1.4)),
+    });
 }
 
 class PragaBoard {
