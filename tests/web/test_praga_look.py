@@ -213,7 +213,7 @@ def test_an_opponents_move_is_announced_in_the_live_region(new_page: Any,
     assert page.get_attribute("#live", "aria-live") == "polite"
     state = wait_ready(page)
     heard = []
-    for made in range(40):
+    for _ in range(40):
         before = len(_view(server_url, table)["log"])
         seq = state["seq"]
         page.evaluate("() => { document.getElementById('live').textContent = ''; }")
@@ -225,7 +225,8 @@ def test_an_opponents_move_is_announced_in_the_live_region(new_page: Any,
             heard.append(live)
             # the announcement is the opponent's log lines, as the log shows them
             texts = page.locator("#log li").all_inner_texts()
-            assert any(text.strip() and text.strip() in live for text in texts[-3:]), (live, texts[-3:])
+            assert any(text.strip() and text.strip() in live for text in texts[-3:]), (
+                live, texts[-3:])
             break
     assert heard, "no opponent's move was announced"
     assert not page.errors, page.errors
