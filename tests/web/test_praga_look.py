@@ -1,7 +1,8 @@
 """The Praga board in every language and for screen readers (games/praga.js), in Chromium.
 
 - Chips (the buttons drawn on the board: up, sideways, technology, refresh, grow) keep
-  their labels inside their boxes in German, whose words are the longest.
+  their labels inside their boxes in German, whose words are the longest, and the tier
+  costs beside a grid stay inside its frame.
 - The board's short labels (action abbreviations, reward and cost letters) come from the
   catalogue (``abbreviation: ...``, ``short: ...`` in praga.po) in every language.
 - Screen readers: each board region has a summary with the view's numbers, and an
@@ -37,12 +38,18 @@ RENDER = """async ([table, seat, legal]) => {
   document.getElementById('probe')?.remove();
   document.body.append(box);
   await board.renderBoard(box, view, { seat, legal, t: i18n.t, tr: i18n.tr, choose: () => {} });
-  return [...box.querySelectorAll('g.chip')].map((chip) => {
+  // a text fitted to its section (the tier costs beside a grid): its frame is its box
+  const fitted = [...box.querySelectorAll('text[data-fit]')].map((t) => {
+    const r = t.closest('g.section').querySelector('rect.frame').getBoundingClientRect();
+    const b = t.getBoundingClientRect();
+    return { label: t.textContent, over: b.right - r.right, height: b.height };
+  });
+  return fitted.concat([...box.querySelectorAll('g.chip')].map((chip) => {
     const r = chip.querySelector('rect').getBoundingClientRect();
     const t = chip.querySelector('text').getBoundingClientRect();
     return { label: chip.textContent, over: Math.max(r.left - t.left, t.right - r.right,
       r.top - t.top, t.bottom - r.bottom), height: t.height };
-  });
+  }));
 }"""
 
 CHIP_KEYS = [f"{verb} {grid}" for grid in ("hunger-wall", "cathedral")

@@ -97,8 +97,16 @@ export async function renderBoard(container, view, ctx) {
 }
 
 // A chip's label stays inside its box in every language: a label wider than the box is
-// narrowed to fit (its font size, and so its height, stays).
+// narrowed to fit (its font size, and so its height, stays); so does a text with a
+// data-fit width (units).
 function fitChipLabels(root) {
+  for (const label of root.querySelectorAll("text[data-fit]")) {
+    const room = Number(label.dataset.fit);
+    if (label.getComputedTextLength() > room) {
+      label.setAttribute("textLength", String(room));
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
   for (const chip of root.querySelectorAll("g.chip")) {
     const box = chip.querySelector("rect");
     const label = chip.querySelector("text");
@@ -740,7 +748,7 @@ class PragaBoard {
       }
       if (row % 2 === 0 && (tier.gold || tier.stone)) {
         const ct = txt(gx + cols * cell + 4, cy + cell + 2, `${tier.gold}${this.short("gold")} ${tier.stone}${this.short("stone")}`,
-          { class: "tiny", "text-anchor": "start" });
+          { class: "tiny", "text-anchor": "start", "data-fit": w - (gx + cols * cell + 4) - 4 });
         ct.append(el("title", {}, [this.t("entering tier {n} costs {cost}", { n: tier.level,
           cost: costText([tier.gold, tier.stone, 0, 0], this.N.cost_kinds, (k) => this.t(k)) })]));
         grp.append(ct);
