@@ -88,3 +88,73 @@ def test_an_illegal_action_ends_only_its_game() -> None:
         strict.step(np.array([legal0, illegal1]))
     with pytest.raises(ValueError, match="step needs 2 actions"):
         strict.step(np.array([legal0]))
+
+
+def test_worker_processes_play_the_same_games_until_new_seeds_are_drawn() -> None:
+    """``workers=2``: the same rows, rewards and seats as one process from the same seeds
+    (until a game ends and its share draws a new seed), a run replays from its seed and
+    worker count, errors come back as ValueError, and close() stops the workers."""
+    one = vector_env("red-cathedral", 4)
+    two = vector_env("red-cathedral", 4, workers=2)
+    try:
+        assert two.tables == [] and len(two._shards) == 2
+        obs1, info1 = one.reset(seed=3)
+        obs2, info2 = two.reset(seed=3)
+        rng1, rng2 = np.random.default_rng(0), np.random.default_rng(0)
+        for _ in range(120):
+            assert np.array_equal(obs1["observation"], obs2["observation"])
+            assert np.array_equal(obs1["action_mask"], obs2["action_mask"])
+            assert info1["seat"].tolist() == info2["seat"].tolist()
+            obs1, r1, t1, _, info1 = one.step(_random_legal(obs1["action_mask"], rng1))
+            obs2, r2, t2, _, info2 = two.step(_random_legal(obs2["action_mask"], rng2))
+            assert r1.tolist() == r2.tolist() and t1.tolist() == t2.tolist()
+            if t1.any():
+                break
+        # an illegal action: the reward and info of the single process, the game reset
+        mask = obs2["action_mask"]
+        acts = _random_legal(mask, rng2)
+        acts[3] = int(np.flatnonzero(mask[3] == 0)[0])
+        seat3 = int(info2["seat"][3])
+        obs2, rewards, terminated, _, info = two.step(acts)
+        assert terminated[3] and info["illegal"].tolist()[3] and rewards[3] == -1.0
+        assert info["rewards"][3][seat3] == -1.0 and info["_final_obs"][3]
+        assert info["final_obs"][3]["observation"].shape == (one.encoder.size,)
+        with pytest.raises(ValueError, match="step needs 4 actions"):
+            two.step(acts[:2])
+    finally:
+        two.close()
+        one.close()
+    assert not two._shards
+    strict = vector_env("praga", 2, workers=2, illegal_action="raise")
+    try:
+        obs, _ = strict.reset(seed=1)
+        acts = _random_legal(obs["action_mask"], np.random.default_rng(0))
+        bad = acts.copy()
+        bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])
+        with pytest.raises(ValueError, match="is not legal now"):
+            strict.step(bad)
+        obs, _ = strict.reset(seed=2)  # the workers go on after an error
+        strict.step(_random_legal(obs["action_mask"], np.random.default_rng(1)))
+        procs = [shard.proc for shard in strict._shards]
+    finally:
+        strict.close()
+    assert not any(p.is_alive() for p in procs)
+    with pytest.raises(ValueError, match="workers must be"):
+        vector_env("praga", 2, workers=3)
+
+
+def test_a_seed_replays_with_workers() -> None:
+    def run() -> list[np.ndarray]:
+        env = vector_env("praga", 3, workers=2)
+        try:
+            obs, _ = env.reset(seed=11)
+            rng = np.random.default_rng(3)
+            out = [obs["observation"]]
+            for _ in range(300):
+                obs, *_ = env.step(_random_legal(obs["action_mask"], rng))
+                out.append(obs["observation"])
+            return out
+        finally:
+            env.close()
+
+    assert all(np.array_equal(a, b) for a, b in zip(run(), run(), strict=True))

@@ -14,11 +14,13 @@ from fastapi.testclient import TestClient
 
 from meeplehall.core.messages import M, term
 from meeplehall.core.messages import catalogue as engine_catalogue
+from meeplehall.games.praga.setup import OPTIONS as PRAGA_OPTIONS
+from meeplehall.games.red_cathedral.setup import OPTIONS as RED_OPTIONS
 from meeplehall.web import LANGUAGES, LOCALE, STATIC, catalogue
 from tests.server.conftest import make_client
 
 PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
-MINE = ("client", "red-cathedral")
+MINE = ("client", "red-cathedral", "lobby")
 
 
 @pytest.fixture
@@ -99,3 +101,48 @@ def test_nested_and_listed_arguments_are_rendered_in_the_language() -> None:
     assert str(line) == "final scoring: side 0: 3 PP, side 1: 44 PP"
     who = M("{who} (seat {n})", who=term("yellow"), n=0)
     assert engine_catalogue("de").render(M("{who} passes", who=who)) == "Gelb (Platz 0) passt"
+
+
+# What a lobby text written for people never shows: rule IDs (P-SETUP-5, RC-AMB-3, GL-R4),
+# edition tags ([RU]), notes on sources, code names (solo_opponent, 'parler', x=y).
+CODE = re.compile(r"\b[A-Z]{1,3}-[A-Z0-9]+|\[[A-Z]{2}\]|\w_\w|=|'\w+'|\b(?:dized|seed|literal)\b"
+                  r"|\(the reference|\btoml\b")
+
+
+def lobby_catalogue(lang: str) -> dict[str, str]:
+    with (LOCALE / lang / "LC_MESSAGES" / "lobby.po").open("rb") as handle:
+        return {str(m.id): str(m.string) for m in read_po(handle, abort_invalid=True) if m.id}
+
+
+@pytest.mark.parametrize("lang", list(LANGUAGES))
+def test_every_rule_option_has_a_plain_name_and_help_in_every_language(lang: str) -> None:
+    """The lobby shows each option of both games by its own name and help (lobby.po), and
+    each choice of a list by its own words, in every language, never the engine's
+    apparatus (the terminal's --list-options and the docs keep the rule IDs)."""
+    texts = lobby_catalogue(lang)
+    english = lobby_catalogue("en")
+    wanted: list[str] = []
+    for options in (RED_OPTIONS, PRAGA_OPTIONS):
+        for option in options:
+            wanted += [f"lobby option: {option.name}", f"lobby help: {option.name}"]
+            wanted += [f"lobby choice: {option.name}: {c}" for c in option.choices]
+    assert len(wanted) > 100
+    missing = [key for key in wanted if not texts.get(key)]
+    assert not missing, (lang, missing[:5])
+    assert not set(texts) - set(wanted), sorted(set(texts) - set(wanted))  # none left over
+    bad = {key: texts[key] for key in wanted if CODE.search(texts[key])}
+    assert not bad, (lang, bad)
+    if lang != "en":  # translated, not copied (short words like "Prestige" may agree)
+        same = [key for key in wanted if texts[key] == english[key] and " " in texts[key]]
+        assert len(same) <= 3, (lang, same)
+    # the helps are sentences, the names are short
+    for options in (RED_OPTIONS, PRAGA_OPTIONS):
+        for option in options:
+            assert len(texts[f"lobby option: {option.name}"]) <= 70, option.name
+            assert texts[f"lobby help: {option.name}"].endswith("."), (lang, option.name)
+
+
+def test_the_engine_texts_themselves_keep_their_rule_ids() -> None:
+    """The terminal and the docs read the engine's own help: the rule IDs stay there."""
+    assert CODE.search(" ".join(o.help for o in PRAGA_OPTIONS))
+    assert all(o.rule for o in (*PRAGA_OPTIONS, *RED_OPTIONS))

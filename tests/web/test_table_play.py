@@ -177,4 +177,7 @@ def test_lobby_option_texts_are_plain_words_in_every_language(new_page: Any) -> 
     page.click("button[data-game='red-cathedral']")
     form = page.inner_text("section[aria-labelledby=new-table]")
     assert "Fortgeschrittene Werkstatttafeln" in form
+    # and so have the secondary ones (lobby.po), their choices included
+    more = page.text_content("section[aria-labelledby=new-table] details") or ""
+    assert "Wann Prestige verkauft werden darf" in more and "alles auf einmal" in more
     assert not page.errors

@@ -37,7 +37,6 @@ them where the turn's consequences show, after the other sides have answered.
 
 from __future__ import annotations
 
-import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -46,7 +45,7 @@ from typing import Any
 from meeplehall.ai.bot import bot_rng
 from meeplehall.ai.evaluator import Evaluator, resolve
 from meeplehall.ai.greedy import Rating, step_value
-from meeplehall.ai.mcts import LeafValue, Node
+from meeplehall.ai.mcts import LeafValue, Node, uct_pick, widened
 from meeplehall.ai.planner import PlannerBot
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
@@ -192,54 +191,23 @@ class ExpertBot:
         apply = game.apply_unchecked
         current_player = game.current_player
         c = cfg.exploration
-        sqrt, log = math.sqrt, math.log
 
         def ordered(node: Node, state: Any, actions: tuple[Any, ...]) -> list[Any]:
             if len(actions) <= cfg.widen_min:
                 return list(actions)
-            if node.order is None:
-                # ordered by the greedy policy's own rating from the first visit on, so
-                # that a node's first child is the step its play-out took
-                scored = []
-                for i, a in enumerate(actions):
-                    child = state.clone()
-                    apply(child, a)
-                    scored.append((-step_value(game, state, child, seat, play_eval, a), i, a))
-                scored.sort(key=lambda t: (t[0], t[1]))
-                node.order = [a for _, _, a in scored]
-            width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
-            if width == node.width and actions == node.src:
-                return node.cands
-            here = set(actions)
-            known = [a for a in node.order if a in here]
-            if len(known) < len(actions):
-                seen = set(known)
-                known.extend(a for a in actions if a not in seen)
-            node.src, node.width, node.cands = actions, width, known[:width]
-            return node.cands
+
+            # ordered by the greedy policy's own rating from the first visit on, so that
+            # a node's first child is the step its play-out took
+            def rate(a: Any) -> float:
+                child = state.clone()
+                apply(child, a)
+                return step_value(game, state, child, seat, play_eval, a)
+
+            return widened(node, actions, node.visits, cfg.widen_min, cfg.widen_c,
+                           cfg.widen_alpha, rate)
 
         def pick(node: Node, candidates: list[Any]) -> tuple[Any, Node]:
-            children = node.children
-            best: tuple[Any, Node] | None = None
-            best_score = -1.0
-            for i, a in enumerate(candidates):
-                ch = children.get(a)
-                if ch is None:
-                    for b in candidates[i + 1:]:
-                        other = children.get(b)
-                        if other is not None:
-                            other.avail += 1
-                    child = children[a] = Node(1)
-                    child.avail = 1
-                    return a, child
-                ch.avail += 1
-                if not ch.visits:
-                    return a, ch
-                score = ch.totals[0] / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                if score > best_score:
-                    best_score, best = score, (a, ch)
-            assert best is not None
-            return best
+            return uct_pick(node, candidates, 0, c, 1)
 
         clock = self.clock
 

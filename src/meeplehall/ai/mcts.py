@@ -49,6 +49,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -173,6 +174,59 @@ class Node:
         return self.totals[seat] / self.visits if self.visits else 0.0
 
 
+def widened(node: Node, actions: tuple[Any, ...], visits: int, widen_min: int,
+            widen_c: float, widen_alpha: float, rate: Callable[[Any], float]) -> list[Any]:
+    """Progressive widening: the ``max(widen_min, widen_c x visits ** widen_alpha)`` best
+    of ``actions`` by ``rate`` (higher first, ties in legal order), the order worked out
+    once per node (``node.order``) and the cut cached while the legal actions and the
+    width stay the same. Actions not in the node's order (a new determinization) come
+    last, in legal order."""
+    if node.order is None:
+        scored = [(-rate(a), i, a) for i, a in enumerate(actions)]
+        scored.sort(key=lambda t: (t[0], t[1]))
+        node.order = [a for _, _, a in scored]
+    width = max(widen_min, math.ceil(widen_c * visits ** widen_alpha))
+    if width == node.width and actions == node.src:
+        return node.cands
+    here = set(actions)
+    known = [a for a in node.order if a in here]
+    if len(known) < len(actions):
+        seen = set(known)
+        known.extend(a for a in actions if a not in seen)
+    node.src, node.width, node.cands = actions, width, known[:width]
+    return node.cands
+
+
+def uct_pick(node: Node, candidates: list[Any] | tuple[Any, ...], seat: int, c: float,
+             seats: int) -> tuple[Any, Node]:
+    """The UCT choice among ``candidates`` for ``seat``: in one pass, every candidate
+    already in the tree counts as available, and the first one not in it is expanded
+    (a new child of ``seats`` totals, no visits); a child with no visits yet is taken
+    at once; otherwise the best UCT score."""
+    children = node.children
+    sqrt, log = math.sqrt, math.log
+    best: tuple[Any, Node] | None = None
+    best_score = -1.0
+    for i, a in enumerate(candidates):
+        ch = children.get(a)
+        if ch is None:
+            for b in candidates[i + 1:]:
+                other = children.get(b)
+                if other is not None:
+                    other.avail += 1
+            child = children[a] = Node(seats)
+            child.avail = 1
+            return a, child
+        ch.avail += 1
+        if not ch.visits:
+            return a, ch
+        score = ch.totals[seat] / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
+        if score > best_score:
+            best_score, best = score, (a, ch)
+    assert best is not None
+    return best
+
+
 class MCTSBot:
     """A determinized UCT player; deterministic given its seed (with no ``seconds``).
 
@@ -266,59 +320,27 @@ class MCTSBot:
         legal_actions = game.legal_actions
         apply = game.apply_unchecked
         c = cfg.exploration
-        sqrt, log = math.sqrt, math.log
         deadline = None if cfg.seconds is None else time.perf_counter() + cfg.seconds
 
         def ordered(node: Node, state: Any, actions: tuple[Any, ...], player: int) -> list[Any]:
             if len(actions) <= cfg.widen_min:
                 return list(actions)
-            if node.order is None:
-                if node.visits < 2 and node is not root:
-                    # a leaf visited once is not worth ordering; the root is ordered
-                    # from its first visit, so a small budget examines the best moves
-                    return list(actions)
-                scored = []
-                for i, a in enumerate(actions):
-                    child = state.clone()
-                    apply(child, a)
-                    scored.append((-evaluate(child, player), i, a))
-                scored.sort(key=lambda t: (t[0], t[1]))
-                node.order = [a for _, _, a in scored]
-            width = max(cfg.widen_min, math.ceil(cfg.widen_c * node.visits ** cfg.widen_alpha))
-            if width == node.width and actions == node.src:
-                return node.cands
-            here = set(actions)
-            known = [a for a in node.order if a in here]
-            if len(known) < len(actions):
-                seen = set(known)
-                known.extend(a for a in actions if a not in seen)
-            node.src, node.width, node.cands = actions, width, known[:width]
-            return node.cands
+            if node.order is None and node.visits < 2 and node is not root:
+                # a leaf visited once is not worth ordering; the root is ordered
+                # from its first visit, so a small budget examines the best moves
+                return list(actions)
+
+            def rate(a: Any) -> float:
+                child = state.clone()
+                apply(child, a)
+                return evaluate(child, player)
+
+            return widened(node, actions, node.visits, cfg.widen_min, cfg.widen_c,
+                           cfg.widen_alpha, rate)
 
         def pick(node: Node, candidates: list[Any] | tuple[Any, ...],
                  player: int) -> tuple[Any, Node]:
-            """The UCT choice among ``candidates``: in one pass, every candidate already in
-            the tree counts as available, and the first one not in it is expanded (a new
-            child, with no visits); otherwise the best UCT score."""
-            children = node.children
-            best: tuple[Any, Node] | None = None
-            best_score = -1.0
-            for i, a in enumerate(candidates):
-                ch = children.get(a)
-                if ch is None:
-                    for b in candidates[i + 1:]:
-                        other = children.get(b)
-                        if other is not None:
-                            other.avail += 1
-                    child = children[a] = Node(seats)
-                    child.avail = 1
-                    return a, child
-                ch.avail += 1
-                score = ch.totals[player] / ch.visits + c * sqrt(log(ch.avail) / ch.visits)
-                if score > best_score:
-                    best_score, best = score, (a, ch)
-            assert best is not None
-            return best
+            return uct_pick(node, candidates, player, c, seats)
 
         iterations = 0
         budget = cfg.iterations

@@ -388,6 +388,8 @@ def bench_rl_main(argv: Sequence[str], console: Console) -> int:
     parser.add_argument("--seconds", type=float, default=5.0)
     parser.add_argument("--num-envs", type=int, default=0, metavar="N",
                         help="bench the vector environment with N games per step call")
+    parser.add_argument("--workers", type=int, default=1, metavar="K",
+                        help="with --num-envs: step the games in K worker processes")
     parser.add_argument("--option", "-o", action="append", default=[], metavar="KEY=VALUE",
                         help="a game option (repeatable)")
     args = parser.parse_args(list(argv))
@@ -402,7 +404,7 @@ def bench_rl_main(argv: Sequence[str], console: Console) -> int:
         players = options.pop("players")
         if args.num_envs:
             report = bench_vector(args.game, args.num_envs, players=players,
-                                  seconds=args.seconds, **options)
+                                  seconds=args.seconds, workers=args.workers, **options)
         else:
             report = bench_env(args.game, players=players, seconds=args.seconds, **options)
     except (UsageError, ValueError) as exc:

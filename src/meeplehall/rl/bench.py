@@ -97,14 +97,16 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
 
 
 def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.0,
-                 seed: int = 0, engine: bool = True, **options: Any) -> dict[str, Any]:
+                 seed: int = 0, engine: bool = True, workers: int = 1,
+                 **options: Any) -> dict[str, Any]:
     """Step ``meeplehall.rl.vector_env(game, num_envs, players, **options)`` with random
     legal actions for about ``seconds``.
 
     Returns:
-        ``{"game", "players", "num_envs", "seconds", "calls", "steps", "steps_per_s",
-        "games", "engine_decisions_per_s", "load_average"}``: ``steps`` counts decisions
-        over all games (``num_envs`` per call), ``games`` the games finished.
+        ``{"game", "players", "num_envs", "workers", "seconds", "calls", "steps",
+        "steps_per_s", "games", "engine_decisions_per_s", "load_average"}``: ``steps``
+        counts decisions over all games (``num_envs`` per call), ``games`` the games
+        finished; ``workers`` processes step the games (see ``rl.vector``).
 
     Raises:
         ValueError: unknown game or option, ``num_envs`` below 1, or ``seconds`` not
@@ -114,23 +116,27 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         raise ValueError(f"seconds must be positive, got {seconds!r}")
     from meeplehall.rl import vector_env
 
-    env = vector_env(game, num_envs, players, copy=False, **options)
-    rng = np.random.default_rng(seed)
-    obs, _ = env.reset(seed=seed)
-    calls = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        # a uniform random legal action per game: the largest of masked random keys
-        keys = rng.random(obs["action_mask"].shape)
-        keys[obs["action_mask"] == 0] = -1.0
-        obs, _rewards, terminated, _truncated, _infos = env.step(keys.argmax(axis=1))
-        games += int(terminated.sum())
-        calls += 1
-    elapsed = time.perf_counter() - start
+    env = vector_env(game, num_envs, players, copy=False, workers=workers, **options)
+    try:
+        rng = np.random.default_rng(seed)
+        obs, _ = env.reset(seed=seed)
+        calls = games = 0
+        start = time.perf_counter()
+        deadline = start + seconds
+        while time.perf_counter() < deadline:
+            # a uniform random legal action per game: the largest of masked random keys
+            keys = rng.random(obs["action_mask"].shape)
+            keys[obs["action_mask"] == 0] = -1.0
+            obs, _rewards, terminated, _truncated, _infos = env.step(keys.argmax(axis=1))
+            games += int(terminated.sum())
+            calls += 1
+        elapsed = time.perf_counter() - start
+    finally:
+        env.close()
     steps = calls * num_envs
     report: dict[str, Any] = {
-        "game": game, "players": players, "num_envs": num_envs, "seconds": round(elapsed, 3),
+        "game": game, "players": players, "num_envs": num_envs, "workers": workers,
+        "seconds": round(elapsed, 3),
         "calls": calls, "steps": steps,
         "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0, "games": games}
     if engine:

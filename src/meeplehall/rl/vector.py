@@ -22,10 +22,23 @@ is (0 = the first seat).
 
 Seeds: ``reset(seed=s)`` starts game ``i`` from seed ``s + i``; later games draw their seeds
 from a generator seeded with ``s``, so a run replays from its first seed.
+
+``workers=K`` (K > 1) steps the games in K worker processes, each holding a contiguous
+share of them, so that the engines run on K cores: actions go to the workers through
+pipes, and the workers write observations and masks straight into one shared-memory
+batch. Rows, rewards and infos are as above; each worker draws its later seeds from its
+own generator (seeded with ``s`` plus its first game's index), so a run replays given
+its seed and its ``K``. ``tables`` is empty then (the games live in the workers); call
+``close()`` to stop the workers.
 """
 
 from __future__ import annotations
 
+import contextlib
+import itertools
+import multiprocessing
+from multiprocessing.connection import Connection
+from multiprocessing.shared_memory import SharedMemory
 from typing import Any
 
 import numpy as np
@@ -48,13 +61,23 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         "autoreset_mode": AutoresetMode.SAME_STEP, "render_modes": []}
 
     def __init__(self, game: str, num_envs: int, players: int = 2, reward: str = "rank",
-                 illegal_action: str = "end", copy: bool = True, **options: Any) -> None:
+                 illegal_action: str = "end", copy: bool = True, workers: int = 1,
+                 **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if illegal_action not in ("end", "raise"):
             raise ValueError(f"illegal_action must be 'end' or 'raise', got {illegal_action!r}")
-        first = Table(game, players, reward, **options)
-        self.tables = [first] + [first.clone() for _ in range(num_envs - 1)]
+        if isinstance(workers, bool) or not isinstance(workers, int) or \
+                not 1 <= workers <= num_envs:
+            raise ValueError(f"workers must be an integer from 1 to num_envs ({num_envs}), "
+                             f"got {workers!r}")
+        first = Table(game, players, reward, **options)  # checks the game and options
+        self._shards: list[_Shard] = []
+        self._shm: list[SharedMemory] = []
+        if workers > 1:
+            self.tables: list[Table] = []
+        else:
+            self.tables = [first] + [first.clone() for _ in range(num_envs - 1)]
         self.encoder = first.encoder
         self.num_envs = num_envs
         self.players = players
@@ -75,6 +98,101 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         self._mask = np.zeros((num_envs, actions), np.int8)
         self._seat = np.zeros(num_envs, np.int64)
         self._seeds = np.random.default_rng()
+        if workers > 1:
+            self._start_workers(game, players, reward, illegal_action, workers, options)
+
+    # -- worker processes (``workers`` > 1) ---------------------------------------------------
+
+    def _start_workers(self, game: str, players: int, reward: str, illegal_action: str,
+                       workers: int, options: dict[str, Any]) -> None:
+        n = self.num_envs
+        obs_shm = SharedMemory(create=True, size=max(1, self._obs.nbytes))
+        mask_shm = SharedMemory(create=True, size=max(1, self._mask.nbytes))
+        self._shm = [obs_shm, mask_shm]
+        self._obs = np.ndarray(self._obs.shape, np.float32, buffer=obs_shm.buf)
+        self._mask = np.ndarray(self._mask.shape, np.int8, buffer=mask_shm.buf)
+        # fork where there is one (no main-module guard needed in the caller's script)
+        methods = multiprocessing.get_all_start_methods()
+        context = multiprocessing.get_context("fork") if "fork" in methods else \
+            multiprocessing.get_context("spawn")
+        bounds = [n * k // workers for k in range(workers + 1)]
+        try:
+            for lo, hi in itertools.pairwise(bounds):
+                mine, theirs = context.Pipe()
+                proc = context.Process(
+                    target=_worker, daemon=True,
+                    args=(theirs, game, players, reward, illegal_action, options,
+                          obs_shm.name, mask_shm.name, n, lo, hi))
+                proc.start()
+                theirs.close()
+                self._shards.append(_Shard(lo, hi, mine, proc))
+            for shard in self._shards:
+                shard.answer()  # built (or the reason it could not be)
+        except BaseException:
+            self.close_extras()
+            raise
+
+    def _ask(self, command: str, args: list[Any]) -> list[Any]:
+        for shard, arg in zip(self._shards, args, strict=True):
+            shard.conn.send((command, arg))
+        answers: list[Any] = []
+        error: BaseException | None = None
+        for shard in self._shards:
+            try:
+                answers.append(shard.answer())
+            except ValueError as exc:  # every worker answers before the error is raised
+                error = error or exc
+        if error is not None:
+            raise error
+        return answers
+
+    def _reset_workers(self, seeds: list[int], base: int | None) -> None:
+        answers = self._ask("reset", [
+            (seeds[s.lo:s.hi], None if base is None else base + s.lo) for s in self._shards])
+        for shard, seat in zip(self._shards, answers, strict=True):
+            self._seat[shard.lo:shard.hi] = seat
+
+    def _step_workers(self, acts: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray,
+                                                          np.ndarray, np.ndarray,
+                                                          dict[str, Any]]:
+        n = self.num_envs
+        answers = self._ask("step", [acts[s.lo:s.hi] for s in self._shards])
+        rewards = np.zeros(n, np.float32)
+        terminated = np.zeros(n, bool)
+        infos: dict[str, Any] = {}
+        ended = any("rewards" in info for _r, _t, info in answers)
+        if ended:
+            infos = {"rewards": np.zeros((n, self.players), np.float32),
+                     "final_obs": np.empty(n, dtype=object), "illegal": np.zeros(n, bool)}
+        for shard, (shard_rewards, shard_terminated, info) in zip(self._shards, answers,
+                                                                  strict=True):
+            lo, hi = shard.lo, shard.hi
+            rewards[lo:hi] = shard_rewards
+            terminated[lo:hi] = shard_terminated
+            self._seat[lo:hi] = info["seat"]
+            if "rewards" in info:
+                for key in ("rewards", "final_obs", "illegal"):
+                    infos[key][lo:hi] = info[key]
+        infos["seat"] = self._seat.copy()
+        if ended:
+            infos["_final_obs"] = terminated.copy()
+        return self._batch(), rewards, terminated, np.zeros(n, bool), infos
+
+    def close_extras(self, **kwargs: Any) -> None:
+        """Stop the worker processes and free the shared batch (``workers`` > 1)."""
+        for shard in self._shards:
+            shard.stop()
+        self._shards = []
+        if self._shm:
+            # the batch arrays keep views on the shared memory: give them their own copy
+            self._obs, self._mask = self._obs.copy(), self._mask.copy()
+            for shm in self._shm:
+                # a batch handed out with copy=False may still view it: then the
+                # mapping goes with this process
+                with contextlib.suppress(BufferError):
+                    shm.close()
+                shm.unlink()
+            self._shm = []
 
     def _next_seed(self) -> int:
         return int(self._seeds.integers(0, 2**31 - 1))
@@ -114,6 +232,12 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             self._seeds = np.random.default_rng(int(seed))
         else:
             seeds = [self._next_seed() for _ in range(self.num_envs)]
+        if self._shards:
+            self._reset_workers(seeds, None if seed is None or isinstance(seed, list)
+                                else int(seed))
+            return self._batch(), {"seat": self._seat.copy()}
+        if not self.tables:
+            raise ValueError("the environment is closed")
         for i, s in enumerate(seeds):
             self._start(i, s)
         return self._batch(), {"seat": self._seat.copy()}
@@ -130,6 +254,10 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         n = self.num_envs
         if acts.shape[0] != n:
             raise ValueError(f"step needs {n} actions, got {acts.shape[0]}")
+        if self._shards:
+            return self._step_workers(acts)
+        if not self.tables:
+            raise ValueError("the environment is closed")
         rewards = np.zeros(n, np.float32)
         terminated = np.zeros(n, bool)
         all_rewards: np.ndarray | None = None
@@ -169,3 +297,72 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             infos["_final_obs"] = terminated.copy()
             infos["illegal"] = illegal if illegal is not None else np.zeros(n, bool)
         return self._batch(), rewards, terminated, np.zeros(n, bool), infos
+
+
+class _Shard:
+    """One worker process and the games ``lo .. hi - 1`` it steps."""
+
+    def __init__(self, lo: int, hi: int, conn: Connection,
+                 proc: multiprocessing.process.BaseProcess) -> None:
+        self.lo, self.hi, self.conn, self.proc = lo, hi, conn, proc
+
+    def answer(self) -> Any:
+        """The worker's answer to the last command; its error raised as ValueError."""
+        try:
+            status, payload = self.conn.recv()
+        except EOFError:
+            raise RuntimeError(f"the worker of games {self.lo}..{self.hi - 1} "
+                               f"died (exit code {self.proc.exitcode})") from None
+        if status == "error":
+            raise ValueError(payload)
+        return payload
+
+    def stop(self) -> None:
+        with contextlib.suppress(OSError, ValueError):
+            self.conn.send(("close", None))
+        self.proc.join(5)
+        if self.proc.is_alive():
+            self.proc.kill()
+            self.proc.join(5)
+        self.conn.close()
+
+
+def _worker(conn: Connection, game: str, players: int, reward: str, illegal_action: str,
+            options: dict[str, Any], obs_name: str, mask_name: str, total: int, lo: int,
+            hi: int) -> None:
+    """A worker process: games ``lo .. hi - 1`` of the batch, written into the shared
+    observation and mask arrays in place."""
+    obs_shm = SharedMemory(name=obs_name)
+    mask_shm = SharedMemory(name=mask_name)
+    env: MeeplehallVectorEnv | None = None
+    try:
+        try:
+            env = MeeplehallVectorEnv(game, hi - lo, players, reward, illegal_action,
+                                      copy=False, **options)
+            size, actions = env.encoder.size, env.encoder.num_actions
+            env._obs = np.ndarray((total, size), np.float32, buffer=obs_shm.buf)[lo:hi]
+            env._mask = np.ndarray((total, actions), np.int8, buffer=mask_shm.buf)[lo:hi]
+        except Exception as exc:
+            conn.send(("error", f"{type(exc).__name__}: {exc}"))
+            return
+        conn.send(("ok", None))
+        while True:
+            command, arg = conn.recv()
+            try:
+                if command == "reset":
+                    seeds, base = arg
+                    _obs, info = env.reset(seed=list(seeds))
+                    if base is not None:  # later seeds: a generator of its own
+                        env._seeds = np.random.default_rng(base)
+                    conn.send(("ok", info["seat"]))
+                elif command == "step":
+                    _obs, rewards, terminated, _trunc, info = env.step(arg)
+                    conn.send(("ok", (rewards, terminated, info)))
+                else:
+                    return
+            except ValueError as exc:
+                conn.send(("error", str(exc)))
+    finally:
+        del env  # the batch arrays are views on the shared memory
+        obs_shm.close()
+        mask_shm.close()

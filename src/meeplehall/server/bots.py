@@ -2,8 +2,9 @@
 
 After every change of a table, the driver checks whose turn it is; when a bot seat is to
 move, it asks the bot (through ``player_view`` only) in a worker thread and submits its
-choice like any seat would. A bot that raises, overruns its think time or answers with an
-action that is not legal is logged, and the random bot moves for it that once, with a
+choice like any seat would. A bot that raises, overruns its think time (counted from when
+a worker takes it up, not while it waits for one) or answers with an action that is not
+legal is logged, and the random bot moves for it that once, with a
 note in the table's history that every client sees. So a table never hangs on a bot.
 
 One process drives a table's bots at a time: the holder of its lease in the database
@@ -33,6 +34,8 @@ from meeplehall.server.live_table import Live
 from meeplehall.server.service import HUMAN, TableService
 
 log = logging.getLogger("meeplehall.server.bots")
+
+QUEUE_WAITS = 10  # a bot waits at most this many think times for a free worker
 
 
 def bot_seed(table_seed: int, seat: int, seq: int) -> int:
@@ -136,8 +139,22 @@ class BotDriver:
         note = None
         try:
             bot = make_bot(kind, seed)
-            future = asyncio.get_running_loop().run_in_executor(
-                self._pool, lambda: bot.choose(game, game.player_view(state, seat), legal))
+            loop = asyncio.get_running_loop()
+            started = asyncio.Event()
+
+            def think() -> Any:
+                loop.call_soon_threadsafe(started.set)
+                return bot.choose(game, game.player_view(state, seat), legal)
+
+            future = loop.run_in_executor(self._pool, think)
+            # The think time runs from when a worker takes the bot up, not while it
+            # waits for one behind other tables' bots (bounded: a pool held by bots
+            # that never answer still lets the table go on).
+            try:
+                await asyncio.wait_for(started.wait(), QUEUE_WAITS * self.think_time)
+            except TimeoutError:
+                future.cancel()
+                raise _Queued from None
             action: Any = await asyncio.wait_for(future, self.think_time)
             if action not in legal:
                 raise _IllegalChoice
@@ -175,10 +192,16 @@ class _IllegalChoice(Exception):
     pass
 
 
+class _Queued(Exception):
+    pass
+
+
 def _reason(exc: BaseException, think_time: float) -> str:
     # Only the exception's type: its message could quote the bot's view of the table.
     if isinstance(exc, TimeoutError):
         return f"no answer within {think_time:g} s"
     if isinstance(exc, _IllegalChoice):
         return "it chose an action that is not legal"
+    if isinstance(exc, _Queued):
+        return f"no free bot worker within {QUEUE_WAITS * think_time:g} s"
     return f"it raised {type(exc).__name__}"

@@ -46,7 +46,10 @@ MAX_REWARD_CHOICES = 3  # the largest CHOOSE: the King's Road egg effect (P-ROAD
 SILVER_KEPT = 3  # keep 0, 1 or 2 silver windows (P-WIN-2)
 MAX_SIDES = 4  # seats plus the sides the engine plays (solo: the dummy or Parler bots)
 MAX_BOTS = 3  # Peter Parler and family (solo.py)
-BOT_FIELDS = 10  # solo.B_TURNS .. solo.B_DECK
+N_PARLER_CARDS = 5  # Peter Parler's cards (games/praga/data: the Parler deck)
+# turns, mines, quarries, 3 row pointers, pawn's market one-hot, latest card one-hot,
+# cubes, cards left in the pile
+BOT_FIELDS = 6 + len(C.markets) + N_PARLER_CARDS + 2
 
 # Numeric ranges of the plain "int" argument of each verb that has one.
 _INT_RANGES: dict[str, tuple[range, ...]] = {
@@ -98,6 +101,9 @@ def _parler_card(card: Any) -> int:
     if not _PARLER_CARD:
         from meeplehall.games.praga.parler import PARLER
 
+        if len(PARLER.cards) != N_PARLER_CARDS:
+            raise ValueError(f"the Parler deck has {len(PARLER.cards)} cards; the encoder "
+                             f"expects {N_PARLER_CARDS} (N_PARLER_CARDS)")
         _PARLER_CARD.update({c.id: i for i, c in enumerate(PARLER.cards)})
     return -1 if card is None else _PARLER_CARD[card]
 
@@ -217,7 +223,8 @@ def _owner(value: int | None, seat: int, players: int) -> int:
 
 def _bots(v: View, seat: int) -> list[float]:
     """Solo sides: per bot, turns / 16, gold mines and quarries / 10, row pointers / 4,
-    pawn's market / 10, latest card / 20, cubes / 10, cards left in the pile / 16."""
+    the pawn's market one-hot, the latest card one-hot, cubes / 10, cards left in the
+    pile / 16."""
     out: list[float] = []
     for bot in (_b(v).get("bots") or [])[:MAX_BOTS]:
         if bot["kind"] != "parler":
@@ -226,8 +233,8 @@ def _bots(v: View, seat: int) -> list[float]:
         ptr = bot["row_pointers"]
         out += [bot["turns"] / 16, bot["mines"] / 10, bot["quarries"] / 10,
                 *[ptr[r] / 4 for r in ROW_NAMES],
-                (_index(_MARKET, bot["pawn_market"]) + 1) / 10,
-                (_parler_card(bot["last_card"]) + 1) / 20, bot["cubes"] / 10,
+                *_one(_index(_MARKET, bot["pawn_market"]), len(_MARKET)),
+                *_one(_parler_card(bot["last_card"]), N_PARLER_CARDS), bot["cubes"] / 10,
                 bot["draw_pile"] / 16]
     return out
 
@@ -368,8 +375,9 @@ def blocks(players: int) -> list[Block]:
               _seat_techs),
         Block("solo_bots", MAX_BOTS * BOT_FIELDS,
               "solo sides the engine plays (Parler bots; zero without): per bot, turns / "
-              "16, gold mines / 10, quarries / 10, row pointers (3) / 4, pawn's market + 1 "
-              "/ 10, latest card + 1 / 20, cubes / 10, cards left in the pile / 16",
+              "16, gold mines / 10, quarries / 10, row pointers (3) / 4, the pawn's market "
+              f"one-hot ({len(_MARKET)}), the latest card one-hot ({N_PARLER_CARDS}), "
+              "cubes / 10, cards left in the pile / 16",
               _bots),
     ]
 

@@ -101,8 +101,9 @@ export function plainText(text) {
     .replace(/\(\s*\)/g, "").replace(/\s+([,.;:])/g, "$1").replace(/\s{2,}/g, " ").trim();
 }
 
-/** A catalogue text for the lobby (``kind``: "option", "help", "choice"), else the plain
- * form of the engine's own text. */
+/** A catalogue text for the lobby (``kind``: "option", "help", "choice"; ``key``: the
+ * option's name, for a choice "NAME: VALUE"; the lobby.po catalogues), else the plain form of the
+ * engine's own text. */
 function lobbyText(kind, key, fallback) {
   const id = `lobby ${kind}: ${key}`;
   const text = t(id);
@@ -116,7 +117,7 @@ function optionInput(opt, value, onChange) {
     input = h("input", { type: "checkbox", id, checked: !!value, onchange: (e) => onChange(e.target.checked) });
   } else if (opt.kind === "choice") {
     input = h("select", { id, onchange: (e) => onChange(e.target.value) },
-      opt.choices.map((c) => h("option", { value: c, selected: c === value }, lobbyText("choice", String(c), String(c)))));
+      opt.choices.map((c) => h("option", { value: c, selected: c === value }, lobbyText("choice", `${opt.name}: ${c}`, String(c)))));
   } else {
     input = h("input", { type: "number", id, value, min: opt.minimum, max: opt.maximum,
       onchange: (e) => onChange(Number(e.target.value)) });
@@ -183,7 +184,7 @@ async function lobby() {
       games.games.map((g) => h("button", { "aria-pressed": String(g.name === game.name), "data-game": g.name,
         onclick: () => { lobbyChoice.game = g.name; lobbyChoice.options = null; lobby(); } }, tr(g.title)))),
     h("div", { class: "form-row" },
-      h("label", { for: "players" }, t("Players")),
+      h("label", { for: "players", title: lobbyText("help", "players", playersOpt.help) }, t("Players")),
       h("input", { type: "number", id: "players", value: players, min: playersOpt.minimum,
         max: playersOpt.maximum, oninput: setPlayers, onchange: setPlayers }), soloNote),
     h("h3", {}, t("Seats")), seatBox,
@@ -638,7 +639,9 @@ class TableView {
             localStorage.setItem("meeplehall.autoEnd", ev.target.checked ? "1" : "0");
             const skip = ev.target.checked && this.acting ? this.module.autoEndAction(this.acting.legal, this.lastChosen) : null;
             if (skip) this.choose(skip);
-          } }), " ", t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
+          } }), " ", this.game === "praga"
+            ? t("Skip confirmations (perform the tile's action when it is the only one; end my turn when nothing is left)")
+            : t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
       }
     }
     const undoSeat = this.acting ? this.acting.seat : this.primary;

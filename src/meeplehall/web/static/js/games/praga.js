@@ -12,6 +12,7 @@ import {
   SVG_NS, el, txt, hexPoints, hexCentre, fitHexes, costText, targetize,
   shapeFor, mergeTitles,
 } from "../praga/draw.js";
+import { mountZoom as zoomable } from "../zoom.js";
 
 const GEOMETRY_URL = new URL("../praga/geometry.json", import.meta.url);
 let geometry = null;
@@ -91,7 +92,31 @@ export async function renderBoard(container, view, ctx) {
   const table = board.drawTable();
   container.replaceChildren(table);
   mountZoom(container, table, mem);
+  fitChipLabels(table);
   return table.querySelector("svg.praga-board");
+}
+
+// A chip's label stays inside its box in every language: a label wider than the box is
+// narrowed to fit (its font size, and so its height, stays); so does a text with a
+// data-fit width (units).
+function fitChipLabels(root) {
+  for (const label of root.querySelectorAll("text[data-fit]")) {
+    const room = Number(label.dataset.fit);
+    if (label.getComputedTextLength() > room) {
+      label.setAttribute("textLength", String(room));
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
+  for (const chip of root.querySelectorAll("g.chip")) {
+    const box = chip.querySelector("rect");
+    const label = chip.querySelector("text");
+    if (!box || !label) continue;
+    const room = Number(box.getAttribute("width")) - 8;
+    if (label.getComputedTextLength() > room) {
+      label.setAttribute("textLength", String(room));
+      label.setAttribute("lengthAdjust", "spacingAndGlyphs");
+    }
+  }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -146,104 +171,11 @@ function noteChanges(mem, view) {
 
 function mountZoom(container, table, mem) {
   const viewport = table.querySelector(".praga-viewport");
-  const svg = viewport.querySelector("svg.praga-board");
-  const label = table.querySelector(".praga-zoom-level");
-  const fit = () => Math.max(MIN_ZOOM, Math.min((viewport.clientWidth - 2) / W,
-    (viewport.clientHeight - 2) / H));
-  const apply = (z, ax = viewport.clientWidth / 2, ay = viewport.clientHeight / 2) => {
-    z = Math.max(MIN_ZOOM, Math.min(MAX_ZOOM, z));
-    const old = mem.zoom || z;
-    const px = (viewport.scrollLeft + ax) / old;
-    const py = (viewport.scrollTop + ay) / old;
-    mem.zoom = z;
-    svg.style.width = `${Math.round(W * z)}px`;
-    svg.style.height = `${Math.round(H * z)}px`;
-    viewport.scrollLeft = px * z - ax;
-    viewport.scrollTop = py * z - ay;
-    mem.left = viewport.scrollLeft;
-    mem.top = viewport.scrollTop;
-    label.textContent = `${Math.round(z * 100)} %`;
-    viewport.dataset.zoom = z.toFixed(3);
-  };
-  if (mem.zoom === null) {
-    const width = (viewport.clientWidth - 2) / W;
-    mem.zoom = Math.max(LEGIBLE, Math.min(width, 1.4));
-  }
-  svg.style.width = `${Math.round(W * mem.zoom)}px`;
-  svg.style.height = `${Math.round(H * mem.zoom)}px`;
-  viewport.scrollLeft = mem.left;
-  viewport.scrollTop = mem.top;
-  label.textContent = `${Math.round(mem.zoom * 100)} %`;
-  viewport.dataset.zoom = mem.zoom.toFixed(3);
-  viewport.addEventListener("scroll", () => { mem.left = viewport.scrollLeft; mem.top = viewport.scrollTop; });
-  const buttons = {
-    "zoom-in": () => apply(mem.zoom * STEP),
-    "zoom-out": () => apply(mem.zoom / STEP),
-    "zoom-fit": () => apply(fit()),
-    "zoom-reset": () => apply(Math.max(LEGIBLE, 1)),
-  };
-  for (const [name, fn] of Object.entries(buttons)) {
-    table.querySelector(`[data-zoom='${name}']`).addEventListener("click", fn);
-  }
-  const at = (e) => {
-    const r = viewport.getBoundingClientRect();
-    return [e.clientX - r.left, e.clientY - r.top];
-  };
-  viewport.addEventListener("wheel", (e) => {
-    if (!e.deltaY) return;
-    e.preventDefault();
-    apply(mem.zoom * Math.exp(-Math.max(-200, Math.min(200, e.deltaY)) / 500), ...at(e));
-  }, { passive: false });
-  viewport.addEventListener("keydown", (e) => {
-    if (e.target !== viewport) return;
-    if (e.key === "+" || e.key === "=") { e.preventDefault(); apply(mem.zoom * STEP); }
-    if (e.key === "-") { e.preventDefault(); apply(mem.zoom / STEP); }
-  });
-  // pointers: one drags the map, two pinch; a drag does not click what it started on
-  const down = new Map();
-  let pinch = null;
-  let dragged = false;
-  viewport.addEventListener("pointerdown", (e) => {
-    if (e.pointerType === "mouse" && e.button !== 0) return;
-    down.set(e.pointerId, { x: e.clientX, y: e.clientY, x0: e.clientX, y0: e.clientY });
-    dragged = false;
-    if (down.size === 2) {
-      const [a, b] = [...down.values()];
-      pinch = { dist: Math.hypot(a.x - b.x, a.y - b.y) || 1, zoom: mem.zoom };
-    }
-  });
-  viewport.addEventListener("pointermove", (e) => {
-    const p = down.get(e.pointerId);
-    if (!p) return;
-    const dx = e.clientX - p.x;
-    const dy = e.clientY - p.y;
-    p.x = e.clientX;
-    p.y = e.clientY;
-    if (down.size >= 2 && pinch) {
-      const [a, b] = [...down.values()];
-      const dist = Math.hypot(a.x - b.x, a.y - b.y) || 1;
-      const r = viewport.getBoundingClientRect();
-      dragged = true;
-      apply(pinch.zoom * (dist / pinch.dist), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
-      return;
-    }
-    if (!dragged && Math.hypot(e.clientX - p.x0, e.clientY - p.y0) < 6) return;
-    if (!dragged) {
-      try { viewport.setPointerCapture(e.pointerId); } catch { /* a pointer already gone */ }
-    }
-    dragged = true;
-    viewport.scrollLeft -= dx;
-    viewport.scrollTop -= dy;
-  });
-  const up = (e) => {
-    down.delete(e.pointerId);
-    if (down.size < 2) pinch = null;
-  };
-  viewport.addEventListener("pointerup", up);
-  viewport.addEventListener("pointercancel", up);
-  viewport.addEventListener("click", (e) => {
-    if (dragged) { e.stopPropagation(); e.preventDefault(); dragged = false; }
-  }, true);
+  zoomable(viewport, viewport.querySelector("svg.praga-board"), table.querySelector(".praga-zoombar"),
+    table.querySelector(".praga-zoom-level"), mem, W, H, {
+      min: MIN_ZOOM, max: MAX_ZOOM, step: STEP, reset: Math.max(LEGIBLE, 1),
+      initial: (vp) => Math.max(LEGIBLE, Math.min((vp.clientWidth - 2) / W, 1.4)),
+    });
 }
 
 class PragaBoard {
@@ -346,6 +278,7 @@ class PragaBoard {
       return node;
     };
     const table = div("praga-table");
+    const summary = this.drawSummary();  // first: the regions' labels use it
     const col = div("praga-mapcol");
     const bar = div("praga-zoombar", { role: "toolbar", "aria-label": this.t("map zoom") });
     for (const [name, text, label] of [["zoom-out", "−", this.t("zoom out")], ["zoom-in", "+", this.t("zoom in")],
@@ -373,10 +306,88 @@ class PragaBoard {
     const players = div("praga-players", { role: "group", "aria-label": this.t("player boards") });
     for (let p = 0; p < this.view.players; p++) players.append(this.drawPlayerCard(p));
     for (const bot of this.b.bots || []) players.append(this.drawBotCard(bot));
-    table.append(col, players);
+    table.append(summary, col, players);
     for (const [node, label] of this.targets) mergeTitles(node, label);
     table.dataset.targets = String(this.targets.length);
     return table;
+  }
+
+  // --- screen readers: a short summary of each region, with the view's numbers ----------
+  // [region, text] pairs: the status line, the crane, the tile rows, both grids, the city
+  // map, each player and each side the engine plays, then each opponent's last move.
+  summaries() {
+    const b = this.b;
+    const v = this.view;
+    const total = this.C.turns_per_player * v.players;
+    const out = [];
+    const status = [`${this.t("era")} ${v.era}`,
+      this.t("turn {n} of {m}", { n: Math.min(b.turns_done + 1, total), m: total }),
+      `${this.t("platform")} ${b.platform}`];
+    if (v.to_move !== null && v.to_move !== undefined) {
+      status.push(this.t("{seat} to move", { seat: this.seatName(v.to_move) }));
+    }
+    out.push(["status", status.join(", ")]);
+    const slots = [];
+    b.crane.wheel.forEach((tile, slot) => {
+      if (slot === 0 || tile === null) return;
+      slots.push(`${this.t("slot {n}", { n: slot })}: ${tile} (${b.action_tiles[tile].map((a) => this.name(a)).join(" / ")})`);
+    });
+    out.push(["crane", `${this.t("action crane")}: ${slots.join("; ") || this.t("empty")}`]);
+    out.push(["rows", `${this.t("hex tile rows")}: ` + ["building", "wall", "upgrade"].map((row) =>
+      `${this.t(`${row} row`)} ${b.rows[row].map((id) => id ?? "—").join(", ")}`).join("; ")]);
+    const seats = [...Array(v.players).keys()];
+    this.N.grids.forEach((gname, gi) => {
+      out.push([`grid-${gname}`, `${this.t(gname)}: ` + seats.map((p) => {
+        const cube = b.players[p][gi === 0 ? "hunger_wall" : "cathedral"];
+        return `${this.seatName(p)} ${this.t("row")} ${cube.row + 1}, ${this.t("column")} ${cube.column}`;
+      }).join("; ")]);
+    });
+    const owners = [...Array(v.players + (b.bots || []).length).keys()];
+    const built = owners.map((p) => this.t("buildings of {name}: {n}",
+      { name: this.seatName(p), n: b.sites.filter((st) => st.owner === p).length }));
+    const road = seats.map((p) => `${this.seatName(p)} ${ROMAN[b.players[p].road] ?? b.players[p].road}`);
+    out.push(["city", `${this.t("city map")}: ${built.join(", ")}; `
+      + `${this.t("markets scored: {n}", { n: b.markets.filter((m) => m.scored).length })}; `
+      + `${this.t("King's Road")}: ${road.join(", ")}`]);
+    for (const p of seats) {
+      const pl = b.players[p];
+      out.push([`player-${p}`, `${this.seatName(p)}${p === this.seat ? " (" + this.t("you") + ")" : ""}: `
+        + `${pl.vp} ${this.t("VP")}; ${this.t("gold")}: ${pl.gold}, ${this.t("stone")}: ${pl.stone}, `
+        + `${this.t("egg")}: ${pl.eggs}, ${this.t("cubes")}: ${pl.cubes}, `
+        + `${this.t("windows")}: ${pl.silver_windows} + ${pl.gold_windows}; `
+        + `${this.t("mines track")}: ${pl.mines}, ${this.t("quarries track")}: ${pl.quarries}, `
+        + `${this.t("technology track")}: ${pl.technology}, ${this.t("University track")}: ${pl.university}`]);
+    }
+    // what changed: the regions each opponent's last move touched
+    const regions = (key) => {
+      const [kind, a, c] = key.split("-");
+      if (["site", "market", "plank", "seal"].includes(kind)) return this.t("city map");
+      if (kind === "action") return this.t("action crane");
+      if (kind === "grid") return this.t(this.N.grids[Number(a)]);
+      if (kind === "road") return this.t("King's Road");
+      return this.seatName(Number(kind === "track" || kind === "wall" || kind === "upgrade" ? a : c));
+    };
+    for (const [seat, keys] of Object.entries(this.changes.last)) {
+      if (Number(seat) === this.seat) continue;
+      const what = [...new Set([...keys].map(regions))];
+      out.push([`last-${seat}`, this.t("last move of {name}: {what}",
+        { name: this.seatName(Number(seat)), what: what.join(", ") })]);
+    }
+    return out;
+  }
+
+  drawSummary() {
+    const list = document.createElement("ul");
+    list.className = "visually-hidden praga-summary";
+    list.setAttribute("aria-label", this.t("The board in short"));
+    this.summary = new Map(this.summaries());
+    for (const [region, text] of this.summary) {
+      const item = document.createElement("li");
+      item.dataset.region = region;
+      item.textContent = text;
+      list.append(item);
+    }
+    return list;
   }
 
   draw() {
@@ -413,7 +424,9 @@ class PragaBoard {
 
   section(id, x, y, w, h, title) {
     const grp = el("g", { class: `section ${id}`, "data-part": id,
-      transform: `translate(${x},${y})` });
+      transform: `translate(${x},${y})`, role: "group" });
+    const said = this.summary && this.summary.get(id);
+    if (said || title) grp.setAttribute("aria-label", said || title);
     grp.append(el("rect", { x: 0, y: 0, width: w, height: h, rx: 6, class: "frame" }));
     if (title) grp.append(txt(8, 16, title, { class: "title", "text-anchor": "start" }));
     return grp;
@@ -665,13 +678,14 @@ class PragaBoard {
   // A reward that does not fit one line (more than 7 characters) takes two.
   tileLines(row, comp) {
     const split = (prefix, reward) => {
-      const parts = shortParts(reward, this.N.reward_kinds);
+      const parts = this.shortParts(reward);
       const one = prefix + parts.join("+");
       if (one.length <= 7 || parts.length < 2) return [one];
       return [prefix + parts[0], "+" + parts.slice(1).join("+")];
     };
     if (row === 2) return [this.abbr(this.N.actions[comp.action]), ...split("+", comp.bonus)];
-    const cost = [comp.gold ? `${comp.gold}g` : "", comp.stone ? `${comp.stone}s` : ""]
+    const cost = [comp.gold ? `${comp.gold}${this.short("gold")}` : "",
+      comp.stone ? `${comp.stone}${this.short("stone")}` : ""]
       .filter(Boolean).join(" ");
     return [cost || "0", ...split("→", comp.reward)];
   }
@@ -682,6 +696,18 @@ class PragaBoard {
     const name = this.N.actions[i];
     const out = this.t(`abbreviation: ${name}`);
     return out === `abbreviation: ${name}` ? ACTION_ABBR[i] : out;
+  }
+
+  // A reward kind's short form after a number ("2g" in English), in the reader's language.
+  short(kind) {
+    const out = this.t(`short: ${kind}`);
+    return out === `short: ${kind}` ? SHORT[kind] || kind : out;
+  }
+
+  // A reward as short parts ("2g", "1VP"); "–" for none.
+  shortParts(reward) {
+    if (!reward || !reward.length) return ["–"];
+    return reward.map(([k, n]) => `${n}${this.short(this.N.reward_kinds[k])}`);
   }
 
   chip(x, y, w, label) {
@@ -726,8 +752,8 @@ class PragaBoard {
         grp.append(g);
       }
       if (row % 2 === 0 && (tier.gold || tier.stone)) {
-        const ct = txt(gx + cols * cell + 4, cy + cell + 2, `${tier.gold}g ${tier.stone}s`,
-          { class: "tiny", "text-anchor": "start" });
+        const ct = txt(gx + cols * cell + 4, cy + cell + 2, `${tier.gold}${this.short("gold")} ${tier.stone}${this.short("stone")}`,
+          { class: "tiny", "text-anchor": "start", "data-fit": w - (gx + cols * cell + 4) - 4 });
         ct.append(el("title", {}, [this.t("entering tier {n} costs {cost}", { n: tier.level,
           cost: costText([tier.gold, tier.stone, 0, 0], this.N.cost_kinds, (k) => this.t(k)) })]));
         grp.append(ct);
@@ -846,7 +872,7 @@ class PragaBoard {
         class: `hex market-${this.N.market_colours[m.colour]}` }));
       const mt = b.markets[k].tile;  // a market tile's id, or null
       const mt0 = b.markets[k].tile;
-      const parts = mt0 !== null ? shortParts(this.byId.market_tiles.get(mt0).upper, this.N.reward_kinds) : [];
+      const parts = mt0 !== null ? this.shortParts(this.byId.market_tiles.get(mt0).upper) : [];
       const twoLines = parts.join("+").length > 5 && parts.length > 1;
       g.append(txt(cx, cy + (twoLines ? -8 : -2), m.id, { class: "tiny bold" }));
       let tip = `${this.t("market")} ${m.id} (${this.t(this.N.market_colours[m.colour])})`;
@@ -947,7 +973,7 @@ class PragaBoard {
       const g = el("g", { class: "token", "data-token": tok.id });
       g.append(el("rect", { x: tx, y: 96, width: 58, height: 38, rx: 4, class: "token-box" }));
       g.append(txt(tx + 29, 111, tok.id, { class: "tiny bold" }));
-      g.append(txt(tx + 29, 127, shortReward(tok.gain, this.N.reward_kinds), { class: "tiny" }));
+      g.append(txt(tx + 29, 127, this.shortParts(tok.gain).join("+"), { class: "tiny" }));
       g.append(el("title", {}, [`${this.t("production token")} ${tok.id}: ${this.reward(tok.gain)}`]));
       this.target(g, `token ${tok.id}`);
       grp.append(g);
@@ -1093,7 +1119,8 @@ class PragaBoard {
   // technologies, seals, tokens and bridge tiles, one SVG unit per pixel.
   drawPlayerCard(p) {
     const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-player", role: "group",
-      "data-part": `player-${p}`, "aria-label": this.seatName(p) });
+      "data-part": `player-${p}`,
+      "aria-label": (this.summary && this.summary.get(`player-${p}`)) || this.seatName(p) });
     const height = this.drawPlayer(svg, p, CARD_W);
     svg.setAttribute("viewBox", `0 0 ${CARD_W} ${height}`);
     svg.style.width = `${CARD_W}px`;
@@ -1324,18 +1351,10 @@ const ACTION_ABBR = ["Mi", "Qu", "Up", "Wa", "Bu", "Ro"];
 const ROMAN = ["0", "I", "II", "III", "IV", "V"];
 const CHOICE_VERBS = new Set(["choose", "keep-tech", "bridge-tile", "cathedral-tile",
   "keep-silver", "buy-extra"]);
+// English short forms, used where a catalogue lacks "abbreviation: ..." or "short: ...".
 const SHORT = { vp: "VP", gold: "g", stone: "s", silver: "sw", gold_window: "gw", egg: "egg",
   red_token: "rt", blue_token: "bt", tech: "tech", univ: "univ", mine: "mine", quarry: "qu",
   hw_move: "HW", cat_move: "Cat", side_move: "side" };
-
-function shortParts(reward, kinds) {
-  if (!reward || !reward.length) return ["–"];
-  return reward.map(([k, n]) => `${n}${SHORT[kinds[k]] || kinds[k]}`);
-}
-
-function shortReward(reward, kinds) {
-  return shortParts(reward, kinds).join("+");
-}
 
 // The wheel bonus of a crane slot as an icon (special tile, gold, stone, silver window,
 // egg, track step).
@@ -1447,3 +1466,12 @@ const STYLE = `
 @keyframes praga-flash { 50% { opacity: 0.35; } }
 @media (prefers-reduced-motion: reduce) { .praga-svg .flash { animation: none; } }
 `;
+
+/** The action a player who chose to skip confirmations does not have to click: "End your
+ * turn" when nothing else is left (P-TURN-2 step 3), or performing the taken tile's action
+ * when it is the only action that tile can perform now (the tile was taken for it). */
+export function autoEndAction(legal) {
+  if (legal.length !== 1) return null;
+  const verb = legal[0].text.split(" ")[0];
+  return verb === "end-turn" || verb === "perform" ? legal[0].text : null;
+}

@@ -7,11 +7,18 @@
 // RC-BUILD-*, RC-WS-* (see the rules reference).
 
 import { clickable, colourOf, h, s, token } from "../dom.js";
+import { mountZoom, zoomBar } from "../zoom.js";
 
 // The scoring track's Prestige spaces (data/track.toml), for the eagles on the track.
 const TRACK = await fetch("/api/board/red-cathedral/track").then((r) => (r.ok ? r.json() : null)).catch(() => null);
 
 const W = 1000;
+// A phone: the board is zoomed and panned (js/zoom.js) and your own area is part of it.
+// Its default zoom makes every target at least 24 px (the smallest, an Inventory pile,
+// is 22 units high).
+const PHONE = "(max-width: 40rem)";
+const PHONE_ZOOM = 1.15;
+const zoomMemory = new WeakMap();  // per board container: {zoom, left, top}
 const MATERIAL_FILL = {
   wood: "#8a5a2b", brick: "#b5482f", stone: "#9a9a9a", gold: "#d4af37", green: "#2e8b57",
   purple: "#7b3fa0", rubles: "#c9c9c9", rp: "#c8302c",
@@ -111,8 +118,10 @@ export function renderBoard(container, view, ctx) {
   }
 
   const sides = view.sides || [];
-  // Your own area is drawn apart, in a bar that stays in view (sticky) below the board.
-  const mineSide = sides.find((x) => x.side === ctx.seat && x.inventory !== undefined);
+  const phone = typeof matchMedia === "function" && matchMedia(PHONE).matches;
+  // Your own area is drawn apart, in a bar that stays in view (sticky) below the board
+  // (on a phone it is part of the zoomable board).
+  const mineSide = phone ? undefined : sides.find((x) => x.side === ctx.seat && x.inventory !== undefined);
   const others = sides.filter((x) => x !== mineSide);
   const perRow = 2;
   const playerRows = Math.ceil(others.length / perRow);
@@ -130,6 +139,21 @@ export function renderBoard(container, view, ctx) {
     drawSide(svg, view, side, (i % perRow) * (W / perRow), y + Math.floor(i / perRow) * 170, ctx, target);
   });
   svg.addEventListener("confirm", (event) => ctx.choose(event.detail));
+  if (phone) {
+    let mem = zoomMemory.get(container);
+    if (!mem) { mem = { zoom: null, left: 0, top: 0 }; zoomMemory.set(container, mem); }
+    const bar = zoomBar({ bar: t("board zoom"), out: t("zoom out"), in: t("zoom in"), fit: t("whole board"),
+      fitLabel: t("show the whole board"), reset: t("normal size") }, { bar: "rc-zoombar", level: "rc-zoom-level" });
+    const viewport = h("div", { class: "rc-viewport", tabindex: "0", "aria-label": t("board: drag to move it, + and − zoom") }, svg);
+    const confirm = h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") },
+      (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
+        .map((a) => h("button", { class: "primary", "data-action": a.text, "data-confirm": a.text,
+          onclick: () => ctx.choose(a.text) }, tr(a.label))));
+    container.append(legend(t, tr), summary(view, ctx), chooser, confirm, bar, viewport);
+    mountZoom(viewport, svg, bar, bar.querySelector(".rc-zoom-level"), mem, W, height,
+      { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => PHONE_ZOOM });
+    return;
+  }
   container.append(legend(t, tr), summary(view, ctx), chooser, svg);
   if (mineSide) {
     const own = s("svg", { viewBox: `0 0 ${W / 2} 166`, role: "group", "aria-label": t("Your area"),
