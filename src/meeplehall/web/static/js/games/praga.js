@@ -318,14 +318,9 @@ class PragaBoard {
   summaries() {
     const b = this.b;
     const v = this.view;
-    const total = this.C.turns_per_player * v.players;
     const out = [];
-    const status = [`${this.t("era")} ${v.era}`,
-      this.t("turn {n} of {m}", { n: Math.min(b.turns_done + 1, total), m: total }),
-      `${this.t("platform")} ${b.platform}`];
-    if (v.to_move !== null && v.to_move !== undefined) {
-      status.push(this.t("{seat} to move", { seat: this.seatName(v.to_move) }));
-    }
+    const status = [`${this.t("era")} ${v.era}`, `${this.t("platform")} ${b.platform}`];
+    if (v.to_move !== null && v.to_move !== undefined) status.push(this.moverText());
     out.push(["status", status.join(", ")]);
     const slots = [];
     b.crane.wheel.forEach((tile, slot) => {
@@ -439,19 +434,23 @@ class PragaBoard {
       `${this.t("era")} ${v.era}`,
       `${this.t("platform")}: ${this.tr(v.platform)}`,
     ];
-    if (v.to_move !== null && v.to_move !== undefined) {
-      // The mover's own turn, as the prompt counts it ("turn n of 16, take an action tile").
-      const played = v.state && Array.isArray(v.state.played) ? v.state.played[v.to_move] : undefined;
-      const person = this.ctx.people && this.ctx.people[v.to_move];
-      const who = person ? `${person} (${this.seatName(v.to_move)})` : this.seatName(v.to_move);
-      parts.push(typeof played === "number"
-        ? this.t("{seat} to move, turn {n} of {m}", { seat: who,
-          n: Math.min(played + 1, this.C.turns_per_player), m: this.C.turns_per_player })
-        : this.t("{seat} to move", { seat: who }));
-    }
+    if (v.to_move !== null && v.to_move !== undefined) parts.push(this.moverText());
     grp.append(txt(12, 19, parts.join("  ·  "), { class: "title", "text-anchor": "start" }));
     grp.append(el("title", {}, [this.tr(v.this_turn || "")]));
     return grp;
+  }
+
+  // Who is to move (their name and colour) and which of their own turns it is, counted
+  // as the prompt counts it ("turn n of 16, take an action tile").
+  moverText() {
+    const v = this.view;
+    const played = v.state && Array.isArray(v.state.played) ? v.state.played[v.to_move] : undefined;
+    const person = this.ctx.people && this.ctx.people[v.to_move];
+    const who = person ? `${person} (${this.seatName(v.to_move)})` : this.seatName(v.to_move);
+    return typeof played === "number"
+      ? this.t("{seat} to move, turn {n} of {m}", { seat: who,
+        n: Math.min(played + 1, this.C.turns_per_player), m: this.C.turns_per_player })
+      : this.t("{seat} to move", { seat: who });
   }
 
   // --- action crane -----------------------------------------------------------------
