@@ -239,6 +239,9 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
     ``w`` gives (P-TURN-3, P-CRANE-6/7/8, P-ACT-3): with ``bonus``, the slot's gold and
     stone, or the egg it sells when its price can be paid; with ``special``, access to
     the special tile of the row. The state is changed only while asking."""
+    pair = s.pairs[tile]
+    if MINES in pair or QUARRIES in pair:
+        return True  # produce is always possible
     saved = (s.gold[seat], s.stone[seat], s.eggs[seat], s.special)
     slot = C.crane.slots[w - 1]
     try:
@@ -255,7 +258,7 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
                 s.stone[seat] -= stone
                 s.eggs[seat] += 1
         s.special = special
-        return any(performable(s, seat, a, SRC_TILE) for a in s.pairs[tile])
+        return any(performable(s, seat, a, SRC_TILE) for a in pair)
     finally:
         s.gold[seat], s.stone[seat], s.eggs[seat], s.special = saved
 

@@ -55,7 +55,7 @@ class GridData:
     """One grid with its chosen tier set, flattened (bottom row first)."""
 
     __slots__ = ("cells", "row_values", "tier", "entry_cost", "columns", "direction",
-                 "start", "column_values")
+                 "start", "column_values", "rows")
 
     def __init__(self, grid: int, tier_set: str) -> None:
         g = C.grids[grid]
@@ -77,10 +77,7 @@ class GridData:
         self.direction = g.direction
         self.start = g.start_column
         self.column_values = g.column_values
-
-    @property
-    def rows(self) -> int:
-        return len(self.cells)
+        self.rows = len(self.cells)
 
     def up_cost(self, row: int) -> tuple[int, int]:
         """Gold and stone due for moving up from ``row`` (tier boundary, GL-G6)."""
@@ -334,13 +331,14 @@ def sideways(s: PragaState, seat: int, grid: int) -> None:
 
 
 def can_move_up(s: PragaState, seat: int, grid: int, windows: bool) -> bool:
+    if windows and s.silver[seat] < 2:
+        return False
     g = grid_of(s, grid)
     row = (s.hw if grid == HUNGER_WALL else s.cat)[seat] // ROW_BITS
     if row + 1 >= g.rows:
         return False  # P-EDGE-3
     gold, stone = g.up_cost(row)
-    return (s.gold[seat] >= gold and s.stone[seat] >= stone
-            and (not windows or s.silver[seat] >= 2))
+    return s.gold[seat] >= gold and s.stone[seat] >= stone
 
 
 def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool) -> None:

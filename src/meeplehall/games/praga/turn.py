@@ -86,8 +86,16 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
 
 
 def can_refresh(s: PragaState, row: int) -> bool:
-    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable."""
-    return any(refresh_ok(s, row, i, j) for i, j in REFRESH_PAIRS)
+    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable (``refresh_ok`` for some
+    pair)."""
+    tiles = s.rows[row]
+    normal = len(s.stacks[stack_index(s, row, False)])
+    special = len(s.stacks[stack_index(s, row, True)])
+    for i, j in REFRESH_PAIRS:
+        if (tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
+                and special >= (j == 3)):
+            return True
+    return False
 
 
 def refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
@@ -157,12 +165,14 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
     elif s.xact == 1:
         out += [A.extra(a) for a in range(6) if performable(s, seat, a, SRC_EXTRA)]
     if not s.refreshed:
-        for row in range(3):
-            if can_refresh(s, row):
-                if s.gold[seat]:
-                    out.append(A.refresh(row, 0))
-                if s.stone[seat]:
-                    out.append(A.refresh(row, 1))
+        gold, stone = s.gold[seat], s.stone[seat]
+        if gold or stone:
+            for row in range(3):
+                if can_refresh(s, row):
+                    if gold:
+                        out.append(A.refresh(row, 0))
+                    if stone:
+                        out.append(A.refresh(row, 1))
     for g in GRIDS:
         if can_move_up(s, seat, g, windows=True):
             out.append(A.move_up(g))
