@@ -17,6 +17,7 @@ from meeplehall.cli.main import main, player_range
 from meeplehall.cli.play import PlaySession
 from meeplehall.cli.render import BOARD_RENDERERS, render_board, side_name
 from meeplehall.cli.render_praga import render_praga, status_praga
+from meeplehall.core.messages import Message, english
 from meeplehall.core.protocol import validate_params
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.core.rng import Rng
@@ -124,21 +125,26 @@ def test_board_shows_every_section_within_160_columns(players: int, moves: int) 
         assert "The game is over." in out and "Final score:" in out
 
 
+def _english(line: dict[str, Any]) -> str:
+    """A readable line of the view (a message) in English."""
+    return english(Message.from_json(line))
+
+
 def test_board_shows_cubes_owners_and_the_crane_from_the_view() -> None:
     state = played(3, 1, 20)
     view = GAME.player_view(state, 0)
     out = draw(view)
     # every action tile on the wheel, by id and its two actions
-    for line in view["crane"]:
+    for line in map(_english, view["crane"]):
         tile = re.search(r"\] (A\d+) (\w+)/(\w+)", line)
         if tile:
             assert re.search(rf"{tile.group(1)} {tile.group(2)}/{tile.group(3)}", out)
     assert "▣ box (arrow)" in out
     # each seat's cubes are on the grids' start cells (initials), the turn counter shows
     assert "GRB" in out
-    assert f"turn {view['turn']}" in out
+    assert f"turn {_english(view['turn'])}" in out
     # built sites show their building; the market tiles show both rewards
-    for line in view["markets"]:
+    for line in map(_english, view["markets"]):
         for site, building in re.findall(r"(S\d+) (B\d+)", line):
             assert f"{site}:{building}" in out
 
@@ -148,7 +154,7 @@ def test_board_falls_back_to_the_views_lines_when_a_section_cannot_be_drawn() ->
     del view["board"]["crane"]["wheel"]
     out = draw(view)
     assert "cannot draw Action crane: KeyError" in out
-    assert view["crane"][0].strip() in out  # the view's readable crane lines instead
+    assert _english(view["crane"][0]).strip() in out  # the view's readable lines instead
     assert "Hunger Wall" in out and "Players" in out
 
 
@@ -252,7 +258,7 @@ def test_replay_to_k_print_shows_that_state(record_file: Path) -> None:
     assert f"Move {k}/{len(record.actions)}:" in out
     state = replay(record, GAME, upto=k)
     view = GAME.player_view(state, None)
-    assert f"turn {view['turn']}" in out
+    assert f"turn {_english(view['turn'])}" in out
     assert "Action crane" in out and "cannot draw" not in out
     seat, text = record.actions[k]
     assert seat is not None

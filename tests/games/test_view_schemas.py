@@ -81,6 +81,25 @@ def test_a_schema_refuses_a_raw_code() -> None:
     assert not validator.is_valid(view)
 
 
+def test_praga_readable_lines_are_messages() -> None:
+    """A readable line of a Praga view is a message for the catalogues, not English."""
+    validator = _validator("praga")
+    game = GAMES["praga"]
+    state = game.initial_state({"players": 1, "solo_opponent": "parler"}, 3)
+    view = json.loads(json.dumps(game.player_view(state, 0)))
+    assert validator.is_valid(view)
+    for field in ("turn", "platform", "this_turn", "seats", "markets", "bots", "crane",
+                  "bridge", "seals", "river"):
+        changed = json.loads(json.dumps(view))
+        line = changed[field][0] if isinstance(changed[field], list) else changed[field]
+        assert set(line) == {"key", "args"}
+        if isinstance(changed[field], list):
+            changed[field][0] = "an English line"
+        else:
+            changed[field] = "an English line"
+        assert not validator.is_valid(changed), field
+
+
 # -- hidden components ----------------------------------------------------------------
 
 

@@ -54,18 +54,44 @@ def walk(message: Message) -> Iterator[Message]:
                 yield from walk(item)
 
 
+# The readable lines of a view that are messages (one, or a list of them), by game.
+VIEW_LINES: dict[str, tuple[str, ...]] = {
+    "praga": ("turn", "platform", "this_turn", "seats", "markets", "bots", "crane", "rows",
+              "bridge", "seals", "river"),
+}
+VIEW_EVERY = 9  # the view's lines are collected at every 9th step and at the end
+
+
+def view_lines(name: str, view: dict[str, Any]) -> list[Message]:
+    """The messages of a view's readable lines."""
+    out = []
+    for field in VIEW_LINES.get(name, ()):
+        value = view.get(field)
+        if isinstance(value, dict) and "key" not in value:  # lines by name (rows)
+            value = [item for items in value.values() for item in items]
+        for item in value if isinstance(value, list) else () if value is None else (value,):
+            out.append(Message.from_json(item))
+    return out
+
+
 def play(name: str, params: dict[str, Any], seed: int) -> list[Message]:
-    """Every message of one random game: prompts, labels and log entries."""
+    """Every message of one random game: prompts, labels, log entries and the readable
+    lines of the views."""
     game = GAMES[name]
     state = game.initial_state(params, seed)
     rng = Rng.from_seed(seed + 1000)
     out: list[Message] = []
+    step = 0
     while game.current_player(state) is not None:
         legal = game.legal_actions(state)
         out.append(game.decision_message(state))
         out += [game.action_message(state, a) for a in legal]
+        if step % VIEW_EVERY == 0:
+            out += view_lines(name, game.player_view(state, None))
         game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
+        step += 1
     out += state.log
+    out += view_lines(name, game.player_view(state, None))
     return out
 
 
@@ -118,6 +144,8 @@ def test_every_mode_emits_messages_of_both_games() -> None:
     assert len(keys) > 150
     assert "{seat}: choose a reward ({why})" in keys  # Praga
     assert "{who}: choose where Ivan places his Banner" in keys  # RC solo, human choice
+    assert {"{seat}: {vp} VP", "{market} {colour}: {rewards} | {sites}",
+            "{n} seal right(s)"} <= set(keys)  # Praga's view lines
 
 
 @pytest.mark.parametrize("lang", LANGS)

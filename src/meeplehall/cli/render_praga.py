@@ -30,7 +30,7 @@ from rich.table import Table
 from rich.text import Text
 
 from meeplehall.cli.render import COLOUR_STYLES, LOG_LINES, styled
-from meeplehall.core.messages import english
+from meeplehall.core.messages import Message, english
 from meeplehall.games.praga.components import (
     ACTIONS,
     CELL_SIDE,
@@ -211,12 +211,13 @@ def track_bar(position: int, spaces: int, marks: Mapping[int, str]) -> str:
 
 
 def _section(title: str, build: Callable[[], RenderableType],
-             fallback: Sequence[str] = ()) -> RenderableType:
-    """Draw one section; if the view cannot feed it, show its readable lines instead."""
+             fallback: Sequence[Mapping[str, Any] | str] = ()) -> RenderableType:
+    """Draw one section; if the view cannot feed it, show its readable lines instead
+    (messages, in English)."""
     try:
         return build()
     except (KeyError, IndexError, TypeError, ValueError) as exc:
-        lines = "\n".join(str(line) for line in fallback) or "(nothing to show)"
+        lines = "\n".join(_english(line) for line in fallback) or "(nothing to show)"
         return Panel(Text(f"{lines}\n(cannot draw {title}: {type(exc).__name__} {exc})"),
                      title=title, title_align="left")
 
@@ -268,12 +269,12 @@ def header(view: Mapping[str, Any]) -> Text:
     b = _board(view)
     colours = _colours(view)
     text = Text("Praga Caput Regni", style="bold")
-    text.append(f" · turn {view['turn']} · era {view['era']} · ")
+    text.append(f" · turn {_english(view['turn'])} · era {view['era']} · ")
     text.append_text(_platform(view))
     if b["platform"] >= C.crane.platform_spaces:
         text.append(" (the cube reached the hourglass)")
     else:
-        text.append(f" ({view['platform']}")
+        text.append(f" ({_english(view['platform'])}")
         line = C.crane.era_line.get(_table_size(view))
         if line is not None and b["era"] == 1:
             text.append(f", era line at {line}"
@@ -289,10 +290,15 @@ def header(view: Mapping[str, Any]) -> Text:
         text.append("The game is over.", style="bold")
         return text
     text.append_text(styled(view["turn_of"]))
-    text.append("'s turn: " + str(view["this_turn"]) + " · ")
+    text.append("'s turn: " + _english(view["this_turn"]) + " · ")
     text.append_text(styled(colours[to_move]))
     text.append(f" to decide ({view['decision']})")
     return text
+
+
+def _english(line: Mapping[str, Any] | str) -> str:
+    """A readable line of the view (a message) in English, from the catalogue."""
+    return english(Message.from_json(line)) if isinstance(line, Mapping) else line
 
 
 # --- action crane ------------------------------------------------------------------------
@@ -751,12 +757,13 @@ def log_lines(view: Mapping[str, Any], lines: int = LOG_LINES) -> Panel:
 def render_praga(view: Mapping[str, Any]) -> RenderableType:
     """The whole Praga table as one renderable (about 160 columns wide)."""
     parts: list[RenderableType] = [
-        _section("header", lambda: header(view), [str(view.get("turn", ""))]),
+        _section("header", lambda: header(view), [view.get("turn", "")]),
         _side_by_side(
             _section("Action crane", lambda: crane_table(view), view.get("crane", ())),
             _section("City", lambda: city_table(view), view.get("markets", ()))),
         _section("Hex-tile rows", lambda: rows_table(view),
-                 [f"{k}: {v}" for k, v in view.get("rows", {}).items()]),
+                 [f"{k}: " + ", ".join(_english(x) for x in v)
+                  for k, v in view.get("rows", {}).items()]),
         _side_by_side(
             _section("Hunger Wall", lambda: grid_table(view, 0)),
             _section("Cathedral", lambda: grid_table(view, 1)),
@@ -785,7 +792,7 @@ def status_praga(view: Mapping[str, Any]) -> RenderableType:
                 f"{pl['gold_windows']} gold, {pl['eggs']} eggs, tokens "
                 f"{pl['red_tokens']} red + {pl['blue_tokens']} blue")
     if view.get("turn_of") == colours[seat]:
-        text.append(f" | this turn: {view['this_turn']}", style="dim")
+        text.append(f" | this turn: {_english(view['this_turn'])}", style="dim")
     return text
 
 

@@ -3,8 +3,9 @@
 A game package has the modules ``setup`` (``initial_state``), ``rules``
 (``legal_actions``, ``apply_unchecked``), ``final`` (``outcome``), ``views``
 (``player_view``, ``sample_hidden``, ``side_name``, ``reveals``), ``actions``
-(``parse_action``) and a state class with ``players``, ``final``, ``stack`` (a list of
-decision tuples whose second item is the seat asked), ``to_dict`` and ``from_dict``. A
+(``parse_action``) and a state class with ``players``, ``final``, ``stack`` (the pending
+decisions, top last: typed values, one frozen dataclass per kind in the game's
+``decisions`` module, each naming the ``seat`` asked), ``to_dict`` and ``from_dict``. A
 game object subclasses ``ModuleGame``, names those modules, and adds only what is its own
 (descriptions, rule texts, labels).
 """
@@ -36,7 +37,7 @@ class ModuleGame(GameBase[S, A]):
     def current_player(self, state: Any) -> PlayerId | None:
         if state.final is not None or not state.stack:
             return None
-        seat: int = state.stack[-1][1]
+        seat: int = state.stack[-1].seat
         return seat
 
     def legal_actions(self, state: S) -> tuple[A, ...]:

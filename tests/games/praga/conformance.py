@@ -15,6 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from meeplehall.core.messages import Message, english
 from meeplehall.core.protocol import Outcome
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import decisions as D
@@ -48,7 +49,8 @@ def face_down_stays_hidden(state: PragaState) -> None:
 
 
 def _view_summary(view: dict[str, Any]) -> list[str]:
-    return [f"    {line}" for line in (*view["seats"], view["this_turn"])]
+    return [f"    {english(Message.from_json(line))}"
+            for line in (*view["seats"], view["this_turn"])]
 
 
 SPEC = Conformance(

@@ -25,6 +25,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from meeplehall.core.messages import Message, english
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import ACTIONS, load
@@ -155,3 +156,8 @@ def end_of_game(s: PragaState) -> PragaState:
     s.turns = C.turns_per_player * s.players - 1
     s.taken, s.taken_slot, s.action_done = 0, 1, True
     return s
+
+
+def view_text(line: Mapping[str, Any]) -> str:
+    """A readable line of a view (a message) in English."""
+    return english(Message.from_json(line))

@@ -6,23 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import pytest
-
 PACKAGE = "meeplehall.games.praga"
 ROOT = Path(__file__).resolve().parents[3] / "src" / "meeplehall" / "games" / "praga"
-
-# The modules still on an import cycle, and the function-local imports that keep it
-# importable. The decision kinds (decisions.py) call the modules that push decisions,
-# and those construct the kinds; breaking it means the pushing modules stop naming
-# decision classes. This list may only shrink.
-KNOWN_CYCLE = frozenset({
-    "actions", "actions_family", "board", "city", "decisions", "effects", "parler",
-    "road", "solo", "turn",
-})
-KNOWN_LOCAL = frozenset({
-    ("effects", "final"), ("solo", "parler"), ("solo", "final"), ("turn", "solo"),
-    ("turn", "final"),
-})
 
 
 def _target(node: ast.ImportFrom | ast.Import) -> set[str]:
@@ -109,20 +94,11 @@ def test_the_function_local_import_finder(tmp_path: Path) -> None:
     assert graph == {"x": {"y"}} and local == {("x", "w")}
 
 
-def test_no_new_import_cycle_or_function_local_import() -> None:
-    """No module joins the cycle, and no new function-local import holds one open."""
+def test_games_praga_has_no_import_cycle_and_no_function_local_import() -> None:
+    """Imports inside games/praga go one way: the step modules push decisions through
+    links.py, which decisions.py and final.py bind (no module imports one above it)."""
     graph, local = module_graph(ROOT)
-    assert {"state", "components", "decisions", "rules", "game"} <= set(graph)
-    assert on_cycles(graph) <= KNOWN_CYCLE
-    assert local <= KNOWN_LOCAL
-    assert not on_cycles(graph) & {"state", "components", "texts", "hexgrid", "crane",
-                                   "parler_data", "views", "view_sections", "setup",
-                                   "rules", "game"}
-
-
-@pytest.mark.xfail(strict=True, reason="decisions.py and the modules that push decisions "
-                   "import each other (see KNOWN_CYCLE)")
-def test_games_praga_has_no_import_cycle() -> None:
-    graph, local = module_graph(ROOT)
-    assert not on_cycles(graph)
-    assert not local
+    assert {"state", "components", "decisions", "links", "rules", "game"} <= set(graph)
+    assert on_cycles(graph) == set()
+    assert local == set()
+    assert not graph["links"] - {"state", "components"}

@@ -45,6 +45,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
+from tests.games.praga.fixtures import view_text
 from tests.games.praga.test_properties import INVARIANTS, windows_at_turn_end
 
 C = load()
@@ -472,7 +473,7 @@ def test_parler_views_round_trips_and_resampling(params, seed):
             check_views(GAME, state)
             check_view_resampling(GAME, state, rng)
     view = GAME.player_view(state, 0)
-    assert view["bots"][0].startswith("Peter Parler: 16 of 16 turns")
+    assert view_text(view["bots"][0]).startswith("Peter Parler: 16 of 16 turns")
     assert view["final"]["solo_opponent"] == "parler"
 
 

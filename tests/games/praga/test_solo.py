@@ -23,6 +23,7 @@ from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.solo import B_TURNS, tiles_by_age
+from tests.games.praga.fixtures import view_text
 from tests.games.praga.test_properties import INVARIANTS
 
 C = load()
@@ -205,7 +206,7 @@ def test_solo_views_round_trips_and_resampling(seed):
             check_views(GAME, state)
             check_view_resampling(GAME, state, rng)
     view = GAME.player_view(state, 0)
-    assert view["bots"][0].startswith("the dummy: 16 of 16 turns")
+    assert view_text(view["bots"][0]).startswith("the dummy: 16 of 16 turns")
     check_json_roundtrip(GAME, state)
 
 

@@ -9,7 +9,7 @@ from meeplehall.core.testing import random_playout
 from meeplehall.games.praga import GAME
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.final import CATEGORIES
-from tests.games.praga.fixtures import GREEN, build, play
+from tests.games.praga.fixtures import GREEN, build, play, view_text
 
 C = load()
 GREEN_ZONE = C.crane.green_start + 1
@@ -54,8 +54,9 @@ def test_view_at_the_end_of_the_game_says_it_is_over():
     view = GAME.player_view(final, None)
     assert view["over"] is True
     assert view["to_move"] is None
-    assert "over" in view["platform"] and "space" not in view["platform"]
-    assert view["this_turn"].startswith("the game is over")
+    platform = view_text(view["platform"])
+    assert "over" in platform and "space" not in platform
+    assert view_text(view["this_turn"]).startswith("the game is over")
     fin = view["final"]
     assert fin["categories"] == list(CATEGORIES)
     assert len(fin["breakdown"]) == 3 and all(isinstance(p, list) for p in fin["breakdown"])
@@ -77,4 +78,4 @@ def test_view_during_the_game_is_not_over():
     s = build({})
     view = GAME.player_view(s, 0)
     assert view["over"] is False and "final" not in view
-    assert view["platform"].startswith("space ")
+    assert view_text(view["platform"]).startswith("space ")

@@ -22,7 +22,6 @@ from typing import ClassVar
 
 from meeplehall.core.messages import M, Message, term
 from meeplehall.core.protocol import IllegalActionError
-from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.components import (
     ACTIONS,
     GRIDS,
@@ -69,10 +68,8 @@ KINDS: dict[str, tuple[str, ...]] = {
 def _bot(s: PragaState) -> str | None:
     """The name of the Parler bot that the decision on top of the stack is about (his
     pawn's plaza, P.2 step 3; his building's site and orientation, P.5 step 2), if any."""
-    d = s.stack[-1] if s.stack else None
-    if not isinstance(d, D.ParlerPawn | D.ParlerSite | D.ParlerOrient):
-        return None
-    return PARLER.names[d.bot]
+    bot = s.stack[-1].parler_bot() if s.stack else None
+    return None if bot is None else PARLER.names[bot]
 
 
 class _Labelled:
@@ -356,9 +353,9 @@ class Pick(_Labelled):
         return f"pick {self.position}"
 
     def message(self, s: PragaState) -> Message:
-        d = s.stack[-1] if s.stack else None
-        if isinstance(d, D.Pick):
-            return M("Take {what}", what=tile_message(d.row, s.rows[d.row][self.position]))
+        row = s.stack[-1].tile_row() if s.stack else None
+        if row is not None:
+            return M("Take {what}", what=tile_message(row, s.rows[row][self.position]))
         return term(str(self))
 
 
@@ -456,9 +453,9 @@ class Choose(_Labelled):
         return f"choose {self.index}"
 
     def message(self, s: PragaState) -> Message:
-        d = s.stack[-1] if s.stack else None
-        if isinstance(d, D.Choose):
-            return M("Take {what}", what=reward_message(d.options[self.index]))
+        options = s.stack[-1].reward_options() if s.stack else None
+        if options is not None:
+            return M("Take {what}", what=reward_message(options[self.index]))
         return term(str(self))
 
 

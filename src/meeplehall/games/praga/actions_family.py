@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from meeplehall.core.messages import M
 from meeplehall.games.praga import crane as K
-from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.board import (
     free_wall_positions,
     has_features,
@@ -159,17 +159,17 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     effect = s.road_effect[road - 1] if road else -1
     if effect == RT_UPGRADE and action == UPGRADE:
         s.vp[seat] += 2
-        s.stack.append(D.Choose(seat, GOLD_STONE, "King's Road tile"))
+        s.stack.append(L.choose(seat, GOLD_STONE, "King's Road tile"))
     elif effect == RT_WALL and action == WALL:
         s.vp[seat] += 2
     if source == SRC_TILE and s.special and action not in ROW_OF_ACTION:
         special_vp(s, seat)
     if action in (MINES, QUARRIES):
-        s.stack.insert(base, D.Mine(seat, GOLD_TRACK if action == MINES else QUARRY_TRACK))
+        s.stack.insert(base, L.mine(seat, GOLD_TRACK if action == MINES else QUARRY_TRACK))
     elif action == ROAD:
         do_road(s, seat)
     else:
-        s.stack.insert(base, D.Pick(seat, ROW_OF_ACTION[action], source, discount))
+        s.stack.insert(base, L.pick(seat, ROW_OF_ACTION[action], source, discount))
 
 
 def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
@@ -184,7 +184,7 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
     refill(s, row, pos)
     if row == BUILDING_ROW:
         log(s, M("{seat} takes building {tile}", seat=who(s, seat), tile=C.buildings[tile].id))
-        s.stack.append(D.Site(seat, tile, discount, -1))
+        s.stack.append(L.site(seat, tile, discount, -1))
     elif row == WALL_ROW:
         w = C.walls[tile]
         gold, stone = wall_cost(tile, discount)
@@ -197,20 +197,20 @@ def pick_tile(s: PragaState, seat: int, row: int, source: int, discount: int,
             for t in active(s, seat, "GL-T2-5"):
                 s.vp[seat] += 1
                 gain(s, seat, C.technologies[t].resource, 1)
-        s.stack.append(D.WallAt(seat, tile))
+        s.stack.append(L.wall_at(seat, tile))
     else:
         log(s, M("{seat} takes upgrade {tile}", seat=who(s, seat), tile=C.upgrades[tile].id))
     if row != UPGRADE_ROW:
         return
     if has_features(False, tile):
-        s.stack.append(D.Orient(seat, UPGRADE_ROW, tile, C.upgrades[tile].action, 0))
+        s.stack.append(L.orient(seat, UPGRADE_ROW, tile, C.upgrades[tile].action, 0))
     else:
         place_upgrade(s, seat, tile, 0)
 
 
 def wall_at(s: PragaState, seat: int, tile: int, pos: int) -> None:
     if has_features(True, tile):
-        s.stack.append(D.Orient(seat, WALL_ROW, tile, pos, 0))
+        s.stack.append(L.orient(seat, WALL_ROW, tile, pos, 0))
     else:
         place_wall(s, seat, tile, pos, 0)
 
@@ -239,6 +239,9 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
     ``w`` gives (P-TURN-3, P-CRANE-6/7/8, P-ACT-3): with ``bonus``, the slot's gold and
     stone, or the egg it sells when its price can be paid; with ``special``, access to
     the special tile of the row. The state is changed only while asking."""
+    pair = s.pairs[tile]
+    if MINES in pair or QUARRIES in pair:
+        return True  # produce is always possible
     saved = (s.gold[seat], s.stone[seat], s.eggs[seat], s.special)
     slot = C.crane.slots[w - 1]
     try:
@@ -255,7 +258,7 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
                 s.stone[seat] -= stone
                 s.eggs[seat] += 1
         s.special = special
-        return any(performable(s, seat, a, SRC_TILE) for a in s.pairs[tile])
+        return any(performable(s, seat, a, SRC_TILE) for a in pair)
     finally:
         s.gold[seat], s.stone[seat], s.eggs[seat], s.special = saved
 

@@ -14,8 +14,8 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.core.messages import M
-from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga import hexgrid
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.components import (
     EDGE_REWARD,
     RED_TOKEN,
@@ -193,7 +193,7 @@ def upgrade_bonus(s: PragaState, seat: int, action: int) -> None:
     top = C.upgrades[stack[-1] // 6].bonus
     if s.covered >> action & 1 and seat == s.seat:
         old = C.upgrades[stack[-2] // 6].bonus
-        s.stack.append(D.Choose(seat, (old, top), UPGRADE_CHOICE))
+        s.stack.append(L.choose(seat, (old, top), UPGRADE_CHOICE))
     else:
         gain_reward(s, seat, top)
 

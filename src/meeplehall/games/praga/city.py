@@ -11,8 +11,8 @@ from __future__ import annotations
 from functools import cache
 
 from meeplehall.core.messages import M
-from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga import hexgrid
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.components import BLUE_TOKEN, CATHEDRAL, load
 from meeplehall.games.praga.effects import (
     active,
@@ -173,7 +173,7 @@ def score_market(s: PragaState, market: int) -> None:
                 gain_reward(s, seat, tile.upper)
                 gain_reward(s, seat, tile.lower)
             else:
-                s.stack.append(D.Choose(seat, (tile.upper, tile.lower),
+                s.stack.append(L.choose(seat, (tile.upper, tile.lower),
                                         f"market {C.markets[market].id}"))
     for site in C.market_sites[market]:
         if s.site_cube[site]:

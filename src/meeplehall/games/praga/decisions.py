@@ -21,7 +21,7 @@ from typing import Any, ClassVar
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import actions_family as AF
-from meeplehall.games.praga import board, city, effects, parler, road, solo, turn
+from meeplehall.games.praga import board, city, effects, links, parler, road, solo, turn
 from meeplehall.games.praga.components import GOLD, STONE, Reward, load
 from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import (
@@ -140,6 +140,9 @@ class Pick(Decision):
         assert isinstance(a, A.Pick)
         s.stack.pop()
         AF.pick_tile(s, self.seat, self.row, self.source, self.discount, a.position)
+
+    def tile_row(self) -> int:
+        return self.row
 
     def prompt(self, s: PragaState) -> Message:
         return M("{seat}: choose a tile of the {row} row",
@@ -286,6 +289,9 @@ class Choose(Decision):
         assert isinstance(a, A.Choose)
         s.stack.pop()
         effects.gain_reward(s, self.seat, self.options[a.index])
+
+    def reward_options(self) -> tuple[Reward, ...]:
+        return self.options
 
     def prompt(self, s: PragaState) -> Message:
         why = self.why
@@ -599,6 +605,9 @@ class ParlerPawn(Decision):
     def prompt(self, s: PragaState) -> Message:
         return _bot_prompt("{seat}: choose the plaza where {bot} starts", self, s)
 
+    def parler_bot(self) -> int:
+        return self.bot
+
 
 @dataclass(frozen=True, slots=True)
 class ParlerSite(Decision):
@@ -627,12 +636,16 @@ class ParlerSite(Decision):
             s.stack.append(ParlerOrient(self.seat, self.bot, self.building, a.site))
             return
         parler.finish_building(s, self.bot, self.building, a.site, orients[0])
+        turn.bot_round(s)
 
     def held_tiles(self) -> tuple[tuple[int, int], ...]:
         return ((BUILDING_ROW, self.building),)
 
     def prompt(self, s: PragaState) -> Message:
         return _bot_prompt("{seat}: choose the site of {bot}'s building", self, s)
+
+    def parler_bot(self) -> int:
+        return self.bot
 
 
 @dataclass(frozen=True, slots=True)
@@ -657,12 +670,16 @@ class ParlerOrient(Decision):
         assert isinstance(a, A.Orient)
         s.stack.pop()
         parler.finish_building(s, self.bot, self.building, self.site, a.orientation)
+        turn.bot_round(s)
 
     def held_tiles(self) -> tuple[tuple[int, int], ...]:
         return ((BUILDING_ROW, self.building),)
 
     def prompt(self, s: PragaState) -> Message:
         return _bot_prompt("{seat}: turn {bot}'s building", self, s)
+
+    def parler_bot(self) -> int:
+        return self.bot
 
 
 KINDS: tuple[type[Decision], ...] = (
@@ -677,3 +694,28 @@ def hub(seat: int) -> Turn:
     """The turn hub of ``seat``."""
     return TURNS[seat]
 
+
+
+# The step modules push decisions through these (links.py).
+links.hub = hub
+links.mine = Mine
+links.pick = Pick
+links.wall_at = WallAt
+links.site = Site
+links.orient = Orient
+links.refresh = Refresh
+links.choose = Choose
+links.tech_draw = TechDraw
+links.token = Token
+links.bridge_tile = BridgeTile
+links.plank = Plank
+links.arrow = Arrow
+links.cathedral_tile = CatTile
+links.discard = Discard
+links.any_action = AnyAction
+links.tech_grid = TechGrid
+links.market_pick = MarketPick
+links.grow = Grow
+links.parler_pawn = ParlerPawn
+links.parler_site = ParlerSite
+links.parler_orient = ParlerOrient

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from functools import cache, partial
 
 from meeplehall.core.messages import M, Message, term
-from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
     CAT_MOVE,
@@ -55,7 +55,7 @@ class GridData:
     """One grid with its chosen tier set, flattened (bottom row first)."""
 
     __slots__ = ("cells", "row_values", "tier", "entry_cost", "columns", "direction",
-                 "start", "column_values")
+                 "start", "column_values", "rows")
 
     def __init__(self, grid: int, tier_set: str) -> None:
         g = C.grids[grid]
@@ -77,10 +77,7 @@ class GridData:
         self.direction = g.direction
         self.start = g.start_column
         self.column_values = g.column_values
-
-    @property
-    def rows(self) -> int:
-        return len(self.cells)
+        self.rows = len(self.cells)
 
     def up_cost(self, row: int) -> tuple[int, int]:
         """Gold and stone due for moving up from ``row`` (tier boundary, GL-G6)."""
@@ -183,7 +180,7 @@ def gain(s: PragaState, seat: int, kind: int, amount: int) -> None:
                 sideways(s, seat, grids[best_final(s, seat, tuple(
                     partial(sideways, seat=seat, grid=g) for g in grids))])
             else:
-                s.stack.append(D.Choose(seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
+                s.stack.append(L.choose(seat, (((HW_MOVE, 1),), ((CAT_MOVE, 1),)),
                                         "sideways move"))
 
 
@@ -252,7 +249,7 @@ def draw_technology(s: PragaState, seat: int, level: int) -> None:
     if not stack:
         return
     s.tech_stacks[level] = stack[3:]
-    s.stack.append(D.TechDraw(seat, stack[:3], level))
+    s.stack.append(L.tech_draw(seat, stack[:3], level))
 
 
 def keep_technology(s: PragaState, seat: int, drawn: tuple[int, ...], keep: int) -> None:
@@ -274,7 +271,7 @@ def advance_track(s: PragaState, seat: int, track: int) -> bool:
         return False  # P-EDGE-2: the cube cannot move further
     pos[seat] += 1
     if pos[seat] == t.token_space and s.river and not in_final(s):
-        s.stack.append(D.Token(seat, track))  # P-PROD-1
+        s.stack.append(L.token(seat, track))  # P-PROD-1
     if pos[seat] == t.seal_space:
         s.seal_rights[seat] += 1  # P-SEAL-1
     return True
@@ -310,13 +307,11 @@ def best_final(s: PragaState, seat: int,
     """During final scoring no decision is asked: a choice the rules leave to a player
     (GL-M1 grid, LANG-11 upward arrow, P-GRID-7 Cathedral tile) takes the option whose
     copy scores most for that player in the remaining final steps (first on ties)."""
-    from meeplehall.games.praga.final import remaining_points
-
     best, best_points = 0, -1
     for k, option in enumerate(options):
         c = s.clone()
         option(c)
-        points = c.vp[seat] + remaining_points(c, seat)
+        points = c.vp[seat] + L.remaining_points(c, seat)
         if points > best_points:
             best, best_points = k, points
     return best
@@ -336,13 +331,14 @@ def sideways(s: PragaState, seat: int, grid: int) -> None:
 
 
 def can_move_up(s: PragaState, seat: int, grid: int, windows: bool) -> bool:
+    if windows and s.silver[seat] < 2:
+        return False
     g = grid_of(s, grid)
     row = (s.hw if grid == HUNGER_WALL else s.cat)[seat] // ROW_BITS
     if row + 1 >= g.rows:
         return False  # P-EDGE-3
     gold, stone = g.up_cost(row)
-    return (s.gold[seat] >= gold and s.stone[seat] >= stone
-            and (not windows or s.silver[seat] >= 2))
+    return s.gold[seat] >= gold and s.stone[seat] >= stone
 
 
 def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool) -> None:
@@ -365,7 +361,7 @@ def move_up(s: PragaState, seat: int, grid: int, windows: bool, tier_cost: bool)
             take_cathedral_tile(s, seat, pile[best_final(s, seat, tuple(
                 partial(take_cathedral_tile, seat=seat, tile=t) for t in pile))])
         else:
-            s.stack.append(D.CatTile(seat))
+            s.stack.append(L.cathedral_tile(seat))
     land(s, seat, grid)
 
 
@@ -392,4 +388,4 @@ def land(s: PragaState, seat: int, grid: int) -> None:
                 lambda c: None)) == 0):
             move_up(s, seat, grid, windows=False, tier_cost=True)
         elif not in_final(s):
-            s.stack.append(D.Arrow(seat, grid))
+            s.stack.append(L.arrow(seat, grid))

@@ -14,7 +14,7 @@ from typing import Any
 
 from meeplehall.core.messages import M, term
 from meeplehall.core.protocol import Outcome
-from meeplehall.games.praga import scoring
+from meeplehall.games.praga import links, scoring
 from meeplehall.games.praga.board import owned_upgrades, wall_count
 from meeplehall.games.praga.city import claims
 from meeplehall.games.praga.components import (
@@ -83,6 +83,9 @@ def _steps(s: PragaState, seat: int) -> list[int]:
 def remaining_points(s: PragaState, seat: int) -> int:
     """What final steps 2-6 would add for ``seat`` now (choices in step 1)."""
     return sum(_steps(s, seat))
+
+
+links.remaining_points = remaining_points  # for effects.best_final
 
 
 def final_scoring(s: PragaState) -> None:

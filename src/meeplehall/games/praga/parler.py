@@ -19,7 +19,7 @@ from __future__ import annotations
 from functools import partial
 
 from meeplehall.core.messages import M, term
-from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.actions_family import refill, stack_index
 from meeplehall.games.praga.city import (
     SITE_CORNERS,
@@ -46,7 +46,6 @@ from meeplehall.games.praga.solo import (
     B_PAWN,
     B_PTR,
     B_QUARRIES,
-    bot_round,
     put,
     recycle,
 )
@@ -82,7 +81,7 @@ def setup_parler(s: PragaState) -> None:
         (0, PARLER.start_mines, PARLER.start_quarries, starts[0][b], starts[1][b],
          starts[2][b], -1, -1, C.cubes, FULL_DECK) for b in range(n))
     for b in reversed(range(n)):
-        s.stack.append(D.ParlerPawn(0, b))
+        s.stack.append(L.parler_pawn(0, b))
 
 
 # --- the plazas and the pawn (P.5) ------------------------------------------------------
@@ -302,11 +301,11 @@ def _start_building(s: PragaState, b: int) -> bool:
     options = placements(s, tile, pawn)
     sites = sorted({x for x, _ in options})
     if len(sites) > 1:
-        s.stack.append(D.ParlerSite(0, b, tile))
+        s.stack.append(L.parler_site(0, b, tile))
         return False
     orients = [o for x, o in options if x == sites[0]]
     if len(orients) > 1:
-        s.stack.append(D.ParlerOrient(0, b, tile, sites[0]))
+        s.stack.append(L.parler_orient(0, b, tile, sites[0]))
         return False
     place_parler_building(s, b, tile, sites[0], orients[0])
     return True
@@ -366,7 +365,7 @@ def score_market(s: PragaState, market: int) -> None:
                                 for r in (tile.upper, tile.lower))
                 gain_reward(s, owner, (tile.upper, tile.lower)[best_final(s, owner, options)])
             else:
-                s.stack.append(D.Choose(owner, (tile.upper, tile.lower), f"market {where}"))
+                s.stack.append(L.choose(owner, (tile.upper, tile.lower), f"market {where}"))
     for x in C.market_sites[market]:
         if s.site_cube[x]:
             s.site_cube[x] = False
@@ -413,8 +412,7 @@ def start_pawn(s: PragaState, b: int, market: int) -> None:
 
 
 def finish_building(s: PragaState, b: int, tile: int, site: int, orient: int) -> None:
-    """Place bot ``b``'s building where the human chose, then finish his turn and go on
-    with the round."""
+    """Place bot ``b``'s building where the human chose and finish his turn (the round
+    goes on with ``turn.bot_round``)."""
     place_parler_building(s, b, tile, site, orient)
     _finish(s, b)
-    bot_round(s)

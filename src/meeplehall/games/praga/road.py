@@ -10,7 +10,7 @@ cost an egg to enter and run the bridge procedures (P-ROAD-4/5, P-BRIDGE-2/3).
 from __future__ import annotations
 
 from meeplehall.core.messages import M
-from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.board import owned_upgrades
 from meeplehall.games.praga.components import (
     BLUE_TOKEN,
@@ -62,9 +62,9 @@ def do_road(s: PragaState, seat: int) -> None:
         drawn = s.iv_stack[:3]
         s.iv_stack = s.iv_stack[3:]
         if drawn:
-            s.stack.append(D.BridgeTile(seat, drawn, 0))
+            s.stack.append(L.bridge_tile(seat, drawn, 0))
     elif space.bridge == "v" and s.v_pile:
-        s.stack.append(D.BridgeTile(seat, s.v_pile, 1))
+        s.stack.append(L.bridge_tile(seat, s.v_pile, 1))
 
 
 def free_effect(s: PragaState) -> str:
@@ -114,7 +114,7 @@ def apply_egg(s: PragaState) -> None:
     s.eggs[seat] -= 1
     options = egg_options(s)
     s.road_egg = 0
-    s.stack.append(D.Choose(seat, options, "King's Road egg effect"))
+    s.stack.append(L.choose(seat, options, "King's Road egg effect"))
 
 
 def bridge_complete(s: PragaState) -> bool:
@@ -145,7 +145,7 @@ def keep_bridge_tile(s: PragaState, seat: int, tiles: tuple[int, ...], pile: int
         s.vp[seat] += t.now_vp
     log(s, M("{seat} takes bridge tile {tile}", seat=who(s, seat), tile=t.id))
     if not bridge_complete(s):
-        s.stack.append(D.Plank(seat, tile))
+        s.stack.append(L.plank(seat, tile))
 
 
 def lay_plank(s: PragaState, seat: int, tile: int, position: int) -> None:

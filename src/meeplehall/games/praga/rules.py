@@ -137,11 +137,24 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-def _echo(s: PragaState, seat: int, action: Any) -> Message:
-    """The log entry of a move whose handler writes none: the verb is part of the key
-    (``{seat}: refresh {a} {b}``), its arguments are ``a`` and ``b``."""
+_ECHOES: dict[tuple[str, A.PragaAction], Message] = {}  # (side, action) -> its entry
+
+
+def _echo(s: PragaState, seat: int, action: A.PragaAction) -> Message:
+    """The log entry of a move whose handler writes none, built once per side and
+    action and shared (log entries are read-only)."""
+    name = side_name(s, seat)
+    entry = _ECHOES.get((name, action))
+    if entry is None:
+        entry = _ECHOES[name, action] = _echo_entry(name, action)
+    return entry
+
+
+def _echo_entry(name: str, action: A.PragaAction) -> Message:
+    """The verb is part of the key (``{seat}: refresh {a} {b}``), its arguments are
+    ``a`` and ``b``."""
     words = str(action).split()
-    args: dict[str, Any] = {"seat": term(side_name(s, seat))}
+    args: dict[str, Any] = {"seat": term(name)}
     values = [getattr(action, name) for name in _field_names(type(action))]
     for name, kind, value, word in zip(("a", "b"), type(action).args, values, words[1:],
                                        strict=False):

@@ -11,7 +11,7 @@ from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga.actions_family import deal_rows
 from meeplehall.games.praga.components import TIER_SETS, load
 from meeplehall.games.praga.effects import grid_data
-from meeplehall.games.praga.solo import setup_bots
+from meeplehall.games.praga.parler import setup_parler
 from meeplehall.games.praga.state import Options, PragaState
 from meeplehall.games.praga.turn import reset_turn
 
@@ -268,3 +268,10 @@ def initial_state(params: Params, seed: int) -> PragaState:
         setup_bots(s)
     return s
 
+
+def setup_bots(s: PragaState) -> None:
+    """The sides the engine plays, after the normal setup for ``opts.table`` sides."""
+    if s.opts.solo_opponent == "dummy":
+        s.bots = ((0, 0, 0, 0, 0, 0, -1, -1, 0, 0),)  # P-SOLO-3: nothing but turns
+        return
+    setup_parler(s)

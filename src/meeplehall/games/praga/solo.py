@@ -7,9 +7,10 @@ side ``players + b`` wherever the board records an owner (sites, seals). The boa
 up for ``opts.table`` sides: 2 against the dummy (P-SOLO-1), seats + bots against Parler.
 
 A round: every seat takes its turn, then every bot (``turn.finish_turn`` calls
-``bot_round`` after the last seat). ``state.turns`` counts the seats' turns only, so
-"16 turns each" (P-CLOCK-8) and the end of the game read as in the base game; each bot
-counts its own turns (``B_TURNS``). The game ends after the bots' 16th turn.
+``turn.bot_round`` after the last seat; ``setup.setup_bots`` seats the bots).
+``state.turns`` counts the seats' turns only, so "16 turns each" (P-CLOCK-8) and the end
+of the game read as in the base game; each bot counts its own turns (``B_TURNS``). The
+game ends after the bots' 16th turn.
 
 The dummy (P-SOLO-2/3): take the action tile furthest along the crane and return it by
 the normal end-of-turn rules; it pays nothing, gains nothing and performs no action.
@@ -19,11 +20,11 @@ from __future__ import annotations
 
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.praga import crane as K
+from meeplehall.games.praga.clock import rotate_crane, techs_in_force
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.effects import log
 from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import PragaState
-from meeplehall.games.praga.turn import rotate_crane, techs_in_force
 
 C = load()
 
@@ -39,16 +40,6 @@ B_DECK = 9  # Parler: bit mask of the cards still in the draw pile of this cycle
 BOT_FIELDS = 10
 
 DUMMY_NAME = "the dummy"
-
-
-def setup_bots(s: PragaState) -> None:
-    """The sides the engine plays, after the normal setup for ``opts.table`` sides."""
-    if s.opts.solo_opponent == "dummy":
-        s.bots = ((0, 0, 0, 0, 0, 0, -1, -1, 0, 0),)  # P-SOLO-3: nothing but turns
-        return
-    from meeplehall.games.praga.parler import setup_parler
-
-    setup_parler(s)
 
 
 def bot_message(s: PragaState, b: int) -> Message | str:
@@ -70,28 +61,6 @@ def put(s: PragaState, b: int, field: int, value: int) -> None:
     bots = list(s.bots)
     bots[b] = tuple(bot)
     s.bots = tuple(bots)
-
-
-def bot_round(s: PragaState) -> None:
-    """After the last seat's turn: each bot that has not yet played this round takes its
-    turn. A Parler turn that needs a choice of the human (where his building goes) stops
-    here; the handler of that choice finishes the turn and calls this again. After the
-    bots' 16th turn: final scoring."""
-    assert s.bots is not None
-    round_no = s.played[s.players - 1]
-    for b in range(len(s.bots)):
-        if s.bots[b][B_TURNS] < round_no:
-            if s.opts.solo_opponent == "dummy":
-                dummy_turn(s, b)
-            else:
-                from meeplehall.games.praga.parler import parler_turn
-
-                if not parler_turn(s, b):
-                    return
-    if s.turns >= C.turns_per_player * s.players:
-        from meeplehall.games.praga.final import final_scoring
-
-        final_scoring(s)
 
 
 def tiles_by_age(s: PragaState) -> list[int]:

@@ -128,6 +128,19 @@ class Decision:
         """Row tiles (row, tile) the decision holds out of the rows and stacks."""
         return ()
 
+    # What action labels (actions.py) read of the decision they answer.
+    def tile_row(self) -> int | None:
+        """The row whose tiles ``pick`` takes (decisions.Pick)."""
+        return None
+
+    def reward_options(self) -> tuple[Reward, ...] | None:
+        """The rewards ``choose`` chooses from (decisions.Choose)."""
+        return None
+
+    def parler_bot(self) -> int | None:
+        """The Parler bot whose pawn or building is placed (decisions.Parler*)."""
+        return None
+
     @classmethod
     def from_fields(cls, values: Sequence[Any]) -> Decision:
         """The decision from its saved fields (after the code)."""

@@ -8,12 +8,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from meeplehall.core.messages import M, term
+from meeplehall.core.messages import M
 from meeplehall.games.praga import actions as A
 from meeplehall.games.praga import crane as K
-from meeplehall.games.praga import decisions as D
+from meeplehall.games.praga import final
+from meeplehall.games.praga import links as L
 from meeplehall.games.praga.actions_family import (
-    deal_rows,
     egg_price,
     performable,
     special_vp,
@@ -24,6 +24,7 @@ from meeplehall.games.praga.actions_family import (
     tile_performable,
     wheel_gains,
 )
+from meeplehall.games.praga.clock import rotate_crane, techs_in_force
 from meeplehall.games.praga.components import (
     BUILDING,
     CATHEDRAL,
@@ -55,6 +56,7 @@ from meeplehall.games.praga.effects import (
     sideways,
     who,
 )
+from meeplehall.games.praga.parler import parler_turn
 from meeplehall.games.praga.road import (
     apply_egg,
     apply_free,
@@ -62,6 +64,7 @@ from meeplehall.games.praga.road import (
     can_road,
     resolve_free_at_end,
 )
+from meeplehall.games.praga.solo import B_TURNS, dummy_turn
 from meeplehall.games.praga.state import (
     SRC_EXTRA,
     SRC_TECH,
@@ -83,8 +86,16 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
 
 
 def can_refresh(s: PragaState, row: int) -> bool:
-    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable."""
-    return any(refresh_ok(s, row, i, j) for i, j in REFRESH_PAIRS)
+    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable (``refresh_ok`` for some
+    pair)."""
+    tiles = s.rows[row]
+    normal = len(s.stacks[stack_index(s, row, False)])
+    special = len(s.stacks[stack_index(s, row, True)])
+    for i, j in REFRESH_PAIRS:
+        if (tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
+                and special >= (j == 3)):
+            return True
+    return False
 
 
 def refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
@@ -154,12 +165,14 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
     elif s.xact == 1:
         out += [A.extra(a) for a in range(6) if performable(s, seat, a, SRC_EXTRA)]
     if not s.refreshed:
-        for row in range(3):
-            if can_refresh(s, row):
-                if s.gold[seat]:
-                    out.append(A.refresh(row, 0))
-                if s.stone[seat]:
-                    out.append(A.refresh(row, 1))
+        gold, stone = s.gold[seat], s.stone[seat]
+        if gold or stone:
+            for row in range(3):
+                if can_refresh(s, row):
+                    if gold:
+                        out.append(A.refresh(row, 0))
+                    if stone:
+                        out.append(A.refresh(row, 1))
     for g in GRIDS:
         if can_move_up(s, seat, g, windows=True):
             out.append(A.move_up(g))
@@ -264,7 +277,7 @@ def _h_extra(s: PragaState, seat: int, a: A.Extra) -> None:
 def _h_refresh(s: PragaState, seat: int, a: A.Refresh) -> None:
     pay(s, seat, gold=1 if a.resource == 0 else 0, stone=1 if a.resource == 1 else 0)
     s.refreshed = True
-    s.stack.append(D.Refresh(seat, a.row))
+    s.stack.append(L.refresh(seat, a.row))
 
 
 def _h_up(s: PragaState, seat: int, a: A.MoveUp) -> None:
@@ -299,7 +312,7 @@ def _h_use_tech(s: PragaState, seat: int, a: A.UseTech) -> None:
         gain(s, seat, EGG, 1)
         start_action(s, seat, ROAD, SRC_TECH, 0)
     elif effect == "GL-T3-2":
-        s.stack.append(D.TechGrid(seat))
+        s.stack.append(L.tech_grid(seat))
     elif effect == "GL-T3-3":
         gain(s, seat, UNIV, 4)
     elif effect == "GL-T3-4":
@@ -316,14 +329,14 @@ def _h_use_tech(s: PragaState, seat: int, a: A.UseTech) -> None:
     elif effect == "GL-T4-2":
         start_action(s, seat, WALL, SRC_TECH, 2)
     elif effect == "GL-T4-3":
-        s.stack.append(D.AnyAction(seat))
+        s.stack.append(L.any_action(seat))
     elif effect == "GL-T4-4":
         gain(s, seat, GOLD_WINDOW, 1)
         start_action(s, seat, UPGRADE, SRC_TECH, 0)
     elif effect == "GL-T4-5":
-        s.stack.append(D.MarketPick(seat))
+        s.stack.append(L.market_pick(seat))
     else:
-        s.stack.append(D.Grow(seat))
+        s.stack.append(L.grow(seat))
 
 
 def _h_road_free(s: PragaState, seat: int, a: A.RoadFree) -> None:
@@ -342,7 +355,7 @@ def _h_end_turn(s: PragaState, seat: int, a: A.EndTurn) -> None:
     s.bonus = False
     s.stack.pop()
     if s.windows(seat) > 2:
-        s.stack.append(D.Discard(seat))
+        s.stack.append(L.discard(seat))
     else:
         finish_turn(s)
 
@@ -356,44 +369,6 @@ HUB: dict[str, Callable[[PragaState, int, Any], None]] = {  # verb -> handler
 
 
 # --- end of turn ---------------------------------------------------------------------------
-def era_switch(s: PragaState) -> None:
-    """P-CLOCK-4/5, P-ROW-6: the era I rows leave the game; era II rows are dealt."""
-    s.era = 2
-    log(s, term("era II begins"))
-    deal_rows(s)
-
-
-def rotate_crane(s: PragaState, taken: int) -> None:
-    """P-CRANE-9 steps 2-5 and the clock (P-CLOCK-1..5) for a turn in which ``taken``
-    was taken (already out of ``s.slots``); the sides the engine plays use it too
-    (P-SOLO-2/3). The board is set up for ``opts.table`` sides (2 in the rulebook solo)."""
-    res = K.end_turn(C.crane, s.rotation, s.slots, taken)
-    s.rotation, s.slots = res.rotation, res.slots
-    if res.overflowed:
-        s.five_vp = res.overflowed[-1]
-    n = s.opts.table
-    if res.star and s.star_armed and s.era == 1:
-        era_switch(s)
-    if res.drop:
-        s.platform += 1
-        if s.platform == C.crane.era_line[n] and s.era == 1:
-            if n == 2:
-                s.star_armed = True
-            else:
-                era_switch(s)
-
-
-def techs_in_force(s: PragaState) -> None:
-    """P-TECH-4, P-EDGE-4: at the end of every turn, gained technologies come into
-    force; once-per-turn triggers are reset."""
-    for p in range(s.players):
-        mask = 0
-        for t in s.techs[p]:
-            mask |= 1 << (C.technologies[t].level - 1)
-        s.tech_ready[p] = mask
-        s.once[p] = 0
-
-
 def finish_turn(s: PragaState) -> None:
     """P-CRANE-9 steps 2-5, P-CLOCK-1..8, then the next turn or final scoring. After the
     last seat of a round, the sides the engine plays take their turns (solo.py)."""
@@ -404,21 +379,34 @@ def finish_turn(s: PragaState) -> None:
     techs_in_force(s)
     n = s.players
     if s.bots is not None and seat == n - 1:
-        from meeplehall.games.praga.solo import bot_round
-
         s.seat = 0
         reset_turn(s)
-        s.stack.append(D.hub(0))
+        s.stack.append(L.hub(0))
         bot_round(s)
         return
     if s.turns >= C.turns_per_player * n:
-        from meeplehall.games.praga.final import final_scoring
-
-        final_scoring(s)
+        final.final_scoring(s)
         return
     s.seat = (seat + 1) % n
     reset_turn(s)
-    s.stack.append(D.hub(s.seat))
+    s.stack.append(L.hub(s.seat))
+
+
+def bot_round(s: PragaState) -> None:
+    """After the last seat's turn: each bot that has not yet played this round takes its
+    turn. A Parler turn that needs a choice of the human (where his building goes) stops
+    here; the handler of that choice finishes the turn and calls this again. After the
+    bots' 16th turn: final scoring."""
+    assert s.bots is not None
+    round_no = s.played[s.players - 1]
+    for b in range(len(s.bots)):
+        if s.bots[b][B_TURNS] < round_no:
+            if s.opts.solo_opponent == "dummy":
+                dummy_turn(s, b)
+            elif not parler_turn(s, b):
+                return
+    if s.turns >= C.turns_per_player * s.players:
+        final.final_scoring(s)
 
 
 def reset_turn(s: PragaState) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any
 
-from meeplehall.core.messages import log_json
+from meeplehall.core.messages import M, Message, log_json, message_json, term
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.praga import crane as K
@@ -21,15 +21,12 @@ from meeplehall.games.praga import decisions as D
 from meeplehall.games.praga import scoring, solo, view_sections
 from meeplehall.games.praga.actions_family import egg_price
 from meeplehall.games.praga.components import (
-    ACTIONS,
     CATHEDRAL,
     HUNGER_WALL,
     MARKET_COLOURS,
     SEAL_EFFECTS,
     TECH_EFFECTS,
     load,
-    reward_text,
-    tile_text,
 )
 from meeplehall.games.praga.effects import ROW_BITS, grid_of
 from meeplehall.games.praga.effects import side_name as colour_name
@@ -40,6 +37,13 @@ from meeplehall.games.praga.state import (
     Decision,
     PragaState,
     decision_from_plain,
+)
+from meeplehall.games.praga.texts import (
+    ACTION_TERMS,
+    ROW_TERMS,
+    joined,
+    reward_message,
+    tile_message,
 )
 
 C = load()
@@ -103,26 +107,40 @@ def side_name(s: PragaState, seat: int) -> str:
     return colour_name(s, seat)
 
 
-def _bot_lines(s: PragaState) -> list[str]:
+def _side(s: PragaState, seat: int) -> Message | str:
+    """A side in a message: a colour (translated) or a Parler bot's name."""
+    name = side_name(s, seat)
+    return name if name in PARLER.names else term(name)
+
+
+def _bot_lines(s: PragaState) -> list[Message]:
     """The sides the engine plays (solo.py): what everybody sees of them."""
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
-        return [f"the dummy: {s.bots[0][solo.B_TURNS]} of 16 turns taken (P-SOLO-2: it "
-                "takes the action tile furthest along and returns it)"]
+        return [M("the dummy: {n} of 16 turns taken (P-SOLO-2: it takes the action tile "
+                  "furthest along and returns it)", n=s.bots[0][solo.B_TURNS])]
     out = []
     for b, bot in enumerate(s.bots):
         pawn = bot[solo.B_PAWN]
         card = bot[solo.B_CARD]
         left = bin(bot[solo.B_DECK]).count("1")
-        out.append(
-            f"{PARLER.names[b]}: {bot[solo.B_TURNS]} of 16 turns, "
-            f"{bot[solo.B_MINES]} gold mines, {bot[solo.B_QUARRIES]} quarries, "
-            f"{bot[solo.B_CUBES]} cubes, pawn "
-            + (f"at market {C.markets[pawn].id}" if pawn >= 0 else "with nowhere to build")
-            + ", pointers " + ", ".join(f"{ROW_NAMES[r]} {bot[solo.B_PTR + r] + 1}"
-                                        for r in range(3))
-            + (f", last card {PARLER.cards[card].id}" if card >= 0 else "")
-            + f", {left if left else 5} cards in the draw pile")
+        args: dict[str, Any] = {
+            "bot": PARLER.names[b], "n": bot[solo.B_TURNS], "mines": bot[solo.B_MINES],
+            "quarries": bot[solo.B_QUARRIES], "cubes": bot[solo.B_CUBES],
+            "pawn": (M("at market {market}", market=C.markets[pawn].id) if pawn >= 0
+                     else term("with nowhere to build")),
+            "pointers": tuple(M("{row} {n}", row=ROW_TERMS[r], n=bot[solo.B_PTR + r] + 1)
+                              for r in range(3)),
+            "left": left if left else 5}
+        if card >= 0:
+            args["card"] = PARLER.cards[card].id
+            key = ("{bot}: {n} of 16 turns, {mines} gold mines, {quarries} quarries, {cubes} "
+                   "cubes, pawn {pawn}, pointers {pointers}, last card {card}, {left} cards "
+                   "in the draw pile")
+        else:
+            key = ("{bot}: {n} of 16 turns, {mines} gold mines, {quarries} quarries, {cubes} "
+                   "cubes, pawn {pawn}, pointers {pointers}, {left} cards in the draw pile")
+        out.append(Message(key, args))
     return out
 
 
@@ -160,7 +178,7 @@ def reveals(before: PragaState, action: Any, after: PragaState) -> bool:
     return _hidden_key(before) != _hidden_key(after)
 
 
-def _crane(s: PragaState) -> list[str]:
+def _crane(s: PragaState) -> list[Message]:
     """One line per board position, from the start of the red zone (P-CRANE-1)."""
     out = []
     for board in range(C.crane.positions):
@@ -170,95 +188,142 @@ def _crane(s: PragaState) -> list[str]:
                 else "beyond")
         cost = K.zone_cost(C.crane, board)
         vp = K.zone_vp(C.crane, board)
-        where = f"{board:2} {zone}" + (f" (pay {cost} gold)" if cost else "") + (
-            f" (+{vp} VP)" if vp else "")
+        where = M("{board} {zone}", board=f"{board:2}", zone=term(zone))
+        if cost:
+            where = M("{where} (pay {n} gold)", where=where, n=cost)
+        if vp:
+            where = M("{where} (+{n} VP)", where=where, n=vp)
         if w == 0:
-            out.append(f"{where}: the box")
+            out.append(M("{where}: the box", where=where))
             continue
         slot = C.crane.slots[w - 1]
-        bonus = (f"special tile or {slot.vp} VP" if slot.kind == 0 else
-                 reward_text(slot.gain) if slot.kind == 1 else
-                 f"buy an egg for {_cost_text(egg_price(s, w))}" if slot.kind == 2
-                 else "track step")
+        bonus = (M("special tile or {n} VP", n=slot.vp) if slot.kind == 0 else
+                 reward_message(slot.gain) if slot.kind == 1 else
+                 M("buy an egg for {cost}", cost=_cost_message(egg_price(s, w)))
+                 if slot.kind == 2 else term("track step"))
         tile = s.slots[w]
-        what = "empty" if tile < 0 else (
-            f"{C.action_tiles[tile].id} {'/'.join(ACTIONS[a] for a in s.pairs[tile])}"
-            + (" +5 VP token" if s.five_vp == tile else ""))
-        out.append(f"{where}: slot {w} [{bonus}] {what}")
+        what: Message = term("empty")
+        if tile >= 0:
+            what = M("{tile} {actions}", tile=C.action_tiles[tile].id,
+                     actions=joined([ACTION_TERMS[a] for a in s.pairs[tile]], "{a}/{b}"))
+            if s.five_vp == tile:
+                what = M("{what} +5 VP token", what=what)
+        out.append(M("{where}: slot {slot} [{bonus}] {what}", where=where, slot=w,
+                     bonus=bonus, what=what))
     return out
 
 
-def _cost_text(cost: tuple[int, int, int, int]) -> str:
-    names = ("gold", "stone", "silver", "gold window")
-    return " + ".join(f"{n} {k}" for n, k in zip(cost, names, strict=True) if n) or "free"
+_COST_KEYS = ("{n} gold", "{n} stone", "{n} silver", "{n} gold window")
 
 
-def _cell(s: PragaState, seat: int, grid: int) -> str:
+def _cost_message(cost: tuple[int, int, int, int]) -> Message | str:
+    parts = [M(key, n=n) for n, key in zip(cost, _COST_KEYS, strict=True) if n]
+    return joined(parts, "{a} + {b}") if parts else term("free")
+
+
+def _cell(s: PragaState, seat: int, grid: int) -> Message:
     row, col = divmod((s.hw if grid == HUNGER_WALL else s.cat)[seat], ROW_BITS)
     g = grid_of(s, grid)
-    return f"row {row + 1} ({g.row_values[row]} VP) column {col} (x{g.column_values[col]})"
+    return M("row {row} ({vp} VP) column {column} (x{points})", row=row + 1,
+             vp=g.row_values[row], column=col, points=g.column_values[col])
 
 
-def _seat_line(s: PragaState, seat: int) -> str:
-    """Everything public about a seat on one line."""
+def _seat_line(s: PragaState, seat: int) -> Message | str:
+    """Everything public about a seat on one line, its parts joined by `` | ``."""
     parts = [
-        f"{side_name(s, seat)}: {s.vp[seat]} VP",
-        f"{s.gold[seat]} gold, {s.stone[seat]} stone",
-        f"windows {s.silver[seat]} silver + {s.goldw[seat]} gold",
-        f"{s.eggs[seat]} eggs, tokens {s.red[seat]} red + {s.blue[seat]} blue",
-        f"mines {s.mine[seat] - 1}, quarries {s.quarry[seat] - 1}",
-        f"technology {s.tech[seat]}, University {s.univ[seat]}",
-        f"cubes {s.cubes[seat]}",
-        f"Hunger Wall {_cell(s, seat, HUNGER_WALL)}",
-        f"Cathedral {_cell(s, seat, CATHEDRAL)}",
-        f"King's Road {s.road[seat] or 'not yet'}",
-        f"turns {s.played[seat]}/16",
+        M("{seat}: {vp} VP", seat=_side(s, seat), vp=s.vp[seat]),
+        M("{gold} gold, {stone} stone", gold=s.gold[seat], stone=s.stone[seat]),
+        M("windows {silver} silver + {gold} gold", silver=s.silver[seat], gold=s.goldw[seat]),
+        M("{n} eggs, tokens {red} red + {blue} blue", n=s.eggs[seat], red=s.red[seat],
+          blue=s.blue[seat]),
+        M("mines {mines}, quarries {quarries}", mines=s.mine[seat] - 1,
+          quarries=s.quarry[seat] - 1),
+        M("technology {tech}, University {univ}", tech=s.tech[seat], univ=s.univ[seat]),
+        M("cubes {n}", n=s.cubes[seat]),
+        M("Hunger Wall {cell}", cell=_cell(s, seat, HUNGER_WALL)),
+        M("Cathedral {cell}", cell=_cell(s, seat, CATHEDRAL)),
+        (M("King's Road {n}", n=s.road[seat]) if s.road[seat]
+         else term("King's Road not yet")),
+        M("turns {n}/16", n=s.played[seat]),
     ]
     if s.techs[seat]:
-        parts.append("technologies " + ", ".join(
+        parts.append(M("technologies {list}", list=tuple(
             f"{C.technologies[t].id} {TECH_EFFECTS[C.technologies[t].effect]}"
-            for t in s.techs[seat]))
-    upg = [f"{ACTIONS[a]}:{'<'.join(C.upgrades[c // 6].id for c in st)}"
+            for t in s.techs[seat])))
+    upg = [M("{action}:{tiles}", action=ACTION_TERMS[a],
+             tiles="<".join(C.upgrades[c // 6].id for c in st))
            for a, st in enumerate(s.upg[seat]) if st]
     if upg:
-        parts.append("upgrades " + " ".join(upg))
+        parts.append(M("upgrades {list}", list=joined(upg, "{a} {b}")))
     walls = [C.walls[c // 6].id for c in s.walls[seat] if c >= 0]
     if walls:
-        parts.append(f"{len(walls)} walls " + " ".join(walls))
+        parts.append(M("{n} walls {tiles}", n=len(walls), tiles=" ".join(walls)))
     tokens = [C.production_tokens[t].id for t in s.ptoken[seat] if t >= 0]
     if tokens:
-        parts.append("production tokens " + " ".join(tokens))
+        parts.append(M("production tokens {tokens}", tokens=" ".join(tokens)))
     if s.seal_rights[seat]:
-        parts.append(f"{s.seal_rights[seat]} seal right(s)")
-    for label, tile in (("V tile", s.v_tile[seat]), ("Cathedral tile", s.cat_tile[seat])):
-        if tile >= 0:
-            parts.append(f"{label} {C.bridge_tiles[tile].id}")
-    return " | ".join(parts)
+        parts.append(M("{n} seal right(s)", n=s.seal_rights[seat]))
+    if s.v_tile[seat] >= 0:
+        parts.append(M("V tile {tile}", tile=C.bridge_tiles[s.v_tile[seat]].id))
+    if s.cat_tile[seat] >= 0:
+        parts.append(M("Cathedral tile {tile}", tile=C.bridge_tiles[s.cat_tile[seat]].id))
+    return joined(parts, "{a} | {b}")
 
 
-def _this_turn(s: PragaState) -> str:
+def _this_turn(s: PragaState) -> Message | str:
+    """The state of the turn, its parts joined by ``; ``."""
     if s.taken < 0:
-        return "no action tile taken yet"
-    parts = [f"took {C.action_tiles[s.taken].id} from slot {s.taken_slot}",
-             "action done" if s.action_done else "action to perform"]
+        return term("no action tile taken yet")
+    parts = [M("took {tile} from slot {slot}", tile=C.action_tiles[s.taken].id,
+               slot=s.taken_slot),
+             term("action done" if s.action_done else "action to perform")]
     if s.bonus:
-        parts.append("wheel bonus waiting")
+        parts.append(term("wheel bonus waiting"))
     if s.special:
-        parts.append("special-tile bonus waiting")
-    parts.append(("extra action available", "extra action bought",
-                  "extra action done")[s.xact])
+        parts.append(term("special-tile bonus waiting"))
+    parts.append(term(("extra action available", "extra action bought",
+                       "extra action done")[s.xact]))
     if s.refreshed:
-        parts.append("row refreshed")
+        parts.append(term("row refreshed"))
     if s.moves_hw or s.moves_cat:
-        parts.append(f"sideways moves: Hunger Wall {s.moves_hw}, Cathedral {s.moves_cat}")
+        parts.append(M("sideways moves: Hunger Wall {hw}, Cathedral {cat}", hw=s.moves_hw,
+                       cat=s.moves_cat))
     if s.road_free or s.road_egg:
-        parts.append("King's Road effects waiting")
-    return "; ".join(parts)
+        parts.append(term("King's Road effects waiting"))
+    return joined(parts, "{a}; {b}")
+
+
+def _market_line(s: PragaState, k: int) -> Message:
+    """A market: its tile's rewards, whether it was scored, and its building sites."""
+    m = C.markets[k]
+    tile = s.market_tile[k]
+    rewards = (term("empty market") if tile < 0 else
+               M("{a} / {b}", a=reward_message(C.market_tiles[tile].upper),
+                 b=reward_message(C.market_tiles[tile].lower)))
+    sites = []
+    for x in C.market_sites[k]:
+        site: Message = (M("{site} {building}", site=C.sites[x].id,
+                           building=C.buildings[s.site_tile[x]].id)
+                         if s.site_tile[x] >= 0 else M("{site} free", site=C.sites[x].id))
+        if s.site_owner[x] >= 0:
+            site = M("{a} {b}", a=site, b=_side(s, s.site_owner[x]))
+        if s.site_cube[x]:
+            site = M("{site} +cube", site=site)
+        sites.append(site)
+    key = ("{market} {colour}: {rewards} (scored) | {sites}" if s.market_done[k]
+           else "{market} {colour}: {rewards} | {sites}")
+    return M(key, market=m.id, colour=term(MARKET_COLOURS[m.colour]), rewards=rewards,
+             sites=tuple(sites))
+
+
+def _json(line: Message | str) -> dict[str, Any]:
+    return message_json(line)
 
 
 def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
     """Everything seat ``player`` (None: a spectator) may know, as JSON-ready data: short
-    readable lines, the designed sections every client reads (``options``, ``sides``,
+    readable lines (each a message, ``{"key", "args"}``, rendered from the catalogues by
+    every client), the designed sections every client reads (``options``, ``sides``,
     ``pending``, ``board``: view_sections.py, docs/schemas/praga-view.json), and
     ``state``, the bot-only public state that ``sample_hidden`` re-deals from."""
     public = _public(s, _PUBLIC_SLOTS if s.bots is not None else _PUBLIC_NO_BOTS)
@@ -279,36 +344,31 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "to_move": None if top is None else top.seat,
         "decision": None if top is None else top.name,
         "turn_of": side_name(s, s.seat),
-        "turn": f"{min(s.turns + 1, 16 * s.players)} of {16 * s.players}",
+        "turn": M("{n} of {m}", n=min(s.turns + 1, 16 * s.players),
+                  m=16 * s.players).to_json(),
         "era": "I" if s.era == 1 else "II",
-        "platform": ("on the hourglass: the game is over" if over
-                     else f"space {s.platform} of {C.crane.platform_spaces - 1}"),
-        "this_turn": ("the game is over: final scoring done" if over else _this_turn(s)),
+        "platform": _json(term("on the hourglass: the game is over") if over
+                          else M("space {n} of {m}", n=s.platform,
+                                 m=C.crane.platform_spaces - 1)),
+        "this_turn": _json(term("the game is over: final scoring done") if over
+                           else _this_turn(s)),
         "over": over,
-        "seats": [_seat_line(s, p) for p in range(s.players)],
-        "crane": _crane(s),
-        "rows": {ROW_NAMES[r]: [tile_text(r, t) for t in s.rows[r]] for r in range(3)},
-        "markets": [
-            f"{m.id} {MARKET_COLOURS[m.colour]}: "
-            + ("empty market" if s.market_tile[k] < 0 else
-               f"{reward_text(C.market_tiles[s.market_tile[k]].upper)} / "
-               f"{reward_text(C.market_tiles[s.market_tile[k]].lower)}")
-            + (" (scored)" if s.market_done[k] else "")
-            + " | " + ", ".join(
-                f"{C.sites[x].id}"
-                + (f" {C.buildings[s.site_tile[x]].id}" if s.site_tile[x] >= 0 else " free")
-                + (f" {side_name(s, s.site_owner[x])}" if s.site_owner[x] >= 0 else "")
-                + (" +cube" if s.site_cube[x] else "")
-                for x in C.market_sites[k])
-            for k, m in enumerate(C.markets)],
-        "bridge": [f"plank {k}: {' | '.join(reward_text(r) for r in s.planks[k])}: "
-                   + (C.bridge_tiles[t].id if t >= 0 else "free")
-                   for k, t in enumerate(s.bridge)],
-        "seals": [f"{C.seals[k].id} ({SEAL_EFFECTS[C.seals[k].effect]} {C.seals[k].vp}, "
-                  f"cost {_cost_text(C.seals[k].cost)}): "
-                  + ("free" if o < 0 else side_name(s, o))
+        "seats": [_json(_seat_line(s, p)) for p in range(s.players)],
+        "crane": [_json(line) for line in _crane(s)],
+        "rows": {ROW_NAMES[r]: [_json(tile_message(r, t)) for t in s.rows[r]]
+                 for r in range(3)},
+        "markets": [_json(_market_line(s, k)) for k in range(len(C.markets))],
+        "bridge": [_json(M("plank {k}: {rewards}: {tile}", k=k, rewards=joined(
+            [reward_message(r) for r in s.planks[k]], "{a} | {b}"),
+            tile=C.bridge_tiles[t].id if t >= 0 else term("free")))
+            for k, t in enumerate(s.bridge)],
+        "seals": [_json(M("{seal} ({effect} {vp}, cost {cost}): {owner}", seal=C.seals[k].id,
+                          effect=term(SEAL_EFFECTS[C.seals[k].effect]), vp=C.seals[k].vp,
+                          cost=_cost_message(C.seals[k].cost),
+                          owner=term("free") if o < 0 else _side(s, o)))
                   for k, o in enumerate(s.seal_owner)],
-        "river": [f"{C.production_tokens[t].id} {reward_text(C.production_tokens[t].gain)}"
+        "river": [_json(M("{token} {reward}", token=C.production_tokens[t].id,
+                          reward=reward_message(C.production_tokens[t].gain)))
                   for t in s.river],
         "face_down": counts,
         "options": {name: getattr(s.opts, name) for name in s.opts.__slots__},
@@ -319,7 +379,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "state": public | {"hidden_counts": counts},
     }
     if s.bots is not None:
-        view["bots"] = _bot_lines(s)
+        view["bots"] = [_json(line) for line in _bot_lines(s)]
     if s.final is not None:
         view["final"] = _final(s)
     return view
@@ -388,8 +448,6 @@ def _solo_final(s: PragaState) -> dict[str, Any]:
     assert result is not None
     keep = ("solo_opponent", "benchmark", "results", "result", "titles")
     return {k: v for k, v in result.details.items() if k in keep}
-
-
 
 
 def sample_hidden(view: dict[str, Any], rng: Rng) -> PragaState:

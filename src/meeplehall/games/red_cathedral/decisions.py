@@ -348,6 +348,8 @@ class Market(Decision):
                  who=self._who(s), n=s.dest, colour=term(COLOURS[s.moved_die]))
 
     def settle(self, s: RCState) -> bool:
+        if market.has_market_action(s, self.seat):
+            return False  # a choice besides finishing (without building the list)
         return self._close_alone(s, True)
 
 

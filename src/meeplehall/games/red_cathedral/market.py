@@ -167,6 +167,22 @@ def market_actions(s: RCState, side: int) -> list[A.RCAction]:
     return out
 
 
+def has_market_action(s: RCState, side: int) -> bool:
+    """Whether ``market_actions`` is not empty, cheapest check first."""
+    used = s.mk_used
+    if not used & 1 and obtain_max(s, side) >= 1:
+        return True
+    if not used & 4:
+        ws = s.ws[side]
+        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+            if ws[pos] >= 0 and ws[pos] & 1:
+                return True
+    if not used & 2:
+        card = influence_card(s)
+        return any(influence_instances(s, side, card.actions[i], probe=True) for i in (0, 1))
+    return False
+
+
 def move_die(s: RCState, side: int, a: A.MoveDie) -> None:
     """RC-MARKET-1..5: pay for extra steps, move the die; the market step begins."""
     s.main_done = True

@@ -848,22 +848,30 @@ class TableView {
   }
 }
 
-/** The view's readable lines, when the board module cannot draw it. */
+/** A message ``{key, args}`` (a readable line of a view). */
+function isMessage(v) {
+  return v !== null && typeof v === "object" && typeof v.key === "string"
+    && v.args !== null && typeof v.args === "object";
+}
+
+/** The view's readable lines (plain strings or messages, rendered in the current
+ * language), when the board module cannot draw it. */
 function fallbackBoard(view) {
   const out = h("div", { class: "fallback-lines" });
   if (!view) return out;
   for (const [key, value] of Object.entries(view)) {
     if (key === "log" || key === "state" || key === "options") continue;
     const lines = [];
-    if (typeof value === "string") lines.push(value);
-    else if (Array.isArray(value) && value.every((v) => typeof v === "string")) lines.push(...value);
+    const isLine = (v) => typeof v === "string" || isMessage(v);
+    if (isLine(value)) lines.push(render(value));
+    else if (Array.isArray(value) && value.every(isLine)) lines.push(...value.map(render));
     else if (value && typeof value === "object" && !Array.isArray(value)) {
       for (const [k, v] of Object.entries(value)) {
-        if (Array.isArray(v) && v.every((x) => typeof x === "string")) lines.push(`${k}: ${v.join("; ")}`);
+        if (Array.isArray(v) && v.every(isLine)) lines.push(`${k}: ${v.map(render).join("; ")}`);
         else if (typeof v === "string" || typeof v === "number") lines.push(`${k}: ${v}`);
       }
     }
-    if (lines.length) out.append(h("h3", {}, tr(key.replace(/_/g, " "))), h("div", {}, lines.map((l) => h("div", {}, tr(l)))));
+    if (lines.length) out.append(h("h3", {}, tr(key.replace(/_/g, " "))), h("div", {}, lines.map((l) => h("div", {}, l))));
   }
   return out;
 }
