@@ -82,18 +82,18 @@ def test_names_from_the_lobby_and_invites_shown_everywhere_as_text(new_page: Any
     guest.wait_for_url(f"**/#/table/{table}")
     wait_ready(host)
     # The host's Players panel names the friend at once, as text.
-    host.wait_for_function("(n) => document.querySelector(\"#seats li[data-seat='1']\")"
+    host.wait_for_function("(n) => document.querySelector(\"#seats li[data-seat='1']\")?"
                            ".textContent.includes(n)", arg=IMAGE)
     assert SCRIPT in host.inner_text("#seats li[data-seat='0']")
     # The friend waits for the host, named by name and colour.
-    guest.wait_for_function("(n) => document.getElementById('prompt').textContent.includes(n)",
-                            arg=SCRIPT)
+    guest.wait_for_function(
+        "(n) => (document.getElementById('prompt')?.textContent ?? '').includes(n)", arg=SCRIPT)
     prompt = guest.inner_text("#prompt")
     assert re.search(r"Waiting for <script>x\(\)</script> \(\w+\)", prompt), prompt
     # The friend changes their name at the table: everyone sees the new one.
     guest.fill("#name-1", "  Bob  ")
     guest.click("form[data-name-seat='1'] button")
-    host.wait_for_function("() => document.querySelector(\"#seats li[data-seat='1']\")"
+    host.wait_for_function("() => document.querySelector(\"#seats li[data-seat='1']\")?"
                            ".textContent.includes('Bob')")
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["name"] == "Bob"
     assert guest.evaluate("() => localStorage.getItem('meeplehall.playerName')") == "Bob"
@@ -101,7 +101,7 @@ def test_names_from_the_lobby_and_invites_shown_everywhere_as_text(new_page: Any
     guest.fill("#name-1", "Bo\u200bb")
     guest.click("form[data-name-seat='1'] button")
     guest.wait_for_function("() => document.querySelector('form[data-name-seat=\"1\"] .error')"
-                            ".textContent.includes('name')")
+                            "?.textContent.includes('name')")
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["name"] == "Bob"
     # A spectator sees the names and who is here; the lobby lists them.
     watcher.goto(f"/#/table/{table}")
