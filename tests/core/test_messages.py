@@ -108,3 +108,43 @@ def test_a_log_entry_addressed_to_one_seat_reaches_that_seat_only(game: object) 
             False, False, True]
     assert log_json(state.log, 0) == [m.to_json() for m in state.log[:-1]]
     assert log_json(state.log, everything=True)[-1] == secret.to_json()
+
+
+def test_a_log_memo_extends_the_last_list_and_reads_any_other_log_whole() -> None:
+    """``log_json(..., memo=)`` (the server's views after each move): a log that only grew
+    costs its new entries; the list handed out before is left as it was; a log that is
+    not a continuation (an undo replays the game) is read whole; seats stay apart."""
+    memo: dict[object, object] = {}
+    secret = Message("{n} Ruble", {"n": 5}, to=(1,))
+    log: list[Message | str] = [M("a"), "plain", secret]
+    first = {seat: log_json(log, seat, memo=memo) for seat in (None, 0, 1)}
+    assert first[1][-1] == secret.to_json() and secret.to_json() not in first[0]
+    assert log_json(log, 0, memo=memo) is first[0]  # nothing new: the same list
+    log = [*log, M("b"), Message("{n} Ruble", {"n": 6}, to=(0,))]
+    grown = {seat: log_json(log, seat, memo=memo) for seat in (None, 0, 1)}
+    for seat in (None, 0, 1):
+        assert grown[seat] == log_json(log, seat)
+        assert grown[seat] is not first[seat] and grown[seat][:len(first[seat])] == first[seat]
+    assert first[0] == log_json(log[:3], 0)  # the earlier list was not extended in place
+    replayed: list[Message | str] = [M("a"), M("c")]  # not a continuation: read whole
+    assert log_json(replayed, 0, memo=memo) == [M("a").to_json(), M("c").to_json()]
+    assert log_json(log, 1, memo=memo) == log_json(log, 1)
+    assert log_json(log, everything=True, memo=memo) == log_json(log, everything=True)
+
+
+def test_red_cathedral_views_with_a_memo_keep_addressed_entries_apart() -> None:
+    state = RED_CATHEDRAL.initial_state({"players": 2}, 3)
+    memo: dict[object, object] = {}
+    before = RED_CATHEDRAL.player_views(state, [0, 1, None], memo)
+    assert before[0]["log"] is before[1]["log"] is before[None]["log"]  # one shared list
+    later = state.clone()
+    secret = Message("{n} Ruble", {"n": 98765}, to=(1,))
+    later.log.append(secret)
+    after = RED_CATHEDRAL.player_views(later, [0, 1, None], memo)
+    assert [secret.to_json() in after[s]["log"] for s in (0, 1, None)] == [False, True, False]
+    assert "98765" not in json.dumps(after[0]) + json.dumps(after[None])
+    for seat in (0, 1, None):
+        assert after[seat] == RED_CATHEDRAL.player_view(later, seat)
+    again = RED_CATHEDRAL.player_views(state, [0, 1, None], memo)  # back, as after an undo
+    for seat in (0, 1, None):
+        assert again[seat]["log"] == before[seat]["log"]

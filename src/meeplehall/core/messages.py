@@ -148,11 +148,37 @@ def message_json(value: Message | str) -> dict[str, Any]:
 
 
 def log_json(log: Iterable[Message | str], seat: int | None = None,
-             everything: bool = False) -> list[dict[str, Any]]:
+             everything: bool = False, memo: dict[Any, Any] | None = None
+             ) -> list[dict[str, Any]]:
     """The log entries ``seat`` may read (all of them with ``everything``), as JSON (each
-    entry's shared, read-only form; the list is new)."""
-    return [message_json(m) for m in log
-            if everything or not isinstance(m, Message) or m.seen_by(seat)]
+    entry's shared, read-only form; the list is new, or with ``memo`` possibly the list
+    of an earlier call: read-only).
+
+    ``memo``: a dict the caller keeps for one game from call to call (empty at first).
+    A log only grows between moves, so when its first entries are those of the last call
+    for the same seat (compared by identity first, so in C), that call's list is extended
+    by the new entries (in a new list: the old one may still be held) or, when nothing was
+    added, returned as it is. A view after each move then costs what the move added to the
+    log, not the whole log again. Any other log (an undo replays the game) is read whole."""
+    if memo is None:
+        return [message_json(m) for m in log
+                if everything or not isinstance(m, Message) or m.seen_by(seat)]
+    entries = list(log)
+    key = ("log-json", seat, everything)
+    hit = memo.get(key)
+    start, out = 0, []
+    if hit is not None:
+        before, kept = hit
+        count = len(before)
+        if len(entries) >= count and entries[:count] == before:
+            if len(entries) == count:
+                return kept  # type: ignore[no-any-return]
+            start, out = count, kept
+    added = [message_json(m) for m in entries[start:]
+             if everything or not isinstance(m, Message) or m.seen_by(seat)]
+    out = out + added if out else added
+    memo[key] = (entries, out)
+    return out
 
 
 # --- catalogues ---------------------------------------------------------------------------

@@ -354,7 +354,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "sides": sides,
         "turn": view_sections.turn(s),
         "pending": view_sections.pending(s),
-        "log": log_json(s.log, player),
+        "log": log_json(s.log, player, memo=memo),
         "state": public,
     }
     if ivan is not None:
@@ -394,7 +394,11 @@ def player_views(s: RCState, seats: Iterable[int | None],
         else:
             view = dict(base)
             view["seat"] = seat
-            if any(m.to is not None for m in s.log):  # entries for some seats only
+            if memo is not None:  # the same list as the base view's when it is equal
+                lines = log_json(s.log, seat, memo=memo)
+                if lines != base["log"]:  # entries for some seats only
+                    view["log"] = lines
+            elif any(m.to is not None for m in s.log):  # entries for some seats only
                 view["log"] = log_json(s.log, seat)
             out[seat] = view
     return out
