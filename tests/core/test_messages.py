@@ -15,6 +15,7 @@ from meeplehall.core.messages import (
     catalogue,
     english,
     log_json,
+    logs_json,
     parse_po,
     plural_rule,
     term,
@@ -110,26 +111,32 @@ def test_a_log_entry_addressed_to_one_seat_reaches_that_seat_only(game: object) 
     assert log_json(state.log, everything=True)[-1] == secret.to_json()
 
 
-def test_a_log_memo_extends_the_last_list_and_reads_any_other_log_whole() -> None:
-    """``log_json(..., memo=)`` (the server's views after each move): a log that only grew
-    costs its new entries; the list handed out before is left as it was; a log that is
-    not a continuation (an undo replays the game) is read whole; seats stay apart."""
+def test_a_log_memo_extends_the_last_lists_and_reads_any_other_log_whole() -> None:
+    """``logs_json(log, seats, memo)`` (the server's views after each move): a log that
+    only grew costs its new entries; the lists handed out before are left as they were;
+    a log that is not a continuation (an undo replays the game) is read whole; seats
+    reading the same entries share one list, and addressed entries stay apart."""
     memo: dict[object, object] = {}
+    seats = (None, 0, 1)
     secret = Message("{n} Ruble", {"n": 5}, to=(1,))
-    log: list[Message | str] = [M("a"), "plain", secret]
-    first = {seat: log_json(log, seat, memo=memo) for seat in (None, 0, 1)}
-    assert first[1][-1] == secret.to_json() and secret.to_json() not in first[0]
-    assert log_json(log, 0, memo=memo) is first[0]  # nothing new: the same list
+    log: list[Message | str] = [M("a"), "plain"]
+    first = logs_json(log, seats, memo)
+    assert first[None] is first[0] is first[1] == [M("a").to_json(), {"key": "plain", "args": {}}]
+    log = [*log, secret]
+    second = logs_json(log, seats, memo)
+    assert second[None] is second[0] is first[0] and second[1] is not first[1]
+    assert second[1][-1] == secret.to_json() and secret.to_json() not in second[0]
+    assert logs_json(log, seats, memo) == second  # nothing new: the same lists
+    assert all(logs_json(log, seats, memo)[s] is second[s] for s in seats)
     log = [*log, M("b"), Message("{n} Ruble", {"n": 6}, to=(0,))]
-    grown = {seat: log_json(log, seat, memo=memo) for seat in (None, 0, 1)}
-    for seat in (None, 0, 1):
+    grown = logs_json(log, seats, memo)
+    for seat in seats:
         assert grown[seat] == log_json(log, seat)
-        assert grown[seat] is not first[seat] and grown[seat][:len(first[seat])] == first[seat]
-    assert first[0] == log_json(log[:3], 0)  # the earlier list was not extended in place
+        assert grown[seat][:len(second[seat])] == second[seat]
+    assert first[0] == log_json(log[:2], 0) and second[1] == log_json(log[:3], 1)  # unchanged
     replayed: list[Message | str] = [M("a"), M("c")]  # not a continuation: read whole
-    assert log_json(replayed, 0, memo=memo) == [M("a").to_json(), M("c").to_json()]
-    assert log_json(log, 1, memo=memo) == log_json(log, 1)
-    assert log_json(log, everything=True, memo=memo) == log_json(log, everything=True)
+    assert logs_json(replayed, seats, memo)[0] == [M("a").to_json(), M("c").to_json()]
+    assert logs_json(log, [1, 2], memo) == {1: log_json(log, 1), 2: log_json(log, 2)}
 
 
 def test_red_cathedral_views_with_a_memo_keep_addressed_entries_apart() -> None:
