@@ -217,6 +217,20 @@ def _market(tiles: Any, die_pos: Any, die_val: Any) -> list[dict[str, Any]]:
     return market
 
 
+def _market_kept(memo: Memo, tiles: Any, die_pos: Any, die_val: Any
+                 ) -> list[dict[str, Any]]:
+    """``_market``, each space kept from the last build where its tile and dice are the
+    same (a move changes one or two spaces: the diff then skips the others by identity)."""
+    spaces = []
+    for sp, space in enumerate(_market(tiles, die_pos, die_val)):
+        spaces.append(_keep(memo, ("market", sp), space, _same_space, space))
+    return _keep_list(memo, "market-spaces", spaces)
+
+
+def _same_space(space: dict[str, Any]) -> dict[str, Any]:
+    return space
+
+
 def _slot(names: tuple[str, ...], slot: int, card: int, o: int, delivered: Any, done: Any,
           w: int, tile: int) -> dict[str, Any]:
     card_id, kind, cost, rp, rubles, ornament = _CARDS[card]
@@ -316,7 +330,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None,
         memo = {}
     options = _keep(memo, "options", s.opts, _params, s.opts)
     market = _keep(memo, "market", (tuple(s.tiles), tuple(s.die_pos), tuple(s.die_val)),
-                   _market, s.tiles, s.die_pos, s.die_val)
+                   _market_kept, memo, s.tiles, s.die_pos, s.die_val)
     columns = []
     for t, tower in enumerate(s.towers):
         column = []
