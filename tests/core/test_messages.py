@@ -15,6 +15,7 @@ from meeplehall.core.messages import (
     catalogue,
     english,
     log_json,
+    logs_json,
     parse_po,
     plural_rule,
     term,
@@ -108,3 +109,49 @@ def test_a_log_entry_addressed_to_one_seat_reaches_that_seat_only(game: object) 
             False, False, True]
     assert log_json(state.log, 0) == [m.to_json() for m in state.log[:-1]]
     assert log_json(state.log, everything=True)[-1] == secret.to_json()
+
+
+def test_a_log_memo_extends_the_last_lists_and_reads_any_other_log_whole() -> None:
+    """``logs_json(log, seats, memo)`` (the server's views after each move): a log that
+    only grew costs its new entries; the lists handed out before are left as they were;
+    a log that is not a continuation (an undo replays the game) is read whole; seats
+    reading the same entries share one list, and addressed entries stay apart."""
+    memo: dict[object, object] = {}
+    seats = (None, 0, 1)
+    secret = Message("{n} Ruble", {"n": 5}, to=(1,))
+    log: list[Message | str] = [M("a"), "plain"]
+    first = logs_json(log, seats, memo)
+    assert first[None] is first[0] is first[1] == [M("a").to_json(), {"key": "plain", "args": {}}]
+    log = [*log, secret]
+    second = logs_json(log, seats, memo)
+    assert second[None] is second[0] is first[0] and second[1] is not first[1]
+    assert second[1][-1] == secret.to_json() and secret.to_json() not in second[0]
+    assert logs_json(log, seats, memo) == second  # nothing new: the same lists
+    assert all(logs_json(log, seats, memo)[s] is second[s] for s in seats)
+    log = [*log, M("b"), Message("{n} Ruble", {"n": 6}, to=(0,))]
+    grown = logs_json(log, seats, memo)
+    for seat in seats:
+        assert grown[seat] == log_json(log, seat)
+        assert grown[seat][:len(second[seat])] == second[seat]
+    assert first[0] == log_json(log[:2], 0) and second[1] == log_json(log[:3], 1)  # unchanged
+    replayed: list[Message | str] = [M("a"), M("c")]  # not a continuation: read whole
+    assert logs_json(replayed, seats, memo)[0] == [M("a").to_json(), M("c").to_json()]
+    assert logs_json(log, [1, 2], memo) == {1: log_json(log, 1), 2: log_json(log, 2)}
+
+
+def test_red_cathedral_views_with_a_memo_keep_addressed_entries_apart() -> None:
+    state = RED_CATHEDRAL.initial_state({"players": 2}, 3)
+    memo: dict[object, object] = {}
+    before = RED_CATHEDRAL.player_views(state, [0, 1, None], memo)
+    assert before[0]["log"] is before[1]["log"] is before[None]["log"]  # one shared list
+    later = state.clone()
+    secret = Message("{n} Ruble", {"n": 98765}, to=(1,))
+    later.log.append(secret)
+    after = RED_CATHEDRAL.player_views(later, [0, 1, None], memo)
+    assert [secret.to_json() in after[s]["log"] for s in (0, 1, None)] == [False, True, False]
+    assert "98765" not in json.dumps(after[0]) + json.dumps(after[None])
+    for seat in (0, 1, None):
+        assert after[seat] == RED_CATHEDRAL.player_view(later, seat)
+    again = RED_CATHEDRAL.player_views(state, [0, 1, None], memo)  # back, as after an undo
+    for seat in (0, 1, None):
+        assert again[seat]["log"] == before[seat]["log"]

@@ -155,6 +155,46 @@ def log_json(log: Iterable[Message | str], seat: int | None = None,
             if everything or not isinstance(m, Message) or m.seen_by(seat)]
 
 
+def logs_json(log: Iterable[Message | str], seats: Iterable[int | None],
+              memo: dict[Any, Any]) -> dict[int | None, list[dict[str, Any]]]:
+    """``log_json(log, seat)`` for each of ``seats`` (read-only lists; seats that read
+    the same entries share one list), for a server pushing every move to them all.
+
+    ``memo``: a dict the caller keeps for one game from call to call (empty at first).
+    A log only grows between moves, so when its first entries are those of the last call
+    (compared by identity first, so in C), each seat's list of that call is extended by
+    the new entries (in a new list: the old one may still be held by an older view), or
+    kept as it is when nothing was added: a view after each move costs what the move
+    added to the log, not the whole log again. Any other log (an undo replays the game)
+    is read whole."""
+    entries = list(log)
+    hit = memo.get("log-json")
+    start, before = 0, {}
+    if hit is not None:
+        count = len(hit[0])
+        if len(entries) >= count and entries[:count] == hit[0]:
+            start, before = count, hit[1]
+    out: dict[int | None, list[dict[str, Any]]] = {}
+    made: dict[tuple[int, ...], list[dict[str, Any]]] = {}
+    for seat in seats:
+        if seat in out:
+            continue
+        old = before.get(seat)
+        first = start if old is not None else 0
+        shown = [m for m in entries[first:] if not isinstance(m, Message) or m.seen_by(seat)]
+        if old is not None and not shown:
+            out[seat] = old
+            continue
+        key = (id(old), *map(id, shown))  # the same parts: the same list
+        lines = made.get(key)
+        if lines is None:
+            added = [message_json(m) for m in shown]
+            lines = made[key] = old + added if old else added
+        out[seat] = lines
+    memo["log-json"] = (entries, out)
+    return out
+
+
 # --- catalogues ---------------------------------------------------------------------------
 
 class Entry:

@@ -81,7 +81,16 @@ class Connection:
 
 
 def table_message(live: Live, seat: int | None) -> dict[str, Any]:
-    """Fields every view-carrying message has: whose turn, and what the seat may do."""
+    """Fields every view-carrying message has: whose turn, and what the seat may do.
+    Worked out once per seat and seq (the mover's reply and its own update carry the
+    same): read-only."""
+    made = live.summaries.get(seat)
+    if made is None:
+        made = live.summaries[seat] = _table_message(live, seat)
+    return made
+
+
+def _table_message(live: Live, seat: int | None) -> dict[str, Any]:
     to_move = live.to_move
     out: dict[str, Any] = {"table_id": live.table_id, "seq": live.seq,
                            "moves": len(live.entries), "seat": seat, "to_move": to_move,

@@ -186,6 +186,8 @@ class Live:
     # patch serves them all (see meeplehall.server.live.Hub.patch).
     patches: list[tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]] = field(
         default_factory=list)
+    # Each seat's turn fields for this seq (meeplehall.server.live.table_message).
+    summaries: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
     def install(self, built: Built) -> None:
         self.state = built.state
@@ -199,6 +201,7 @@ class Live:
         self._legal = None
         self.messages = {}
         self.patches = []
+        self.summaries = {}
 
     def built(self) -> Built:
         return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)

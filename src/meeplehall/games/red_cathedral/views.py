@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from operator import is_
 from typing import TYPE_CHECKING, Any
 
-from meeplehall.core.messages import M, Message, log_json, term
+from meeplehall.core.messages import M, Message, log_json, logs_json, term
 from meeplehall.core.plain import to_plain
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import view_sections
@@ -217,6 +217,20 @@ def _market(tiles: Any, die_pos: Any, die_val: Any) -> list[dict[str, Any]]:
     return market
 
 
+def _market_kept(memo: Memo, tiles: Any, die_pos: Any, die_val: Any
+                 ) -> list[dict[str, Any]]:
+    """``_market``, each space kept from the last build where its tile and dice are the
+    same (a move changes one or two spaces: the diff then skips the others by identity)."""
+    spaces = []
+    for sp, space in enumerate(_market(tiles, die_pos, die_val)):
+        spaces.append(_keep(memo, ("market", sp), space, _same_space, space))
+    return _keep_list(memo, "market-spaces", spaces)
+
+
+def _same_space(space: dict[str, Any]) -> dict[str, Any]:
+    return space
+
+
 def _slot(names: tuple[str, ...], slot: int, card: int, o: int, delivered: Any, done: Any,
           w: int, tile: int) -> dict[str, Any]:
     card_id, kind, cost, rp, rubles, ornament = _CARDS[card]
@@ -305,7 +319,8 @@ def _public_kept(s: RCState, memo: Memo) -> dict[str, Any]:
     return _public(s, _keep(memo, ("state", "opts"), s.opts, _params, s.opts), kept)
 
 
-def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str, Any]:
+def _view(s: RCState, player: int | None, memo: Memo | None = None,
+          log: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     names = _NAMES_SOLO if s.solo else _NAMES
     top = s.stack[-1] if s.stack else None
     advanced = s.opts.advanced_workshops
@@ -315,7 +330,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         memo = {}
     options = _keep(memo, "options", s.opts, _params, s.opts)
     market = _keep(memo, "market", (tuple(s.tiles), tuple(s.die_pos), tuple(s.die_val)),
-                   _market, s.tiles, s.die_pos, s.die_val)
+                   _market_kept, memo, s.tiles, s.die_pos, s.die_val)
     columns = []
     for t, tower in enumerate(s.towers):
         column = []
@@ -354,7 +369,7 @@ def _view(s: RCState, player: int | None, memo: Memo | None = None) -> dict[str,
         "sides": sides,
         "turn": view_sections.turn(s),
         "pending": view_sections.pending(s),
-        "log": log_json(s.log, player),
+        "log": log_json(s.log, player) if log is None else log,
         "state": public,
     }
     if ivan is not None:
@@ -386,15 +401,20 @@ def player_views(s: RCState, seats: Iterable[int | None],
     read-only, like the views themselves."""
     out: dict[int | None, dict[str, Any]] = {}
     base: dict[str, Any] | None = None
+    seats = list(seats)
+    # With a memo, each seat's log list extends the last call's (see logs_json).
+    logs = None if memo is None else logs_json(s.log, seats, memo)
     for seat in seats:
         if seat in out:
             continue
         if base is None:
-            base = out[seat] = _view(s, seat, memo)
+            base = out[seat] = _view(s, seat, memo, None if logs is None else logs[seat])
         else:
             view = dict(base)
             view["seat"] = seat
-            if any(m.to is not None for m in s.log):  # entries for some seats only
+            if logs is not None:
+                view["log"] = logs[seat]  # base's own list when the entries are the same
+            elif any(m.to is not None for m in s.log):  # entries for some seats only
                 view["log"] = log_json(s.log, seat)
             out[seat] = view
     return out
