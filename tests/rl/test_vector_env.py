@@ -56,18 +56,25 @@ def test_batched_rows_are_each_games_seat_to_move_and_games_reset_themselves(
     raise AssertionError("no game ended in 1500 steps")
 
 
-def test_a_seed_replays_the_whole_run() -> None:
-    def run() -> list[np.ndarray]:
-        env = vector_env("praga", 2)
+def _replay(num_envs: int, steps: int, workers: int = 1) -> list[np.ndarray]:
+    """The observation batches of a run from seed 11, random legal actions from seed 3."""
+    env = vector_env("praga", num_envs, workers=workers)
+    try:
         obs, _ = env.reset(seed=11)
         rng = np.random.default_rng(3)
         out = [obs["observation"]]
-        for _ in range(200):
+        for _ in range(steps):
             obs, *_ = env.step(_random_legal(obs["action_mask"], rng))
             out.append(obs["observation"])
         return out
+    finally:
+        env.close()
 
-    assert all(np.array_equal(a, b) for a, b in zip(run(), run(), strict=True))
+
+@pytest.mark.parametrize(("num_envs", "steps", "workers"), [(2, 200, 1), (3, 300, 2)])
+def test_a_seed_replays_the_whole_run(num_envs: int, steps: int, workers: int) -> None:
+    first, second = _replay(num_envs, steps, workers), _replay(num_envs, steps, workers)
+    assert all(np.array_equal(a, b) for a, b in zip(first, second, strict=True))
 
 
 def test_an_illegal_action_ends_only_its_game() -> None:
@@ -142,19 +149,3 @@ def test_worker_processes_play_the_same_games_until_new_seeds_are_drawn() -> Non
     with pytest.raises(ValueError, match="workers must be"):
         vector_env("praga", 2, workers=3)
 
-
-def test_a_seed_replays_with_workers() -> None:
-    def run() -> list[np.ndarray]:
-        env = vector_env("praga", 3, workers=2)
-        try:
-            obs, _ = env.reset(seed=11)
-            rng = np.random.default_rng(3)
-            out = [obs["observation"]]
-            for _ in range(300):
-                obs, *_ = env.step(_random_legal(obs["action_mask"], rng))
-                out.append(obs["observation"])
-            return out
-        finally:
-            env.close()
-
-    assert all(np.array_equal(a, b) for a, b in zip(run(), run(), strict=True))

@@ -21,8 +21,7 @@ from babel.messages.pofile import read_po
 from meeplehall.games.praga.components import ACTIONS
 from meeplehall.web import LANGUAGES, LOCALE, praga_geometry
 from tests.web.play import wait_ready
-
-SEED = 20261126
+from tests.web.test_praga_table import _table
 
 # Render the board of a table into a fresh element with the given legal actions (every
 # chip the board draws for them), in the page's current language; then, per chip, how
@@ -57,17 +56,6 @@ CHIP_KEYS = [f"{verb} {grid}" for grid in ("hunger-wall", "cathedral")
 CHIP_KEYS += [f"refresh {row} {res}" for row in ("building", "wall", "upgrade")
               for res in ("gold", "stone")]
 CHIP_KEYS += [f"grow {track} {res}" for track in ("mine", "quarry") for res in ("gold", "stone")]
-
-
-def _table(server_url: str, seats: list[str], options: dict[str, Any] | None = None,
-           players: int = 2) -> int:
-    body = json.dumps({"game": "praga", "options": {"players": players, **(options or {})},
-                       "seed": SEED, "seats": seats}).encode()
-    request = urllib.request.Request(f"{server_url}/api/tables", data=body, method="POST")
-    request.add_header("Content-Type", "application/json")
-    with urllib.request.urlopen(request, timeout=20) as reply:
-        table: int = json.loads(reply.read())["id"]
-    return table
 
 
 def _language(page: Any, lang: str) -> None:

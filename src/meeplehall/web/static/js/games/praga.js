@@ -12,7 +12,7 @@ import {
   SVG_NS, el, txt, hexPoints, hexCentre, fitHexes, costText, targetize,
   shapeFor, mergeTitles,
 } from "../praga/draw.js";
-import { mountZoom as zoomable } from "../zoom.js";
+import { mountZoom as zoomable, zoomBar } from "../zoom.js";
 
 const GEOMETRY_URL = new URL("../praga/geometry.json", import.meta.url);
 let geometry = null;
@@ -280,25 +280,10 @@ class PragaBoard {
     const table = div("praga-table");
     const summary = this.drawSummary();  // first: the regions' labels use it
     const col = div("praga-mapcol");
-    const bar = div("praga-zoombar", { role: "toolbar", "aria-label": this.t("map zoom") });
-    for (const [name, text, label] of [["zoom-out", "−", this.t("zoom out")], ["zoom-in", "+", this.t("zoom in")],
-      ["zoom-fit", this.t("whole map"), this.t("show the whole map")], ["zoom-reset", "100 %", this.t("normal size")]]) {
-      const btn = document.createElement("button");
-      btn.type = "button";
-      btn.dataset.zoom = name;
-      btn.textContent = text;
-      btn.setAttribute("aria-label", label);
-      btn.title = label;
-      bar.append(btn);
-    }
-    const level = document.createElement("span");
-    level.className = "praga-zoom-level muted";
-    level.setAttribute("aria-live", "polite");
-    bar.append(level);
-    const hint = document.createElement("span");
-    hint.className = "muted praga-zoom-hint";
-    hint.textContent = this.t("drag to move the map, wheel or pinch to zoom");
-    bar.append(hint);
+    const bar = zoomBar({ bar: this.t("map zoom"), out: this.t("zoom out"), in: this.t("zoom in"),
+      fit: this.t("whole map"), fitLabel: this.t("show the whole map"), reset: this.t("normal size"),
+      hint: this.t("drag to move the map, wheel or pinch to zoom") },
+    { bar: "praga-zoombar", level: "praga-zoom-level", hint: "praga-zoom-hint" });
     const viewport = div("praga-viewport", { tabindex: "0",
       "aria-label": this.t("map: drag to move it, + and − zoom") });
     viewport.append(this.draw());
