@@ -230,7 +230,12 @@ class Turn(Decision):
         return M("{who}: choose your main action", who=self._who(s))
 
     def settle(self, s: RCState) -> bool:
-        return s.main_done and self._close_alone(s, False)
+        if not s.main_done:
+            return False
+        if (s.sell_state != 2 or not s.reroll_used) and lose_pp_target(s, self.seat) is not None:
+            return False  # a free action on offer (RC-FREE-1/2) beside ending the turn
+        self.apply(s, A.END_TURN)  # the only legal action once the main action is done
+        return True
 
 
 turn = cache(Turn)
