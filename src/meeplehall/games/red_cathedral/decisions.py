@@ -107,12 +107,17 @@ class Decision:
         else:
             raise IllegalActionError(f"{a} is not legal now: {self.kind} decision")
 
+    def _free_on_offer(self, s: RCState, between: bool) -> bool:
+        """Whether a free action (RC-FREE-1/2) is legal now (``between``: between the
+        steps of a main action, where the option decides)."""
+        return ((not between or s.opts.free_actions_between_steps)
+                and (s.sell_state != 2 or not s.reroll_used)
+                and lose_pp_target(s, self.seat) is not None)
+
     def _close_alone(self, s: RCState, between: bool) -> bool:
         """Apply the closing action if it is the only action (auto end of a step). A
         free action on offer makes the moment a real decision."""
-        if ((not between or s.opts.free_actions_between_steps)
-                and (s.sell_state != 2 or not s.reroll_used)
-                and lose_pp_target(s, self.seat) is not None):
+        if self._free_on_offer(s, between):
             return False
         acts = self.legal(s)
         if len(acts) == 1 and acts[0] in _CLOSERS:
@@ -232,8 +237,8 @@ class Turn(Decision):
     def settle(self, s: RCState) -> bool:
         if not s.main_done:
             return False
-        if (s.sell_state != 2 or not s.reroll_used) and lose_pp_target(s, self.seat) is not None:
-            return False  # a free action on offer (RC-FREE-1/2) beside ending the turn
+        if self._free_on_offer(s, False):
+            return False  # a real decision beside ending the turn
         self.apply(s, A.END_TURN)  # the only legal action once the main action is done
         return True
 
