@@ -155,6 +155,11 @@ def _stack_for(s: PragaState, player: int | None) -> list[Decision]:
     return [d.masked(player) for d in s.stack]
 
 
+def masked_top(s: PragaState, player: int | None) -> Decision:
+    """The decision on top of the stack as ``player`` may see it (``_stack_for``'s last)."""
+    return s.stack[-1].masked(player)
+
+
 def _hidden_key(s: PragaState) -> tuple[object, ...]:
     """Everything some seat cannot see, and what the decision on top shows its seat of
     it: the face-down stacks and piles (their order too), the market tiles in the box,

@@ -43,9 +43,11 @@ def turn(s: RCState) -> dict[str, Any]:
 def pending(s: RCState) -> dict[str, Any] | None:
     """The decision on top of the stack: its kind, its side and its named fields (every
     seat sees the same: The Red Cathedral has no private draws)."""
-    if not s.stack:
-        return None
-    d = s.stack[-1]
+    return decision(s.stack[-1]) if s.stack else None
+
+
+def decision(d: Any) -> dict[str, Any]:
+    """One decision as the views show it: its kind, its side and its named fields."""
     return {"kind": d.kind, "seat": d.seat, "fields": d.fields()}
 
 

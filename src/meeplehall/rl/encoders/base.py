@@ -32,6 +32,8 @@ View = dict[str, Any]
 OBS_BOUND = 16.0
 """Every observation value is clipped to ``[-OBS_BOUND, OBS_BOUND]`` (the Box bounds);
 the scales keep ordinary values within about [-2, 3]."""
+MEMO_ENTRIES = 4096
+"""The most (seat, key) entries a memoised state block keeps (see ``StateBlock.memo``)."""
 Filler = Callable[[View, int], Sequence[float]]
 StateFiller = Callable[[Any, int, Any], Sequence[float]]
 """``fill(state, seat, pending)``: a block's numbers read from the engine state;
@@ -67,12 +69,16 @@ class StateBlock:
             None: rewritten at every call.
         covers: how many consecutive view blocks, from ``name`` on, ``fill`` writes at
             once (blocks that change together: one write instead of several).
+        memo: keep the numbers written for each (seat, key) and reuse them when the key
+            comes back (for blocks whose keys repeat across positions, such as the
+            decision on top; the key must then be hashable).
     """
 
     name: str
     fill: StateFiller = field(repr=False)
     key: StateFiller | None = field(default=None, repr=False)
     covers: int = 1
+    memo: bool = False
 
 
 def flatten(value: Any) -> list[float]:
@@ -176,6 +182,10 @@ class Encoder:
         if self.state_blocks and at != len(self.blocks):
             raise ValueError(f"the {game_name} state blocks do not cover the layout")
         self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
+        # Per memoised state block: the numbers it wrote for each (seat, key) seen, shared
+        # by every observer of this encoder, at most MEMO_ENTRIES (emptied when full).
+        self.memos: list[dict[Any, array[float]] | None] = [
+            {} if sb.memo and sb.key is not None else None for sb in self.state_blocks]
 
     def indices(self, legal: Iterable[Any]) -> list[int]:
         """The catalogue index of each action, in order. The engines hand out the same
@@ -284,8 +294,9 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        self._plan = tuple((start, size, b.key, b.fill) for b, (start, size)
-                           in zip(encoder.state_blocks, encoder.state_slices, strict=True))
+        self._plan = tuple((start, size, b.key, b.fill, memo) for b, (start, size), memo
+                           in zip(encoder.state_blocks, encoder.state_slices,
+                                  encoder.memos, strict=True))
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
         # Blocks are written through a float32 memoryview from array("f", numbers): about
         # half the cost of assigning a list to a numpy slice.
@@ -308,24 +319,45 @@ class Observer:
         row = self._views[seat]
         keys = self._keys[seat]
         i = -1
-        for start, size, key, fill in self._plan:
+        for start, size, key, fill, memo in self._plan:
             i += 1
-            if key is not None:
-                k = key(state, seat, pending)
-                old = keys[i]
-                if old is not _UNSET and old == k:
-                    continue
-                keys[i] = k
-            values = array("f", fill(state, seat, pending))
-            n = len(values)
-            if n == size:
-                row[start:start + n] = values
-            elif n < size:
-                row[start:start + n] = values
-                row[start + n:start + size] = self._zeros[:size - n]
-            else:
-                raise ValueError(f"{self.encoder.game_name}: state block "
-                                 f"{self.encoder.state_blocks[i].name!r} has {n} values "
-                                 f"for {size} places")
+            if key is None:
+                self._write(row, start, size, i, fill(state, seat, pending))
+                continue
+            k = key(state, seat, pending)
+            old = keys[i]
+            if old is not _UNSET and old == k:
+                continue
+            keys[i] = k
+            if memo is None:
+                self._write(row, start, size, i, fill(state, seat, pending))
+                continue
+            values = memo.get((seat, k))
+            if values is None:
+                values = array("f", fill(state, seat, pending))
+                self._check(values, size, i)
+                if len(values) < size:
+                    values.extend(self._zeros[:size - len(values)])
+                if len(memo) >= MEMO_ENTRIES:
+                    memo.clear()
+                memo[(seat, k)] = values
+            row[start:start + size] = values
         out: np.ndarray = self.rows[seat]
         return out
+
+    def _check(self, values: array[float], size: int, i: int) -> None:
+        if len(values) > size:
+            raise ValueError(f"{self.encoder.game_name}: state block "
+                             f"{self.encoder.state_blocks[i].name!r} has {len(values)} "
+                             f"values for {size} places")
+
+    def _write(self, row: memoryview, start: int, size: int, i: int,
+               numbers: Sequence[float]) -> None:
+        values = array("f", numbers)
+        n = len(values)
+        if n == size:
+            row[start:start + n] = values
+        else:
+            self._check(values, size, i)
+            row[start:start + n] = values
+            row[start + n:start + size] = self._zeros[:size - n]

@@ -394,12 +394,13 @@ _ROW_COST_BY_INDEX = tuple(tuple((t.gold / 5, t.stone / 5) for t in tiles)
 _BITS4 = tuple(bin(m & 15).count("1") / 4 for m in range(16))
 
 
-def pending(s: Any, seat: int) -> dict[str, Any] | None:
-    """The decision on top of the stack as ``seat`` sees it: the drawn technologies or
-    bridge tiles of another seat's decision are masked (P-TECH-2, P-BRIDGE-2)."""
+def pending(s: Any, seat: int) -> Any:
+    """The decision on top of the stack as ``seat`` sees it (the views' own masking: the
+    drawn technologies or bridge tiles of another seat's decision are hidden, P-TECH-2,
+    P-BRIDGE-2), or None. A frozen value: it is its own block key."""
     if not s.stack:
         return None
-    return view_sections.pending(views._stack_for(s, seat)[-1])
+    return views.masked_top(s, seat)
 
 
 def _one(index: int, classes: int) -> list[float]:
@@ -407,6 +408,15 @@ def _one(index: int, classes: int) -> list[float]:
     if 0 <= index < classes:
         row[index] = 1.0
     return row
+
+
+def _s_decision(s: Any, seat: int, p: dict[str, Any] | None, players: int) -> list[float]:
+    """decision, to_move, turn_of and decision_fields of the pending decision ``p`` (as
+    view_sections.pending gives it; None: none)."""
+    return [*_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            *_one(-1 if p is None else (p["seat"] - seat) % players, players),
+            *_one((s.seat - seat) % players, players),
+            *_decision_fields({"pending": p}, seat)]
 
 
 def _s_this_turn(s: Any, seat: int, p: Any) -> list[float]:
@@ -562,17 +572,14 @@ def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     return [
         # decision, to_move, turn_of and decision_fields: one write when they change
-        StateBlock("decision", lambda s, seat, p: [
-            *_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
-            *_one(-1 if p is None else (p["seat"] - seat) % players, players),
-            *_one((s.seat - seat) % players, players),
-            *_decision_fields({"pending": p}, seat)],
-            lambda s, seat, p: (s.seat, p), covers=4),
+        StateBlock("decision", lambda s, seat, d: _s_decision(
+            s, seat, None if d is None else view_sections.pending(d), players),
+            lambda s, seat, d: (s.seat, d), covers=4, memo=True),
         StateBlock("taken_tile", lambda s, seat, p: [
             *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
                                             _WHEEL)],
-            lambda s, seat, p: (s.taken, s.taken_slot)),
-        StateBlock("this_turn", _s_this_turn, _k_this_turn),
+            lambda s, seat, p: (s.taken, s.taken_slot), memo=True),
+        StateBlock("this_turn", _s_this_turn, _k_this_turn, memo=True),
         StateBlock("board", _s_table, _k_table),
         StateBlock("wheel", _s_wheel, lambda s, seat, p: s.slots),
         StateBlock("rotation", lambda s, seat, p: _one(s.rotation % _WHEEL, _WHEEL),

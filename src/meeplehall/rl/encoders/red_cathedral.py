@@ -9,8 +9,8 @@ supply, sides, ivan, turn, pending: games/red_cathedral/views.py), never the bot
 PRNG state, unused cards and tiles) is never in a view.
 
 ``state_blocks`` fill the same layout from the engine state's public fields (the
-whitelist of views.PUBLIC_FIELDS; never ``rng`` or ``unused``) and the decision from
-``view_sections.pending``, the accessor the views use.
+whitelist of views.PUBLIC_FIELDS; never ``rng`` or ``unused``) and the decision on top
+of the stack through ``view_sections.decision``, the accessor the views use.
 """
 
 from __future__ import annotations
@@ -319,9 +319,10 @@ _CARD_MONEY = tuple((c.rp / 10, c.rubles / 10) for c in C.cards)
 _NO_WS_BOARD = (-1,) * len(WS_POSITIONS)
 
 
-def pending(s: Any, seat: int) -> dict[str, Any] | None:
-    """The decision on top of the stack, as every seat sees it (view_sections.pending)."""
-    return view_sections.pending(s)
+def pending(s: Any, seat: int) -> Any:
+    """The decision on top of the stack (every seat sees the same; a frozen value, so it
+    is its own block key), or None."""
+    return s.stack[-1] if s.stack else None
 
 
 def _one(index: int, classes: int) -> list[float]:
@@ -331,8 +332,12 @@ def _one(index: int, classes: int) -> list[float]:
     return row
 
 
-def _s_decision(s: Any, seat: int, p: Any) -> list[float]:
-    return _one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC)
+def _s_decision(s: Any, seat: int, d: Any, sides: int, slots: int) -> list[float]:
+    """decision, to_move and decision_args of the decision ``d`` on top (None: none)."""
+    p = None if d is None else view_sections.decision(d)
+    return [*_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
+            *_args(p, slots)]
 
 
 def _k_pending(s: Any, seat: int, p: Any) -> Any:
@@ -474,14 +479,12 @@ def state_blocks(players: int) -> list[StateBlock]:
     ns = max_slots(players)
     out = [
         # decision, to_move and decision_args: one write when the decision changes
-        StateBlock("decision", lambda s, seat, p: [
-            *_s_decision(s, seat, p),
-            *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
-            *_args(p, ns)], _k_pending, covers=3),
+        StateBlock("decision", lambda s, seat, d: _s_decision(s, seat, d, sides, ns),
+                   _k_pending, covers=3, memo=True),
         StateBlock("flags", _s_flags, _k_flags),
         StateBlock("moved_die", lambda s, seat, p: [
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
-            lambda s, seat, p: (s.moved_die, s.dest), covers=2),
+            lambda s, seat, p: (s.moved_die, s.dest), covers=2, memo=True),
         StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
         StateBlock("die_positions", lambda s, seat, p: [
             *_s_die_pos(s, seat, p), *_s_die_val(s, seat, p)], _k_dice, covers=2),
