@@ -65,9 +65,11 @@ class Table:
         self.observer = Observer(self.encoder, players)
         self.state: Any = None
         self._legal: tuple[Any, ...] = ()
-        self._legal_index: dict[int, Any] = {}
-        self._mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
-        self._mask_on: list[int] = []  # the indices set in _mask
+        self._indices: list[int] = []  # the catalogue index of each legal action
+        # The mask is a numpy view of a bytearray: item writes to a bytearray cost a
+        # fraction of numpy's.
+        self._mask_bytes = bytearray(self.encoder.num_actions)
+        self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
         self._no_mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._to_move: int | None = None
@@ -79,7 +81,8 @@ class Table:
         new.__dict__.update(self.__dict__)
         new.state = None if self.state is None else self.state.clone()
         new.observer = Observer(self.encoder, self.players)
-        new._mask = self._mask.copy()
+        new._mask_bytes = bytearray(self._mask_bytes)
+        new._mask = np.frombuffer(new._mask_bytes, dtype=np.int8)
         return new
 
     def reset(self, seed: int) -> None:
@@ -98,18 +101,12 @@ class Table:
         self._outcome = outcome = game.outcome(self.state)
         self._to_move = None if outcome is not None else game.current_player(self.state)
         self._legal = legal = () if outcome is not None else game.legal_actions(self.state)
-        indices = self.encoder.indices(legal)
-        self._legal_index = dict(zip(indices, legal, strict=True))
-        mask = self._mask
-        if len(indices) + len(self._mask_on) <= 64:  # a few item writes beat a fill
-            for i in self._mask_on:
-                mask[i] = 0
-            for i in indices:
-                mask[i] = 1
-        else:
-            mask.fill(0)
-            mask[indices] = 1
-        self._mask_on = indices
+        mask = self._mask_bytes
+        for i in self._indices:
+            mask[i] = 0
+        self._indices = indices = self.encoder.indices(legal)
+        for i in indices:
+            mask[i] = 1
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -141,15 +138,16 @@ class Table:
 
     def legal_indices(self) -> list[int]:
         """The catalogue indices of the legal actions, ascending."""
-        return sorted(self._legal_index)
+        return sorted(self._indices)
 
     def is_legal(self, index: Any) -> bool:
         """Whether catalogue ``index`` is a legal action now (False once the game is
         over, or for anything that is not an index)."""
         try:
-            return int(index) in self._legal_index
+            i = int(index)
         except (TypeError, ValueError, OverflowError):
             return False
+        return 0 <= i < len(self._mask_bytes) and self._mask_bytes[i] == 1
 
     def mask_view(self, seat: int) -> np.ndarray:
         """The legal mask of ``seat`` as the table's own array (read it, never keep it or
@@ -173,8 +171,9 @@ class Table:
             i = None if isinstance(index, bool) else operator.index(index)
         except TypeError:
             i = None
-        action = None if i is None else self._legal_index.get(i)
-        if action is None:
+        if i is not None and 0 <= i < len(self._mask_bytes) and self._mask_bytes[i]:
+            action = self._legal[self._indices.index(i)]
+        else:
             action = self.encoder.action_at(index)
             if action not in self._legal:
                 raise ValueError(f"action index {int(index)} ({action}) is not legal now; "

@@ -513,35 +513,53 @@ def _rotation(s: Any, seat: int) -> list[int]:
     return [(seat + k) % n for k in range(n)]
 
 
+def _seat_row(s: Any, q: int) -> list[float]:
+    """One seat's numbers in the ``seats`` block."""
+    hw_row, hw_col = divmod(s.hw[q], ROW_BITS)
+    cat_row, cat_col = divmod(s.cat[q], ROW_BITS)
+    wealth = s.wealth[q]
+    once = s.once[q]
+    token = s.ptoken[q]
+    return [s.vp[q] / 100, s.gold[q] / 10, s.stone[q] / 10, s.eggs[q] / 5,
+            s.silver[q] / 5, s.goldw[q] / 5, s.red[q] / 5, s.blue[q] / 5,
+            (s.mine[q] - 1) / 10, (s.quarry[q] - 1) / 10, s.tech[q] / 10,
+            s.univ[q] / 10, s.cubes[q] / 10, s.road[q] / 10, s.seal_rights[q] / 5,
+            s.played[q] / 16,
+            hw_row / 6, hw_col / 7, cat_row / 6, cat_col / 7,
+            float(wealth & 1), float(wealth >> 1 & 1), float(wealth >> 2 & 1),
+            float(once & 1), float(once >> 1 & 1),
+            float(s.cat_tile[q] >= 0), float(s.v_tile[q] >= 0),
+            float(token[0] >= 0), float(token[1] >= 0),
+            _BITS4[s.tech_ready[q]], _BITS4[s.tech_used[q]],
+            bin(s.edge_paid[q]).count("1") / 10, bin(s.corner_paid[q]).count("1") / 10,
+            len(s.techs[q]) / 5]
+
+
+def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
+    """Everything ``_seat_row`` reads of seat ``q``."""
+    return (s.vp[q], s.gold[q], s.stone[q], s.eggs[q], s.silver[q], s.goldw[q], s.red[q],
+            s.blue[q], s.mine[q], s.quarry[q], s.tech[q], s.univ[q], s.cubes[q], s.road[q],
+            s.seal_rights[q], s.played[q], s.hw[q], s.cat[q], s.wealth[q], s.once[q],
+            s.cat_tile[q] >= 0, s.v_tile[q] >= 0, s.ptoken[q][0] >= 0,
+            s.ptoken[q][1] >= 0, s.tech_ready[q], s.tech_used[q], s.edge_paid[q],
+            s.corner_paid[q], len(s.techs[q]))
+
+
+_SEAT_ROWS: dict[tuple[Any, ...], list[float]] = {}
+
+
 def _s_seats(s: Any, seat: int, p: Any) -> list[float]:
     out: list[float] = []
+    rows = _SEAT_ROWS
     for q in _rotation(s, seat):
-        hw_row, hw_col = divmod(s.hw[q], ROW_BITS)
-        cat_row, cat_col = divmod(s.cat[q], ROW_BITS)
-        wealth = s.wealth[q]
-        once = s.once[q]
-        token = s.ptoken[q]
-        out += [s.vp[q] / 100, s.gold[q] / 10, s.stone[q] / 10, s.eggs[q] / 5,
-                s.silver[q] / 5, s.goldw[q] / 5, s.red[q] / 5, s.blue[q] / 5,
-                (s.mine[q] - 1) / 10, (s.quarry[q] - 1) / 10, s.tech[q] / 10,
-                s.univ[q] / 10, s.cubes[q] / 10, s.road[q] / 10, s.seal_rights[q] / 5,
-                s.played[q] / 16,
-                hw_row / 6, hw_col / 7, cat_row / 6, cat_col / 7,
-                float(wealth & 1), float(wealth >> 1 & 1), float(wealth >> 2 & 1),
-                float(once & 1), float(once >> 1 & 1),
-                float(s.cat_tile[q] >= 0), float(s.v_tile[q] >= 0),
-                float(token[0] >= 0), float(token[1] >= 0),
-                _BITS4[s.tech_ready[q]], _BITS4[s.tech_used[q]],
-                bin(s.edge_paid[q]).count("1") / 10, bin(s.corner_paid[q]).count("1") / 10,
-                len(s.techs[q]) / 5]
+        key = _seat_key(s, q)
+        row = rows.get(key)
+        if row is None:
+            if len(rows) >= 1 << 16:
+                rows.clear()
+            row = rows[key] = _seat_row(s, q)
+        out += row
     return out
-
-
-def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
-            *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
-            *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
-            *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
 
 
 def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
@@ -591,7 +609,7 @@ def state_blocks(players: int) -> list[StateBlock]:
         StateBlock("bridge", _s_bridge,
                    lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
         StateBlock("sites", _s_sites, _k_sites),
-        StateBlock("seats", _s_seats, _k_seats),
+        StateBlock("seats", _s_seats),  # rows kept per seat's values: no block key
         StateBlock("seat_boards", _s_seat_boards,
                    lambda s, seat, p: (*s.upg, *s.walls)),
         StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),

@@ -367,16 +367,23 @@ def _s_market(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
-def _s_die_pos(s: Any, seat: int, p: Any) -> list[float]:
+_DIE_AT = tuple(_one(sp, MARKET_SPACES) for sp in range(MARKET_SPACES))
+_DIE_OFF = [0.0] * MARKET_SPACES
+
+
+def _s_dice(s: Any, seat: int, p: Any) -> list[float]:
+    """die_positions (a market-space one-hot per die) then die_values (value / 6 per die
+    on the market, 0 off it)."""
     out: list[float] = []
-    for sp in s.die_pos:
-        out += _one(sp if 0 <= sp < MARKET_SPACES else -1, MARKET_SPACES)
-    return out
-
-
-def _s_die_val(s: Any, seat: int, p: Any) -> list[float]:
-    return [v / 6 if 0 <= sp < MARKET_SPACES else 0.0
-            for sp, v in zip(s.die_pos, s.die_val, strict=True)]
+    values: list[float] = []
+    for sp, v in zip(s.die_pos, s.die_val, strict=True):
+        if 0 <= sp < MARKET_SPACES:
+            out += _DIE_AT[sp]
+            values.append(v / 6)
+        else:
+            out += _DIE_OFF
+            values.append(0.0)
+    return out + values
 
 
 def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
@@ -416,12 +423,14 @@ def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
-_SLOT_ORDER: dict[tuple[Any, ...], list[tuple[int, list[float], list[float]]]] = {}
+_SlotPlace = tuple[int, tuple[int, int, int], list[float], list[float]]
+_SLOT_ORDER: dict[tuple[Any, ...], list[_SlotPlace]] = {}
 
 
-def _slot_order(s: Any) -> list[tuple[int, list[float], list[float]]]:
-    """Per Cathedral slot in slot order: (slot, the card's features, its tower one-hot,
-    level and card money): what never changes in a game, worked out once per layout."""
+def _slot_order(s: Any) -> list[_SlotPlace]:
+    """Per Cathedral slot in slot order: (slot, (its card, tower, level), the card's
+    features, its tower one-hot, level and card money): what never changes in a game,
+    worked out once per layout."""
     key = (s.towers, s.card_of)
     hit = _SLOT_ORDER.get(key)
     if hit is None:
@@ -430,27 +439,40 @@ def _slot_order(s: Any) -> list[tuple[int, list[float], list[float]]]:
         entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
                          for level, slot in enumerate(tower))
         hit = _SLOT_ORDER[key] = [
-            (slot, [1.0, *_CARD_BY_INDEX[s.card_of[slot]]],
+            (slot, (s.card_of[slot], t, level), [1.0, *_CARD_BY_INDEX[s.card_of[slot]]],
              [*_one(t, TOWERS), level / 5, *_CARD_MONEY[s.card_of[slot]]])
             for slot, t, level in entries]
     return hit
+
+
+_SLOT_ROWS: dict[tuple[Any, ...], list[float]] = {}
 
 
 def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
     sides = s.sides
     owners = s.owner
     ornaments = s.orn
+    delivered = s.delivered
+    done = s.done
+    ws_tile = s.ws_tile
+    rows = _SLOT_ROWS
     out: list[float] = []
-    for slot, card, place in _slot_order(s):
+    for slot, where, card, place in _slot_order(s):
         owner = owners[slot]
         orn = ornaments[slot]
-        out += card
-        out += [n / 5 for n in s.delivered[slot]]
-        out += _one(-1 if owner < 0 else (owner - seat) % sides, sides)
-        out.append(float(s.done[slot]))
-        out += _one(-1 if orn < 0 else (orn - seat) % sides, sides)
-        out += place
-        out.append(float(s.ws_tile[slot] >= 0))
+        # a slot's numbers, kept per (its card and place, what is on it, as the viewer
+        # sees its owners)
+        key = (where, sides, owner if owner < 0 else (owner - seat) % sides,
+               delivered[slot], done[slot], orn if orn < 0 else (orn - seat) % sides,
+               ws_tile[slot] >= 0)
+        row = rows.get(key)
+        if row is None:
+            if len(rows) >= 1 << 16:
+                rows.clear()
+            row = rows[key] = [
+                *card, *[n / 5 for n in delivered[slot]], *_one(key[2], sides),
+                float(done[slot]), *_one(key[5], sides), *place, float(key[6])]
+        out += row
     return out
 
 
@@ -486,8 +508,7 @@ def state_blocks(players: int) -> list[StateBlock]:
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
             lambda s, seat, p: (s.moved_die, s.dest), covers=2, memo=True),
         StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
-        StateBlock("die_positions", lambda s, seat, p: [
-            *_s_die_pos(s, seat, p), *_s_die_val(s, seat, p)], _k_dice, covers=2),
+        StateBlock("die_positions", _s_dice, _k_dice, covers=2),
         StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
                    lambda s, seat, p: s.influence),
         StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
