@@ -321,43 +321,38 @@ class Observer:
         i = -1
         for start, size, key, fill, memo in self._plan:
             i += 1
-            if key is None:
-                self._write(row, start, size, i, fill(state, seat, pending))
-                continue
-            k = key(state, seat, pending)
-            old = keys[i]
-            if old is not _UNSET and old == k:
-                continue
-            keys[i] = k
-            if memo is None:
-                self._write(row, start, size, i, fill(state, seat, pending))
-                continue
-            values = memo.get((seat, k))
-            if values is None:
-                values = array("f", fill(state, seat, pending))
-                self._check(values, size, i)
-                if len(values) < size:
-                    values.extend(self._zeros[:size - len(values)])
-                if len(memo) >= MEMO_ENTRIES:
-                    memo.clear()
-                memo[(seat, k)] = values
+            if key is not None:
+                k = key(state, seat, pending)
+                old = keys[i]
+                if old is not _UNSET and old == k:
+                    continue
+                keys[i] = k
+                if memo is not None:
+                    values = memo.get((seat, k))
+                    if values is None:
+                        values = self._padded(fill(state, seat, pending), size, i)
+                        if len(memo) >= MEMO_ENTRIES:
+                            memo.clear()
+                        memo[(seat, k)] = values
+                    row[start:start + size] = values
+                    continue
+            values = array("f", fill(state, seat, pending))
+            if len(values) != size:
+                values = self._padded(values, size, i)
             row[start:start + size] = values
         out: np.ndarray = self.rows[seat]
         return out
 
-    def _check(self, values: array[float], size: int, i: int) -> None:
+    def _padded(self, numbers: Sequence[float], size: int, i: int) -> array[float]:
+        """A block's numbers as float32, zero-padded to its size.
+
+        Raises:
+            ValueError: more numbers than the block's size (a layout bug).
+        """
+        values = array("f", numbers)
         if len(values) > size:
             raise ValueError(f"{self.encoder.game_name}: state block "
                              f"{self.encoder.state_blocks[i].name!r} has {len(values)} "
                              f"values for {size} places")
-
-    def _write(self, row: memoryview, start: int, size: int, i: int,
-               numbers: Sequence[float]) -> None:
-        values = array("f", numbers)
-        n = len(values)
-        if n == size:
-            row[start:start + n] = values
-        else:
-            self._check(values, size, i)
-            row[start:start + n] = values
-            row[start + n:start + size] = self._zeros[:size - n]
+        values.extend(self._zeros[:size - len(values)])
+        return values
