@@ -18,6 +18,7 @@ face-down stacks, never their order; never ``rng`` or ``unused``) and the decisi
 
 from __future__ import annotations
 
+from array import array
 from itertools import product
 from typing import Any
 
@@ -389,6 +390,10 @@ _N_TILES = len(C.action_tiles)
 _WHEEL = C.crane.positions
 _N_TECH = len(C.technologies)
 _N_MARKET_TILES = len(C.market_tiles)
+# A wheel slot's tile one-hot (-1: empty) as a float32 array: joining arrays is a copy,
+# converting floats is not.
+_TILE_AT = {t: array("f", [float(t == u) for u in range(_N_TILES)])
+            for t in range(-1, _N_TILES)}
 _ROW_COST_BY_INDEX = tuple(tuple((t.gold / 5, t.stone / 5) for t in tiles)
                            for tiles in (C.buildings, C.walls))
 _BITS4 = tuple(bin(m & 15).count("1") / 4 for m in range(16))
@@ -443,10 +448,10 @@ def _k_table(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
             len(s.iv_stack), len(s.v_pile), len(s.cat_pile), len(s.unused))
 
 
-def _s_wheel(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
+def _s_wheel(s: Any, seat: int, p: Any) -> array[float]:
+    out = array("f")
     for t in s.slots:
-        out += _one(t, _N_TILES)
+        out += _TILE_AT[t]
     return out
 
 
@@ -545,11 +550,11 @@ def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
             s.corner_paid[q], len(s.techs[q]))
 
 
-_SEAT_ROWS: dict[tuple[Any, ...], list[float]] = {}
+_SEAT_ROWS: dict[tuple[Any, ...], array[float]] = {}
 
 
-def _s_seats(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
+def _s_seats(s: Any, seat: int, p: Any) -> array[float]:
+    out = array("f")
     rows = _SEAT_ROWS
     for q in _rotation(s, seat):
         key = _seat_key(s, q)
@@ -557,7 +562,7 @@ def _s_seats(s: Any, seat: int, p: Any) -> list[float]:
         if row is None:
             if len(rows) >= 1 << 16:
                 rows.clear()
-            row = rows[key] = _seat_row(s, q)
+            row = rows[key] = array("f", _seat_row(s, q))
         out += row
     return out
 

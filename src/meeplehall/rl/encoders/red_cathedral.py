@@ -15,6 +15,7 @@ of the stack through ``view_sections.decision``, the accessor the views use.
 
 from __future__ import annotations
 
+from array import array
 from itertools import combinations, combinations_with_replacement
 from typing import Any
 
@@ -367,14 +368,15 @@ def _s_market(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
-_DIE_AT = tuple(_one(sp, MARKET_SPACES) for sp in range(MARKET_SPACES))
-_DIE_OFF = [0.0] * MARKET_SPACES
+# Rows kept as float32 arrays: joining arrays is a copy, converting floats is not.
+_DIE_AT = tuple(array("f", _one(sp, MARKET_SPACES)) for sp in range(MARKET_SPACES))
+_DIE_OFF = array("f", [0.0] * MARKET_SPACES)
 
 
-def _s_dice(s: Any, seat: int, p: Any) -> list[float]:
+def _s_dice(s: Any, seat: int, p: Any) -> array[float]:
     """die_positions (a market-space one-hot per die) then die_values (value / 6 per die
     on the market, 0 off it)."""
-    out: list[float] = []
+    out = array("f")
     values: list[float] = []
     for sp, v in zip(s.die_pos, s.die_val, strict=True):
         if 0 <= sp < MARKET_SPACES:
@@ -383,7 +385,8 @@ def _s_dice(s: Any, seat: int, p: Any) -> list[float]:
         else:
             out += _DIE_OFF
             values.append(0.0)
-    return out + values
+    out.extend(values)
+    return out
 
 
 def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
@@ -445,10 +448,10 @@ def _slot_order(s: Any) -> list[_SlotPlace]:
     return hit
 
 
-_SLOT_ROWS: dict[tuple[Any, ...], list[float]] = {}
+_SLOT_ROWS: dict[tuple[Any, ...], array[float]] = {}
 
 
-def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
+def _s_slots(s: Any, seat: int, p: Any) -> array[float]:
     sides = s.sides
     owners = s.owner
     ornaments = s.orn
@@ -456,7 +459,7 @@ def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
     done = s.done
     ws_tile = s.ws_tile
     rows = _SLOT_ROWS
-    out: list[float] = []
+    out = array("f")
     for slot, where, card, place in _slot_order(s):
         owner = owners[slot]
         orn = ornaments[slot]
@@ -469,9 +472,9 @@ def _s_slots(s: Any, seat: int, p: Any) -> list[float]:
         if row is None:
             if len(rows) >= 1 << 16:
                 rows.clear()
-            row = rows[key] = [
+            row = rows[key] = array("f", [
                 *card, *[n / 5 for n in delivered[slot]], *_one(key[2], sides),
-                float(done[slot]), *_one(key[5], sides), *place, float(key[6])]
+                float(done[slot]), *_one(key[5], sides), *place, float(key[6])])
         out += row
     return out
 
