@@ -550,6 +550,13 @@ def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
             s.corner_paid[q], len(s.techs[q]))
 
 
+def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
+            *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
+            *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
+            *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
+
+
 _SEAT_ROWS: dict[tuple[Any, ...], array[float]] = {}
 
 
@@ -614,7 +621,7 @@ def state_blocks(players: int) -> list[StateBlock]:
         StateBlock("bridge", _s_bridge,
                    lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
         StateBlock("sites", _s_sites, _k_sites),
-        StateBlock("seats", _s_seats),  # rows kept per seat's values: no block key
+        StateBlock("seats", _s_seats, _k_seats),
         StateBlock("seat_boards", _s_seat_boards,
                    lambda s, seat, p: (*s.upg, *s.walls)),
         StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
