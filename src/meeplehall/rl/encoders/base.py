@@ -65,13 +65,17 @@ class StateBlock:
         name: the name of the view block it mirrors (same slice, same numbers).
         fill: ``fill(state, seat, pending)``: at most the block's size of numbers.
         key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
-            (copied, not a live list); the block is rewritten only when it changes.
-            None: rewritten at every call.
+            (copied, not a live list, unless ``live``); the block is rewritten only when
+            it changes. None: rewritten at every call.
         covers: how many consecutive view blocks, from ``name`` on, ``fill`` writes at
             once (blocks that change together: one write instead of several).
         memo: keep the numbers written for each (seat, key) and reuse them when the key
             comes back (for blocks whose keys repeat across positions, such as the
             decision on top; the key must then be hashable).
+        live: the key is a tuple that may hold the state's own lists (of immutable
+            values), compared as they are now and copied only when the observer keeps
+            the key: cheaper than building a copy at every call, for large blocks that
+            rarely change.
     """
 
     name: str
@@ -79,6 +83,7 @@ class StateBlock:
     key: StateFiller | None = field(default=None, repr=False)
     covers: int = 1
     memo: bool = False
+    live: bool = False
 
 
 def flatten(value: Any) -> list[float]:
@@ -294,7 +299,8 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        self._plan = tuple((start, size, b.key, b.fill, memo) for b, (start, size), memo
+        self._plan = tuple((start, size, b.key, b.fill, memo, b.live)
+                           for b, (start, size), memo
                            in zip(encoder.state_blocks, encoder.state_slices,
                                   encoder.memos, strict=True))
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
@@ -319,14 +325,14 @@ class Observer:
         row = self._views[seat]
         keys = self._keys[seat]
         i = -1
-        for start, size, key, fill, memo in self._plan:
+        for start, size, key, fill, memo, live in self._plan:
             i += 1
             if key is not None:
                 k = key(state, seat, pending)
                 old = keys[i]
                 if old is not _UNSET and old == k:
                     continue
-                keys[i] = k
+                keys[i] = tuple([x[:] if type(x) is list else x for x in k]) if live else k
                 if memo is not None:
                     values = memo.get((seat, k))
                     if values is None:

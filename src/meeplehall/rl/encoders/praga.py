@@ -444,7 +444,7 @@ def _s_table(s: Any, seat: int, p: Any) -> list[float]:
 
 def _k_table(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
     return (s.era, s.platform, s.star_armed, s.turns, s.five_vp,
-            *[len(x) for x in s.stacks], *[len(x) for x in s.tech_stacks],
+            *map(len, s.stacks), *map(len, s.tech_stacks),
             len(s.iv_stack), len(s.v_pile), len(s.cat_pile), len(s.unused))
 
 
@@ -510,7 +510,7 @@ def _s_sites(s: Any, seat: int, p: Any) -> list[float]:
 
 
 def _k_sites(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (*s.site_tile, *s.site_owner, *s.site_cube, *s.site_spent, *s.site_orient)
+    return (s.site_tile, s.site_owner, s.site_cube, s.site_spent, s.site_orient)
 
 
 def _rotation(s: Any, seat: int) -> list[int]:
@@ -620,10 +620,10 @@ def state_blocks(players: int) -> list[StateBlock]:
         StateBlock("seals", _s_seals, lambda s, seat, p: tuple(s.seal_owner)),
         StateBlock("bridge", _s_bridge,
                    lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
-        StateBlock("sites", _s_sites, _k_sites),
+        StateBlock("sites", _s_sites, _k_sites, live=True),
         StateBlock("seats", _s_seats, _k_seats),
         StateBlock("seat_boards", _s_seat_boards,
-                   lambda s, seat, p: (*s.upg, *s.walls)),
+                   lambda s, seat, p: (s.upg, s.walls), live=True),
         StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
         StateBlock("solo_bots", _s_bots, lambda s, seat, p: s.bots),
     ]

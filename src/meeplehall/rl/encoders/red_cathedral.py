@@ -480,7 +480,7 @@ def _s_slots(s: Any, seat: int, p: Any) -> array[float]:
 
 
 def _k_slots(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.towers, s.card_of, *s.owner, *s.delivered, *s.done, *s.orn, *s.ws_tile)
+    return (s.towers, s.card_of, s.owner, s.delivered, s.done, s.orn, s.ws_tile)
 
 
 def _s_ivan(s: Any, seat: int, p: Any) -> list[float]:
@@ -518,7 +518,7 @@ def state_blocks(players: int) -> list[StateBlock]:
                    lambda s, seat, p: tuple(s.supply)),
         StateBlock("sides", _s_sides, _k_sides),
         StateBlock("workshops", _s_workshops, lambda s, seat, p: tuple(s.ws)),
-        StateBlock("cathedral", _s_slots, _k_slots),
+        StateBlock("cathedral", _s_slots, _k_slots, live=True),
     ]
     if players == 1:
         out.append(StateBlock("ivan", _s_ivan, _k_ivan))
