@@ -16,10 +16,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_bench_env_reports_steps_and_reset_time() -> None:
     report = bench_env("praga", players=2, seconds=0.3)
-    assert set(report) == {"game", "players", "seconds", "steps", "steps_per_s", "games",
-                           "resets", "reset_ms", "obs_size", "num_actions",
-                           "engine_decisions_per_s", "load_average"}
+    assert set(report) == {"game", "players", "seconds", "steps", "steps_per_s",
+                           "steps_per_cpu_s", "games", "resets", "reset_ms", "obs_size",
+                           "num_actions", "engine_decisions_per_s", "load_average"}
     assert report["steps"] > 0 and report["resets"] >= 1
+    assert report["steps_per_cpu_s"] >= report["steps_per_s"] * 0.5
     assert report["engine_decisions_per_s"] > 0
     with pytest.raises(ValueError, match="seconds must be positive"):
         bench_env("praga", seconds=0)

@@ -44,9 +44,12 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
     ``seconds`` of wall-clock time.
 
     Returns:
-        ``{"game", "players", "seconds", "steps", "steps_per_s", "games", "resets",
-        "reset_ms", "obs_size", "num_actions", "engine_decisions_per_s", "load_average"}``;
-        ``steps`` counts agent decisions (each with its observation and mask computed),
+        ``{"game", "players", "seconds", "steps", "steps_per_s", "steps_per_cpu_s",
+        "games", "resets", "reset_ms", "obs_size", "num_actions",
+        "engine_decisions_per_s", "load_average"}``; ``steps`` counts agent decisions
+        (each with its observation and mask computed), ``steps_per_cpu_s`` divides them
+        by the process's CPU time instead of the wall clock (what the code costs when
+        other work shares the machine),
         ``reset_ms`` is the mean time of ``reset``; ``engine_decisions_per_s`` is the
         engine alone over the same budget (absent with ``engine=False``), and
         ``load_average`` the machine's 1-minute load average at the end.
@@ -65,6 +68,7 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
     start = time.perf_counter()
     deadline = start + seconds
     game_seed = seed
+    cpu_start = time.process_time()
     while time.perf_counter() < deadline:
         t0 = time.perf_counter()
         env.reset(seed=game_seed)
@@ -84,10 +88,12 @@ def bench_env(game: str, players: int = 2, seconds: float = 5.0, seed: int = 0,
         else:
             games += 1
     elapsed = time.perf_counter() - start
+    cpu = time.process_time() - cpu_start
     enc = env.unwrapped.encoder
     report: dict[str, Any] = {
         "game": game, "players": players, "seconds": round(elapsed, 3), "steps": steps,
-        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0, "games": games,
+        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0,
+        "steps_per_cpu_s": round(steps / cpu, 1) if cpu else 0.0, "games": games,
         "resets": resets, "reset_ms": round(1000 * reset_time / max(resets, 1), 2),
         "obs_size": enc.size, "num_actions": enc.num_actions}
     if engine:
