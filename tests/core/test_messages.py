@@ -20,6 +20,7 @@ from meeplehall.core.messages import (
     plural_rule,
     term,
 )
+from meeplehall.core.rng import Rng
 from meeplehall.games.praga import GAME as PRAGA
 from meeplehall.games.red_cathedral import GAME as RED_CATHEDRAL
 
@@ -40,6 +41,22 @@ def test_json_form_round_trips_with_nested_messages_lists_and_seats() -> None:
         Message.from_json({"args": {}})
     with pytest.raises(ValueError, match="argument"):
         Message.from_json({"key": "x", "args": {"a": 1.5}})
+
+
+def test_reading_a_messages_own_json_back_gives_that_message() -> None:
+    """A bot's determinization reads the view's log back into a state at every decision:
+    the log's entries are the messages' own (shared, read-only) JSON forms, so they give
+    the messages themselves; any other mapping is decoded."""
+    m = M("{who} passes", who=term("red"))
+    own = m.to_json()
+    assert Message.from_json(own) is m
+    copy = json.loads(json.dumps(own))
+    assert Message.from_json(copy) == m and Message.from_json(copy) is not m
+    state = RED_CATHEDRAL.initial_state({"players": 2}, 1)
+    view = RED_CATHEDRAL.player_view(state, 0)
+    sampled = RED_CATHEDRAL.sample_hidden(view, Rng(5))
+    assert sampled.log == state.log
+    assert all(a is b for a, b in zip(sampled.log, state.log, strict=True))
 
 
 def test_english_is_rendered_from_the_catalogue_with_plural_forms() -> None:

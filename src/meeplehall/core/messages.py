@@ -30,6 +30,13 @@ PLACEHOLDER = re.compile(r"\{([a-zA-Z_][a-zA-Z0-9_]*)\}")
 Arg = Union[int, str, "Message", tuple[Union[int, str, "Message"], ...]]
 
 
+_OWN_JSON: dict[int, Message] = {}
+"""Messages by the id of the JSON form they built (``Message.to_json``): reading a view's
+log back into a state (a bot's determinization does it at every decision) finds the
+messages themselves instead of decoding them again."""
+_OWN_JSON_MAX = 1 << 15
+
+
 class Message:
     """A catalogue key and its arguments; ``to``: the seats it is addressed to (None:
     everyone). Immutable by convention; compares by value. Its JSON form is built once
@@ -80,6 +87,9 @@ class Message:
             if self.to is not None:
                 out["to"] = list(self.to)
             self._json = out
+            if len(_OWN_JSON) >= _OWN_JSON_MAX:
+                _OWN_JSON.clear()
+            _OWN_JSON[id(out)] = self
         return out
 
     @classmethod
@@ -89,6 +99,9 @@ class Message:
         Raises:
             ValueError: ``data`` is not a message.
         """
+        own = _OWN_JSON.get(id(data))
+        if own is not None and own._json is data:  # a message's own JSON: that message
+            return own
         if not isinstance(data, Mapping) or not isinstance(data.get("key"), str):
             raise ValueError(f"not a message: {data!r:.80}")
         args = data.get("args") or {}
