@@ -114,20 +114,6 @@ class Decision:
                 and (s.sell_state != 2 or not s.reroll_used)
                 and lose_pp_target(s, self.seat) is not None)
 
-    def _close_alone(self, s: RCState, between: bool) -> bool:
-        """Apply the closing action if it is the only action (auto end of a step). A
-        free action on offer makes the moment a real decision."""
-        if self._free_on_offer(s, between):
-            return False
-        acts = self.legal(s)
-        if len(acts) == 1 and acts[0] in _CLOSERS:
-            self.apply(s, acts[0])
-            return True
-        return False
-
-
-_CLOSERS = (A.END_TURN, A.FINISH_DELIVERY, A.DONE, A.FINISH_MARKET)
-
 
 # -- the turn -------------------------------------------------------------------------------
 
@@ -358,9 +344,12 @@ class Market(Decision):
                  who=self._who(s), n=s.dest, colour=term(COLOURS[s.moved_die]))
 
     def settle(self, s: RCState) -> bool:
-        if market.has_market_action(s, self.seat):
-            return False  # a choice besides finishing (without building the list)
-        return self._close_alone(s, True)
+        # With no market action left (RC-MARKET-6) and no free action on offer between
+        # steps, ``legal`` is 'finish-market' alone: the reroll follows (RC-MARKET-7).
+        if market.has_market_action(s, self.seat) or self._free_on_offer(s, True):
+            return False
+        self.apply(s, A.FINISH_MARKET)
+        return True
 
 
 market_step = cache(Market)
@@ -441,7 +430,13 @@ class Influence(Decision):
         return {"action": self.action, "uses": self.uses}
 
     def settle(self, s: RCState) -> bool:
-        return self._close_alone(s, True)
+        # With no use of the action left (RC-INF-2) and no free action on offer between
+        # steps, ``legal`` is 'done' alone.
+        if (self._free_on_offer(s, True)
+                or market.influence_instances(s, self.seat, self.action_of(s), probe=True)):
+            return False
+        self.apply(s, A.DONE)
+        return True
 
 
 # -- deliveries and Ornamentations ----------------------------------------------------------
@@ -497,7 +492,17 @@ class Deliver(Decision):
         if self.left == 0:
             s.stack.pop()
             return True
-        return self._close_alone(s, True)
+        # With deliveries made, none possible (RC-BUILD-1..4, RC-ORN-1..5) and no free
+        # action on offer between steps, ``legal`` is 'finish-delivery' alone. Before the
+        # first delivery 'finish-delivery' is not offered: nothing closes by itself.
+        if self.made == 0 or self._free_on_offer(s, True):
+            return False
+        probe: list[A.RCAction] = []
+        build.deliveries(s, self.seat, self.left, probe, probe=True)
+        if probe:
+            return False
+        self.apply(s, A.FINISH_DELIVERY)
+        return True
 
 
 deliveries = cache(Deliver)

@@ -5,6 +5,7 @@ decisions that ask for them and keep the stack are in ``decisions.py``.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from meeplehall.core.messages import M, term
@@ -38,25 +39,43 @@ from meeplehall.games.red_cathedral.state import RCState
 
 SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
 
+# The interned actions of the hot generators, by their arguments: a lookup costs less than
+# a call of the interning constructor, and the values are the same objects.
+_MOVES = tuple(tuple(A.move_die(die, k) for k in range(8)) for die in range(5))
+_SELLS = tuple(A.sell(m) for m in ALL_MATS)
+_BUYS = tuple(A.buy(m) for m in ALL_MATS)
+_USES = (A.use_influence(0), A.use_influence(1))
+_ACTIVATES = tuple(A.activate(pos) for pos in range(6))
 
-_TAKE_SETS = {n: tuple(combinations_with_replacement(range(6), n)) for n in (1, 2, 3)}
+# RC-INFL MR-1/MR-3: per number taken, each multiset of Materials taken with its counts
+# ((material, how many), ...), for the supply check of an exchange.
+_TAKE_SETS = {n: tuple((take, tuple((m, take.count(m)) for m in sorted(set(take))))
+                       for take in combinations_with_replacement(range(6), n))
+              for n in (1, 2, 3)}
 
 
 def moves(s: RCState, side: int, out: list[A.RCAction]) -> None:
-    """RC-MARKET-1..4 and RC-ENG-3."""
+    """RC-MARKET-1..4 and RC-ENG-3, in (die, extra steps) order."""
     die_pos = s.die_pos
+    die_val = s.die_val
+    on = [0] * 8  # dice per market space
+    for pos in die_pos:
+        on[pos] += 1
+    full_circle = s.opts.allow_full_circle
+    # RC-MARKET-3: 1 Ruble a paid step; RC-ENG-3: 8 more steps reach the same space again
+    paid_max = min(s.rubles[side], 7) if side < 4 else 0
     for die in range(5):
-        pips = s.die_val[die]
         start = die_pos[die]
-        extra_max = min(s.rubles[side], 7) if die in (WHITE, side) and side < 4 else 0
-        for k in range(extra_max + 1):
-            steps = pips + k
-            if steps % 8 == 0 and not s.opts.allow_full_circle:
-                continue
-            dest = (start + steps) % 8
-            others = die_pos.count(dest) - (dest == start)
-            if others < 3:
-                out.append(A.move_die(die, k))
+        pips = die_val[die]
+        row = _MOVES[die]
+        for k in range(paid_max + 1 if die == WHITE or die == side else 1):
+            dest = (start + pips + k) % 8
+            if dest == start:  # a full circle (the steps are a multiple of 8)
+                # RC-MARKET-4: at most 3 other dice; the moved die itself is counted in on[]
+                if full_circle and on[dest] <= 3:
+                    out.append(row[k])
+            elif on[dest] < 3:
+                out.append(row[k])
 
 
 def obtain_max(s: RCState, side: int) -> int:
@@ -74,65 +93,62 @@ def influence_instances(s: RCState, side: int, act: InfluenceAction,
                         probe: bool = False) -> list[A.RCAction]:
     """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
     the list may stop after the first (enough to know the action can be used)."""
-    out: list[A.RCAction] = []
-    inv = s.inv[side]
-    rubles = s.rubles[side]
     e = act.effect
-    mats = act.materials or ALL_MATS
+    inv = s.inv[side]
     if e == "sell":
-        out.extend(A.sell(m) for m in mats if inv[m])
-    elif e == "buy":
+        return [_SELLS[m] for m in act.materials or ALL_MATS if inv[m]]
+    rubles = s.rubles[side]
+    if e == "buy":
         if rubles >= act.price and free_space(s, side) > 0:
-            out.extend(A.buy(m) for m in mats if s.supply[m])
-    elif e == "deliver":
+            supply = s.supply
+            return [_BUYS[m] for m in act.materials or ALL_MATS if supply[m]]
+        return []
+    if e == "deliver":
         if rubles >= act.price:
             found: list[A.RCAction] = []
             deliveries(s, side, act.count, found, probe=True)
             if found:
-                out.append(A.HIRE_TEAMSTERS)
-    elif e == "gain":
-        out.append(A.PERFORM)
-    elif e == "swap_tiles":
-        if rubles >= act.price:
-            out.extend(SWAPS)
-    elif e == "exchange_identical":
+                return [A.HIRE_TEAMSTERS]
+        return []
+    if e == "gain":
+        return [A.PERFORM]
+    if e == "swap_tiles":
+        return list(SWAPS) if rubles >= act.price else []
+    out: list[A.RCAction] = []
+    if e == "exchange_identical":
         room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
         if room >= act.take:
+            supply = s.supply
+            n_give = act.give
             for g in ALL_MATS:
-                if inv[g] >= act.give:
-                    give = (g,) * act.give
-                    for take in _TAKE_SETS[act.take]:
-                        if _supply_has(s, take, give):
+                if inv[g] >= n_give:
+                    give = (g,) * n_give
+                    for take, counts in _TAKE_SETS[act.take]:
+                        # RC-AMB-20: the given Materials return to the supply first, so
+                        # a taken Material needs what the supply holds plus those.
+                        if all(n - (n_give if m == g else 0) <= supply[m] for m, n in counts):
                             out.append(A.exchange(give, take))
                             if probe:
                                 return out
     elif e == "exchange_upgrade":
         if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
+            supply = s.supply
             for g in ALL_MATS:
                 if inv[g]:
-                    out.extend(A.upgrade(g, t) for t in ALL_MATS if t != g and s.supply[t])
+                    out.extend([A.upgrade(g, t) for t in ALL_MATS if t != g and supply[t]])
     elif e == "activate_tile":
         ws = s.ws[side]
         unused_only = s.opts.merchants_activate == "unused-this-turn"
         for pos in range(6):
             if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
-                out.append(A.activate(pos))
+                out.append(_ACTIVATES[pos])
     elif e == "discard_different":
         held = [m for m in ALL_MATS if inv[m]]
-        out.extend(A.discard(combo) for combo in combinations(held, act.count))
+        out.extend([A.discard(combo) for combo in combinations(held, act.count)])
     elif (e == "pay_for" and rubles >= act.price) or (
             e == "complete_set" and has_complete_set(s, side)):
         out.append(A.PERFORM)
     return out
-
-
-def _supply_has(s: RCState, take: tuple[int, ...], returned: tuple[int, ...]) -> bool:
-    need = [0] * 6
-    for m in take:
-        need[m] += 1
-    for m in returned:
-        need[m] -= 1
-    return all(need[m] <= s.supply[m] for m in range(6))
 
 
 def has_complete_set(s: RCState, side: int) -> bool:
@@ -147,23 +163,31 @@ def influence_card(s: RCState) -> InfluenceCard:
     return C.influence[s.influence[s.dest // 2]]
 
 
+@cache
+def _obtains(most: int) -> tuple[A.Obtain, ...]:
+    """RC-GAIN-1: ``obtain 1`` .. ``obtain most`` (any smaller amount is allowed)."""
+    return tuple(A.obtain(n) for n in range(1, most + 1))
+
+
+def _workshop_positions(s: RCState) -> tuple[int, ...]:
+    """RC-WSACT-1: the Workshop positions of the moved die's colour (white has two)."""
+    return (4, 5) if s.moved_die == WHITE else (s.moved_die,)
+
+
 def market_actions(s: RCState, side: int) -> list[A.RCAction]:
     """RC-MARKET-6: obtain, one Influence action, the Workshop tile; each at most once."""
-    out: list[A.RCAction] = []
     used = s.mk_used
-    if not used & 1:
-        for n in range(1, obtain_max(s, side) + 1):
-            out.append(A.obtain(n))
+    out: list[A.RCAction] = [] if used & 1 else list(_obtains(obtain_max(s, side)))
     if not used & 2:
         card = influence_card(s)
         for i in (0, 1):
             if influence_instances(s, side, card.actions[i], probe=True):
-                out.append(A.use_influence(i))
+                out.append(_USES[i])
     if not used & 4:
         ws = s.ws[side]
-        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+        for pos in _workshop_positions(s):
             if ws[pos] >= 0 and ws[pos] & 1:
-                out.append(A.activate(pos))
+                out.append(_ACTIVATES[pos])
     return out
 
 
@@ -174,12 +198,13 @@ def has_market_action(s: RCState, side: int) -> bool:
         return True
     if not used & 4:
         ws = s.ws[side]
-        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+        for pos in _workshop_positions(s):
             if ws[pos] >= 0 and ws[pos] & 1:
                 return True
     if not used & 2:
-        card = influence_card(s)
-        return any(influence_instances(s, side, card.actions[i], probe=True) for i in (0, 1))
+        actions = influence_card(s).actions
+        return bool(influence_instances(s, side, actions[0], probe=True)
+                    or influence_instances(s, side, actions[1], probe=True))
     return False
 
 
