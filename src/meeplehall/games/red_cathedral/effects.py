@@ -73,7 +73,9 @@ def gain_pp(s: RCState, side: int, n: int) -> None:
 
 def lose_pp_target(s: RCState, side: int) -> int | None:
     """Where the marker goes on losing 1 Prestige, or None if it cannot (RC-SCORE-6)."""
-    return T.lose_pp(s.score[side], 1, s.opts.prestige_loss == "full-point")
+    if s.opts.prestige_loss == "full-point":
+        return T.lose_pp(s.score[side], 1, True)
+    return T.prev_prestige(s.score[side])  # what ``lose_pp`` does for 1 Prestige
 
 
 def gain_material(s: RCState, side: int, mat: int, n: int) -> int:
@@ -201,6 +203,9 @@ def complete_card(s: RCState, slot: int) -> None:
                            n=C.end_bonus, unit=term(s.opts.end_bonus_unit.upper())))
 
 
+_REROLLS = tuple(A.reroll(space) for space in range(8))  # interned, by Market space
+
+
 def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     """RC-FREE-1/2, offered only to the side whose turn it is."""
     if lose_pp_target(s, side) is None:
@@ -208,8 +213,7 @@ def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     if s.sell_state != 2:
         out.append(A.SELL_PRESTIGE)
     if not s.reroll_used:
-        for space in sorted(set(s.die_pos)):
-            out.append(A.reroll(space))
+        out.extend([_REROLLS[space] for space in sorted(set(s.die_pos))])
 
 
 def between_steps(s: RCState, side: int, out: list[A.RCAction]) -> None:
