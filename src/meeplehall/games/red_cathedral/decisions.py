@@ -119,11 +119,16 @@ class Decision:
 
 
 def available_slots(s: RCState) -> list[int]:
-    """RC-CLAIM-2: no Banner, and a Base or the card below carries a Banner."""
+    """RC-CLAIM-2: no Banner, and a Base or every card below carries a Banner: in each
+    tower (its slots numbered upwards, in slot order) the lowest card without one."""
     owner = s.owner
-    level = s.slot_level
-    return [slot for slot in range(len(owner)) if owner[slot] < 0
-            and all(owner[k] >= 0 for k in range(slot - level[slot], slot))]
+    out = []
+    for tower in s.towers:
+        for slot in tower:
+            if owner[slot] < 0:
+                out.append(slot)
+                break
+    return out
 
 
 def _claims(s: RCState, side: int, out: list[A.RCAction]) -> None:

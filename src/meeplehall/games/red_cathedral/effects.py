@@ -39,10 +39,12 @@ def add_count(counts: tuple[int, ...], mat: int, n: int) -> tuple[int, ...]:
     return tuple(lst)
 
 
+_INVENTORY_SPACES = C.free_spaces + C.banners_in_inventory  # with every Banner out
+
+
 def free_space(s: RCState, side: int) -> int:
     """Empty Inventory spaces (RC-INV-2)."""
-    cap = C.free_spaces + C.banners_in_inventory - s.inv_banners[side]
-    return cap - sum(s.inv[side])
+    return _INVENTORY_SPACES - s.inv_banners[side] - sum(s.inv[side])
 
 
 def bank_rubles(s: RCState) -> int:

@@ -13,6 +13,7 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
+    EFFECTS,
     MATERIALS,
     RUBLES,
     WHITE,
@@ -89,66 +90,110 @@ def obtain_max(s: RCState, side: int) -> int:
     return n
 
 
+def _sell(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    inv = s.inv[side]
+    return [_SELLS[m] for m in act.materials or ALL_MATS if inv[m]]
+
+
+def _buy(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    if s.rubles[side] < act.price or free_space(s, side) <= 0:
+        return []
+    supply = s.supply
+    return [_BUYS[m] for m in act.materials or ALL_MATS if supply[m]]
+
+
+def _deliver(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    if s.rubles[side] >= act.price:
+        found: list[A.RCAction] = []
+        deliveries(s, side, act.count, found, probe=True)
+        if found:
+            return [A.HIRE_TEAMSTERS]
+    return []
+
+
+def _gain(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    return [A.PERFORM]
+
+
+def _swap_tiles(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    return list(SWAPS) if s.rubles[side] >= act.price else []
+
+
+def _exchange_identical(s: RCState, side: int, act: InfluenceAction,
+                        probe: bool) -> list[A.RCAction]:
+    out: list[A.RCAction] = []
+    room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
+    if room < act.take:
+        return out
+    inv = s.inv[side]
+    supply = s.supply
+    n_give = act.give
+    for g in ALL_MATS:
+        if inv[g] >= n_give:
+            give = (g,) * n_give
+            for take, counts in _TAKE_SETS[act.take]:
+                # RC-AMB-20: the given Materials return to the supply first, so a taken
+                # Material may use what the supply holds plus those.
+                if all(n - (n_give if m == g else 0) <= supply[m] for m, n in counts):
+                    out.append(A.exchange(give, take))
+                    if probe:
+                        return out
+    return out
+
+
+def _exchange_upgrade(s: RCState, side: int, act: InfluenceAction,
+                      probe: bool) -> list[A.RCAction]:
+    out: list[A.RCAction] = []
+    if s.rubles[side] >= act.price and (free_space(s, side)
+                                        or not s.opts.exchange_needs_room):
+        inv = s.inv[side]
+        supply = s.supply
+        for g in ALL_MATS:
+            if inv[g]:
+                out.extend([A.upgrade(g, t) for t in ALL_MATS if t != g and supply[t]])
+    return out
+
+
+def _activate_tile(s: RCState, side: int, act: InfluenceAction,
+                   probe: bool) -> list[A.RCAction]:
+    ws = s.ws[side]
+    unused_only = s.opts.merchants_activate == "unused-this-turn"
+    return [_ACTIVATES[pos] for pos in range(6)
+            if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1)]
+
+
+def _discard_different(s: RCState, side: int, act: InfluenceAction,
+                       probe: bool) -> list[A.RCAction]:
+    inv = s.inv[side]
+    held = [m for m in ALL_MATS if inv[m]]
+    return [A.discard(combo) for combo in combinations(held, act.count)]
+
+
+def _pay_for(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    return [A.PERFORM] if s.rubles[side] >= act.price else []
+
+
+def _complete_set(s: RCState, side: int, act: InfluenceAction,
+                  probe: bool) -> list[A.RCAction]:
+    return [A.PERFORM] if has_complete_set(s, side) else []
+
+
+# The uses of an Influence action, by its effect (components.EFFECTS), in generator order.
+_INSTANCES = {
+    "sell": _sell, "buy": _buy, "deliver": _deliver, "gain": _gain,
+    "swap_tiles": _swap_tiles, "exchange_identical": _exchange_identical,
+    "exchange_upgrade": _exchange_upgrade, "activate_tile": _activate_tile,
+    "discard_different": _discard_different, "pay_for": _pay_for,
+    "complete_set": _complete_set,
+}
+assert set(_INSTANCES) == set(EFFECTS), "every Influence effect needs its generator"
+
+
 def influence_instances(s: RCState, side: int, act: InfluenceAction,
                         probe: bool = False) -> list[A.RCAction]:
     """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
     the list may stop after the first (enough to know the action can be used)."""
-    e = act.effect
-    inv = s.inv[side]
-    if e == "sell":
-        return [_SELLS[m] for m in act.materials or ALL_MATS if inv[m]]
-    rubles = s.rubles[side]
-    if e == "buy":
-        if rubles >= act.price and free_space(s, side) > 0:
-            supply = s.supply
-            return [_BUYS[m] for m in act.materials or ALL_MATS if supply[m]]
-        return []
-    if e == "deliver":
-        if rubles >= act.price:
-            found: list[A.RCAction] = []
-            deliveries(s, side, act.count, found, probe=True)
-            if found:
-                return [A.HIRE_TEAMSTERS]
-        return []
-    if e == "gain":
-        return [A.PERFORM]
-    if e == "swap_tiles":
-        return list(SWAPS) if rubles >= act.price else []
-    out: list[A.RCAction] = []
-    if e == "exchange_identical":
-        room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
-        if room >= act.take:
-            supply = s.supply
-            n_give = act.give
-            for g in ALL_MATS:
-                if inv[g] >= n_give:
-                    give = (g,) * n_give
-                    for take, counts in _TAKE_SETS[act.take]:
-                        # RC-AMB-20: the given Materials return to the supply first, so
-                        # a taken Material needs what the supply holds plus those.
-                        if all(n - (n_give if m == g else 0) <= supply[m] for m, n in counts):
-                            out.append(A.exchange(give, take))
-                            if probe:
-                                return out
-    elif e == "exchange_upgrade":
-        if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
-            supply = s.supply
-            for g in ALL_MATS:
-                if inv[g]:
-                    out.extend([A.upgrade(g, t) for t in ALL_MATS if t != g and supply[t]])
-    elif e == "activate_tile":
-        ws = s.ws[side]
-        unused_only = s.opts.merchants_activate == "unused-this-turn"
-        for pos in range(6):
-            if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
-                out.append(_ACTIVATES[pos])
-    elif e == "discard_different":
-        held = [m for m in ALL_MATS if inv[m]]
-        out.extend([A.discard(combo) for combo in combinations(held, act.count)])
-    elif (e == "pay_for" and rubles >= act.price) or (
-            e == "complete_set" and has_complete_set(s, side)):
-        out.append(A.PERFORM)
-    return out
+    return _INSTANCES[act.effect](s, side, act, probe)
 
 
 def has_complete_set(s: RCState, side: int) -> bool:
