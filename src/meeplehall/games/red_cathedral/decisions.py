@@ -336,7 +336,7 @@ class Market(Decision):
             s.stack.pop()
             market.finish_market(s)
         elif isinstance(a, A.UseInfluence):
-            s.stack.append(Influence(self.seat, a.index, 0))
+            s.stack.append(influence(self.seat, a.index, 0))
             market.log_influence(s, self.seat, a.index)
         elif isinstance(a, A.Activate):
             s.mk_used |= 4
@@ -387,7 +387,7 @@ class Influence(Decision):
     def _used(self, s: RCState) -> None:
         """Count one use; a lightning action ends now."""
         if self.action_of(s).repeat:
-            s.stack[-1] = Influence(self.seat, self.action, self.uses + 1)
+            s.stack[-1] = influence(self.seat, self.action, self.uses + 1)
         else:
             s.stack.pop()
 
@@ -442,6 +442,9 @@ class Influence(Decision):
             return False
         self.apply(s, A.DONE)
         return True
+
+
+influence = cache(Influence)
 
 
 # -- deliveries and Ornamentations ----------------------------------------------------------

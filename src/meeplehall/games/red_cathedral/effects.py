@@ -5,6 +5,8 @@ and the free actions on offer.
 
 from __future__ import annotations
 
+from functools import cache
+
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.components import (
@@ -104,11 +106,15 @@ def gain_resource(s: RCState, side: int, res: int, n: int) -> int:
 def roll_space(s: RCState, space: int) -> tuple[Message, ...]:
     """Reroll every die on a Market space; returns the dice rolled, for the log."""
     rolled = []
-    for die in range(5):
-        if s.die_pos[die] == space:
-            s.die_val[die] = s.rng.randbelow(6) + 1
-            rolled.append(M("{colour} {value}", colour=term(COLOURS[die]), value=s.die_val[die]))
+    die_val = s.die_val
+    for die, pos in enumerate(s.die_pos):
+        if pos == space:
+            value = die_val[die] = s.rng.randbelow(6) + 1
+            rolled.append(M("{colour} {value}", colour=_COLOUR_TERMS[die], value=value))
     return tuple(rolled)
+
+
+_COLOUR_TERMS = tuple(term(colour) for colour in COLOURS)
 
 
 def tile_benefit(s: RCState, side: int, tile: int) -> Message:
@@ -205,7 +211,10 @@ def complete_card(s: RCState, slot: int) -> None:
                            n=C.end_bonus, unit=term(s.opts.end_bonus_unit.upper())))
 
 
-_REROLLS = tuple(A.reroll(space) for space in range(8))  # interned, by Market space
+@cache
+def _rerolls(die_pos: tuple[int, ...]) -> tuple[A.Reroll, ...]:
+    """RC-FREE-2: a reroll of each Market space holding dice, in space order."""
+    return tuple(A.reroll(space) for space in sorted(set(die_pos)))
 
 
 def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
@@ -215,7 +224,7 @@ def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     if s.sell_state != 2:
         out.append(A.SELL_PRESTIGE)
     if not s.reroll_used:
-        out.extend([_REROLLS[space] for space in sorted(set(s.die_pos))])
+        out.extend(_rerolls(tuple(s.die_pos)))
 
 
 def between_steps(s: RCState, side: int, out: list[A.RCAction]) -> None:
