@@ -134,7 +134,10 @@ def _exchange_identical(s: RCState, side: int, act: InfluenceAction,
             for take, counts in _TAKE_SETS[act.take]:
                 # RC-AMB-20: the given Materials return to the supply first, so a taken
                 # Material may use what the supply holds plus those.
-                if all(n - (n_give if m == g else 0) <= supply[m] for m, n in counts):
+                for m, n in counts:
+                    if n - (n_give if m == g else 0) > supply[m]:
+                        break
+                else:
                     out.append(A.exchange(give, take))
                     if probe:
                         return out
