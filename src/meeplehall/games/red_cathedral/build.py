@@ -22,7 +22,6 @@ from meeplehall.games.red_cathedral.effects import (
 )
 from meeplehall.games.red_cathedral.state import RCState
 
-
 # The interned actions of ``deliveries`` by slot (a plan has at most the 40 cards of the
 # game): a lookup costs less than a call of the interning constructor.
 _DELIVERS = tuple(tuple(A.deliver(m, slot) for m in ALL_MATS) for slot in range(len(C.cards)))

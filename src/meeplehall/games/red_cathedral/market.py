@@ -69,7 +69,7 @@ def moves(s: RCState, side: int, out: list[A.RCAction]) -> None:
         start = die_pos[die]
         pips = die_val[die]
         row = _MOVES[die]
-        for k in range(paid_max + 1 if die == WHITE or die == side else 1):
+        for k in range(paid_max + 1 if die in (WHITE, side) else 1):
             dest = (start + pips + k) % 8
             if dest == start:  # a full circle (the steps are a multiple of 8)
                 # RC-MARKET-4: at most 3 other dice; the moved die itself is counted in on[]
