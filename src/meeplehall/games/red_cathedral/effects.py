@@ -103,6 +103,9 @@ def gain_resource(s: RCState, side: int, res: int, n: int) -> int:
     return gain_material(s, side, res, n)
 
 
+_COLOUR_TERMS = tuple(term(colour) for colour in COLOURS)
+
+
 def roll_space(s: RCState, space: int) -> tuple[Message, ...]:
     """Reroll every die on a Market space; returns the dice rolled, for the log."""
     rolled = []
@@ -112,9 +115,6 @@ def roll_space(s: RCState, space: int) -> tuple[Message, ...]:
             value = die_val[die] = s.rng.randbelow(6) + 1
             rolled.append(M("{colour} {value}", colour=_COLOUR_TERMS[die], value=value))
     return tuple(rolled)
-
-
-_COLOUR_TERMS = tuple(term(colour) for colour in COLOURS)
 
 
 def tile_benefit(s: RCState, side: int, tile: int) -> Message:

@@ -91,11 +91,13 @@ def obtain_max(s: RCState, side: int) -> int:
 
 
 def _sell(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CRAFT CR-1/3/5: one Material held, of the types the action names."""
     inv = s.inv[side]
     return [_SELLS[m] for m in act.materials or ALL_MATS if inv[m]]
 
 
 def _buy(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CRAFT CR-2/4/6: the price paid, room in the Inventory, from the supply."""
     if s.rubles[side] < act.price or free_space(s, side) <= 0:
         return []
     supply = s.supply
@@ -103,6 +105,7 @@ def _buy(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCA
 
 
 def _deliver(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-1/3: the price paid, and a delivery possible afterwards."""
     if s.rubles[side] >= act.price:
         found: list[A.RCAction] = []
         deliveries(s, side, act.count, found, probe=True)
@@ -112,15 +115,18 @@ def _deliver(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A
 
 
 def _gain(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-2, RC-INFL-CLERGY CL-1: always."""
     return [A.PERFORM]
 
 
 def _swap_tiles(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-4: any two Market spaces, when the price can be paid."""
     return list(SWAPS) if s.rubles[side] >= act.price else []
 
 
 def _exchange_identical(s: RCState, side: int, act: InfluenceAction,
                         probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-1/3: identical Materials held for any the supply has."""
     out: list[A.RCAction] = []
     room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
     if room < act.take:
@@ -146,6 +152,7 @@ def _exchange_identical(s: RCState, side: int, act: InfluenceAction,
 
 def _exchange_upgrade(s: RCState, side: int, act: InfluenceAction,
                       probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-2: 1 Ruble and a Material held for another type."""
     out: list[A.RCAction] = []
     if s.rubles[side] >= act.price and (free_space(s, side)
                                         or not s.opts.exchange_needs_room):
@@ -159,6 +166,7 @@ def _exchange_upgrade(s: RCState, side: int, act: InfluenceAction,
 
 def _activate_tile(s: RCState, side: int, act: InfluenceAction,
                    probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-4: one of the side's face-up Workshop tiles."""
     ws = s.ws[side]
     unused_only = s.opts.merchants_activate == "unused-this-turn"
     return [_ACTIVATES[pos] for pos in range(6)
@@ -167,17 +175,20 @@ def _activate_tile(s: RCState, side: int, act: InfluenceAction,
 
 def _discard_different(s: RCState, side: int, act: InfluenceAction,
                        probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-3: Materials of different types held."""
     inv = s.inv[side]
     held = [m for m in ALL_MATS if inv[m]]
     return [A.discard(combo) for combo in combinations(held, act.count)]
 
 
 def _pay_for(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-2: when the price can be paid."""
     return [A.PERFORM] if s.rubles[side] >= act.price else []
 
 
 def _complete_set(s: RCState, side: int, act: InfluenceAction,
                   probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-4: with a completed Base, Middle and Dome."""
     return [A.PERFORM] if has_complete_set(s, side) else []
 
 
