@@ -188,3 +188,52 @@ def test_ivan_choices_pop_and_carry_on_his_turn() -> None:
     after = play(s, "ivan-ornament 0")
     assert after.orn[0] == 1 and after.stack == [Turn(0)]
 
+
+
+def _more_positions() -> list[RCState]:
+    """POSITIONS plus seeded random games without free actions between steps (RC-AMB-19's
+    alternative), where a step more often has its closing action alone."""
+    out = list(POSITIONS)
+    for players, seed in ((2, 5), (3, 6)):
+        s = GAME.initial_state({"players": players, "free_actions_between_steps": False},
+                               seed)
+        rng = Rng.from_seed(seed)
+        while GAME.current_player(s) is not None:
+            out.append(s.clone())
+            acts = GAME.legal_actions(s)
+            GAME.apply_unchecked(s, acts[rng.randbelow(len(acts))])
+    return out
+
+
+def test_no_step_waits_with_its_closing_action_alone() -> None:
+    """A step whose only legal action would close it closes itself (``settle``): its
+    fast checks (RC-MARKET-6, RC-INF-2, RC-BUILD-1, RC-TURN-2) agree with ``legal``."""
+    closers = {(A.END_TURN,), (A.FINISH_MARKET,), (A.DONE,), (A.FINISH_DELIVERY,)}
+    seen = set()
+    for s in _more_positions():
+        legal_now = GAME.legal_actions(s)
+        assert legal_now not in closers, (s.stack[-1], legal_now)
+        seen.add(type(s.stack[-1]))
+        clone = s.clone()
+        assert not clone.stack[-1].settle(clone) and clone == s, s.stack[-1]
+    assert {Turn, Market, Influence, Deliver} <= seen
+
+
+def test_the_quick_checks_agree_with_the_lists_they_stand_for() -> None:
+    """``has_market_action`` and an Influence probe say whether the full list is empty;
+    the available cards are those of RC-CLAIM-2 (no Banner; a Base, or every card below
+    carries one)."""
+    from meeplehall.games.red_cathedral import market
+    from meeplehall.games.red_cathedral.decisions import available_slots
+
+    for s in _more_positions():
+        d = s.stack[-1]
+        if isinstance(d, Market):
+            assert market.has_market_action(s, d.seat) == bool(
+                market.market_actions(s, d.seat))
+            for act in market.influence_card(s).actions:
+                assert bool(market.influence_instances(s, d.seat, act, probe=True)) == bool(
+                    market.influence_instances(s, d.seat, act))
+        assert available_slots(s) == [
+            slot for slot in range(len(s.owner)) if s.owner[slot] < 0
+            and all(s.owner[k] >= 0 for k in range(slot - s.slot_level[slot], slot))]

@@ -22,33 +22,46 @@ from meeplehall.games.red_cathedral.effects import (
 )
 from meeplehall.games.red_cathedral.state import RCState
 
+# The interned actions of ``deliveries`` by slot (a plan has at most the 40 cards of the
+# game): a lookup costs less than a call of the interning constructor.
+_DELIVERS = tuple(tuple(A.deliver(m, slot) for m in ALL_MATS) for slot in range(len(C.cards)))
+_DECORATES = tuple(A.decorate(slot) for slot in range(len(C.cards)))
+
 
 def deliveries(s: RCState, side: int, left: int, out: list[A.RCAction],
                probe: bool = False) -> None:
     """Deliveries and Ornamentations possible now; with ``probe``, stop at the first."""
     inv = s.inv[side]
-    if not any(inv):
+    held = [m for m in ALL_MATS if inv[m]]
+    if not held:
         return
     owner = s.owner
     done = s.done
-    for slot in range(len(owner)):
-        if owner[slot] != side or done[slot]:
+    cards = C.cards
+    card_of = s.card_of
+    delivered = s.delivered
+    for slot, o in enumerate(owner):
+        if o != side or done[slot]:
             continue
-        cost = C.cards[s.card_of[slot]].cost
-        got = s.delivered[slot]
-        for m in ALL_MATS:
-            if inv[m] and got[m] < cost[m]:
-                out.append(A.deliver(m, slot))
+        cost = cards[card_of[slot]].cost
+        got = delivered[slot]
+        row = _DELIVERS[slot]
+        for m in held:
+            if got[m] < cost[m]:  # RC-BUILD-2: only Materials the cost still needs
+                out.append(row[m])
                 if probe:
                     return
     if left < 1:
         return
     avail = s.orn_avail[side]
-    for slot in range(len(owner)):
-        if done[slot] and s.orn[slot] < 0:
-            kind = C.cards[s.card_of[slot]].kind
-            if avail[kind] and inv[C.ornament_material[kind]]:
-                out.append(A.decorate(slot))
+    # RC-ORN-1..3: an Ornamentation needs one left of its kind and its base Material.
+    kinds = [kind for kind in (0, 1, 2) if avail[kind] and inv[C.ornament_material[kind]]]
+    if not kinds:
+        return
+    orn = s.orn
+    for slot, is_done in enumerate(done):
+        if is_done and orn[slot] < 0 and cards[card_of[slot]].kind in kinds:
+            out.append(_DECORATES[slot])
 
 
 def jewel_choices(s: RCState, side: int, left: int) -> list[A.RCAction]:

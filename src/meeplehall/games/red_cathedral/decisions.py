@@ -114,30 +114,21 @@ class Decision:
                 and (s.sell_state != 2 or not s.reroll_used)
                 and lose_pp_target(s, self.seat) is not None)
 
-    def _close_alone(self, s: RCState, between: bool) -> bool:
-        """Apply the closing action if it is the only action (auto end of a step). A
-        free action on offer makes the moment a real decision."""
-        if self._free_on_offer(s, between):
-            return False
-        acts = self.legal(s)
-        if len(acts) == 1 and acts[0] in _CLOSERS:
-            self.apply(s, acts[0])
-            return True
-        return False
-
-
-_CLOSERS = (A.END_TURN, A.FINISH_DELIVERY, A.DONE, A.FINISH_MARKET)
-
 
 # -- the turn -------------------------------------------------------------------------------
 
 
 def available_slots(s: RCState) -> list[int]:
-    """RC-CLAIM-2: no Banner, and a Base or the card below carries a Banner."""
+    """RC-CLAIM-2: no Banner, and a Base or every card below carries a Banner: in each
+    tower (its slots numbered upwards, in slot order) the lowest card without one."""
     owner = s.owner
-    level = s.slot_level
-    return [slot for slot in range(len(owner)) if owner[slot] < 0
-            and all(owner[k] >= 0 for k in range(slot - level[slot], slot))]
+    out = []
+    for tower in s.towers:
+        for slot in tower:
+            if owner[slot] < 0:
+                out.append(slot)
+                break
+    return out
 
 
 def _claims(s: RCState, side: int, out: list[A.RCAction]) -> None:
@@ -345,7 +336,7 @@ class Market(Decision):
             s.stack.pop()
             market.finish_market(s)
         elif isinstance(a, A.UseInfluence):
-            s.stack.append(Influence(self.seat, a.index, 0))
+            s.stack.append(influence(self.seat, a.index, 0))
             market.log_influence(s, self.seat, a.index)
         elif isinstance(a, A.Activate):
             s.mk_used |= 4
@@ -358,9 +349,12 @@ class Market(Decision):
                  who=self._who(s), n=s.dest, colour=term(COLOURS[s.moved_die]))
 
     def settle(self, s: RCState) -> bool:
-        if market.has_market_action(s, self.seat):
-            return False  # a choice besides finishing (without building the list)
-        return self._close_alone(s, True)
+        # With no market action left (RC-MARKET-6) and no free action on offer between
+        # steps, ``legal`` is 'finish-market' alone: the reroll follows (RC-MARKET-7).
+        if market.has_market_action(s, self.seat) or self._free_on_offer(s, True):
+            return False
+        self.apply(s, A.FINISH_MARKET)
+        return True
 
 
 market_step = cache(Market)
@@ -393,7 +387,7 @@ class Influence(Decision):
     def _used(self, s: RCState) -> None:
         """Count one use; a lightning action ends now."""
         if self.action_of(s).repeat:
-            s.stack[-1] = Influence(self.seat, self.action, self.uses + 1)
+            s.stack[-1] = influence(self.seat, self.action, self.uses + 1)
         else:
             s.stack.pop()
 
@@ -441,7 +435,16 @@ class Influence(Decision):
         return {"action": self.action, "uses": self.uses}
 
     def settle(self, s: RCState) -> bool:
-        return self._close_alone(s, True)
+        # With no use of the action left (RC-INF-2) and no free action on offer between
+        # steps, ``legal`` is 'done' alone.
+        if (self._free_on_offer(s, True)
+                or market.influence_instances(s, self.seat, self.action_of(s), probe=True)):
+            return False
+        self.apply(s, A.DONE)
+        return True
+
+
+influence = cache(Influence)
 
 
 # -- deliveries and Ornamentations ----------------------------------------------------------
@@ -497,7 +500,17 @@ class Deliver(Decision):
         if self.left == 0:
             s.stack.pop()
             return True
-        return self._close_alone(s, True)
+        # With deliveries made, none possible (RC-BUILD-1..4, RC-ORN-1..5) and no free
+        # action on offer between steps, ``legal`` is 'finish-delivery' alone. Before the
+        # first delivery 'finish-delivery' is not offered: nothing closes by itself.
+        if self.made == 0 or self._free_on_offer(s, True):
+            return False
+        probe: list[A.RCAction] = []
+        build.deliveries(s, self.seat, self.left, probe, probe=True)
+        if probe:
+            return False
+        self.apply(s, A.FINISH_DELIVERY)
+        return True
 
 
 deliveries = cache(Deliver)

@@ -5,6 +5,8 @@ and the free actions on offer.
 
 from __future__ import annotations
 
+from functools import cache
+
 from meeplehall.core.messages import M, Message, term
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.components import (
@@ -39,10 +41,12 @@ def add_count(counts: tuple[int, ...], mat: int, n: int) -> tuple[int, ...]:
     return tuple(lst)
 
 
+_INVENTORY_SPACES = C.free_spaces + C.banners_in_inventory  # with every Banner out
+
+
 def free_space(s: RCState, side: int) -> int:
     """Empty Inventory spaces (RC-INV-2)."""
-    cap = C.free_spaces + C.banners_in_inventory - s.inv_banners[side]
-    return cap - sum(s.inv[side])
+    return _INVENTORY_SPACES - s.inv_banners[side] - sum(s.inv[side])
 
 
 def bank_rubles(s: RCState) -> int:
@@ -73,7 +77,9 @@ def gain_pp(s: RCState, side: int, n: int) -> None:
 
 def lose_pp_target(s: RCState, side: int) -> int | None:
     """Where the marker goes on losing 1 Prestige, or None if it cannot (RC-SCORE-6)."""
-    return T.lose_pp(s.score[side], 1, s.opts.prestige_loss == "full-point")
+    if s.opts.prestige_loss == "full-point":
+        return T.lose_pp(s.score[side], 1, True)
+    return T.prev_prestige(s.score[side])  # what ``lose_pp`` does for 1 Prestige
 
 
 def gain_material(s: RCState, side: int, mat: int, n: int) -> int:
@@ -97,13 +103,17 @@ def gain_resource(s: RCState, side: int, res: int, n: int) -> int:
     return gain_material(s, side, res, n)
 
 
+_COLOUR_TERMS = tuple(term(colour) for colour in COLOURS)
+
+
 def roll_space(s: RCState, space: int) -> tuple[Message, ...]:
     """Reroll every die on a Market space; returns the dice rolled, for the log."""
     rolled = []
-    for die in range(5):
-        if s.die_pos[die] == space:
-            s.die_val[die] = s.rng.randbelow(6) + 1
-            rolled.append(M("{colour} {value}", colour=term(COLOURS[die]), value=s.die_val[die]))
+    die_val = s.die_val
+    for die, pos in enumerate(s.die_pos):
+        if pos == space:
+            value = die_val[die] = s.rng.randbelow(6) + 1
+            rolled.append(M("{colour} {value}", colour=_COLOUR_TERMS[die], value=value))
     return tuple(rolled)
 
 
@@ -201,6 +211,12 @@ def complete_card(s: RCState, slot: int) -> None:
                            n=C.end_bonus, unit=term(s.opts.end_bonus_unit.upper())))
 
 
+@cache
+def _rerolls(die_pos: tuple[int, ...]) -> tuple[A.Reroll, ...]:
+    """RC-FREE-2: a reroll of each Market space holding dice, in space order."""
+    return tuple(A.reroll(space) for space in sorted(set(die_pos)))
+
+
 def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     """RC-FREE-1/2, offered only to the side whose turn it is."""
     if lose_pp_target(s, side) is None:
@@ -208,8 +224,7 @@ def free_actions(s: RCState, side: int, out: list[A.RCAction]) -> None:
     if s.sell_state != 2:
         out.append(A.SELL_PRESTIGE)
     if not s.reroll_used:
-        for space in sorted(set(s.die_pos)):
-            out.append(A.reroll(space))
+        out.extend(_rerolls(tuple(s.die_pos)))
 
 
 def between_steps(s: RCState, side: int, out: list[A.RCAction]) -> None:

@@ -7,7 +7,7 @@ from typing import Any
 
 from meeplehall.core.engine import ModuleGame
 from meeplehall.core.messages import M, Message, term
-from meeplehall.core.protocol import PlayerId, Views
+from meeplehall.core.protocol import Outcome, PlayerId, Views
 from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, final, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
@@ -76,6 +76,16 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         if state.final is not None or not state.stack:
             return None
         return state.stack[-1].seat
+
+    # The hot protocol methods call the rules directly (one call less than ModuleGame's).
+    def legal_actions(self, state: RCState) -> tuple[A.RCAction, ...]:
+        return rules.legal_actions(state)
+
+    def apply_unchecked(self, state: RCState, action: A.RCAction) -> None:
+        rules.apply_unchecked(state, action)
+
+    def outcome(self, state: RCState) -> Outcome | None:
+        return None if state.final is None else final.outcome(state)
 
     def describe_decision(self, state: RCState) -> str:
         return str(self.decision_message(state))

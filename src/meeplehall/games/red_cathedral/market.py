@@ -5,6 +5,7 @@ decisions that ask for them and keep the stack are in ``decisions.py``.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations, combinations_with_replacement
 
 from meeplehall.core.messages import M, term
@@ -12,6 +13,7 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
+    EFFECTS,
     MATERIALS,
     RUBLES,
     WHITE,
@@ -38,25 +40,43 @@ from meeplehall.games.red_cathedral.state import RCState
 
 SWAPS = tuple(A.swap_tiles(a, b) for a, b in combinations(range(8), 2))
 
+# The interned actions of the hot generators, by their arguments: a lookup costs less than
+# a call of the interning constructor, and the values are the same objects.
+_MOVES = tuple(tuple(A.move_die(die, k) for k in range(8)) for die in range(5))
+_SELLS = tuple(A.sell(m) for m in ALL_MATS)
+_BUYS = tuple(A.buy(m) for m in ALL_MATS)
+_USES = (A.use_influence(0), A.use_influence(1))
+_ACTIVATES = tuple(A.activate(pos) for pos in range(6))
 
-_TAKE_SETS = {n: tuple(combinations_with_replacement(range(6), n)) for n in (1, 2, 3)}
+# RC-INFL MR-1/MR-3: per number taken, each multiset of Materials taken with its counts
+# ((material, how many), ...), for the supply check of an exchange.
+_TAKE_SETS = {n: tuple((take, tuple((m, take.count(m)) for m in sorted(set(take))))
+                       for take in combinations_with_replacement(range(6), n))
+              for n in (1, 2, 3)}
 
 
 def moves(s: RCState, side: int, out: list[A.RCAction]) -> None:
-    """RC-MARKET-1..4 and RC-ENG-3."""
+    """RC-MARKET-1..4 and RC-ENG-3, in (die, extra steps) order."""
     die_pos = s.die_pos
+    die_val = s.die_val
+    on = [0] * 8  # dice per market space
+    for pos in die_pos:
+        on[pos] += 1
+    full_circle = s.opts.allow_full_circle
+    # RC-MARKET-3: 1 Ruble a paid step; RC-ENG-3: 8 more steps reach the same space again
+    paid_max = min(s.rubles[side], 7) if side < 4 else 0
     for die in range(5):
-        pips = s.die_val[die]
         start = die_pos[die]
-        extra_max = min(s.rubles[side], 7) if die in (WHITE, side) and side < 4 else 0
-        for k in range(extra_max + 1):
-            steps = pips + k
-            if steps % 8 == 0 and not s.opts.allow_full_circle:
-                continue
-            dest = (start + steps) % 8
-            others = die_pos.count(dest) - (dest == start)
-            if others < 3:
-                out.append(A.move_die(die, k))
+        pips = die_val[die]
+        row = _MOVES[die]
+        for k in range(paid_max + 1 if die in (WHITE, side) else 1):
+            dest = (start + pips + k) % 8
+            if dest == start:  # a full circle (the steps are a multiple of 8)
+                # RC-MARKET-4: at most 3 other dice; the moved die itself is counted in on[]
+                if full_circle and on[dest] <= 3:
+                    out.append(row[k])
+            elif on[dest] < 3:
+                out.append(row[k])
 
 
 def obtain_max(s: RCState, side: int) -> int:
@@ -70,69 +90,124 @@ def obtain_max(s: RCState, side: int) -> int:
     return n
 
 
+def _sell(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CRAFT CR-1/3/5: one Material held, of the types the action names."""
+    inv = s.inv[side]
+    return [_SELLS[m] for m in act.materials or ALL_MATS if inv[m]]
+
+
+def _buy(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CRAFT CR-2/4/6: the price paid, room in the Inventory, from the supply."""
+    if s.rubles[side] < act.price or free_space(s, side) <= 0:
+        return []
+    supply = s.supply
+    return [_BUYS[m] for m in act.materials or ALL_MATS if supply[m]]
+
+
+def _deliver(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-1/3: the price paid, and a delivery possible afterwards."""
+    if s.rubles[side] >= act.price:
+        found: list[A.RCAction] = []
+        deliveries(s, side, act.count, found, probe=True)
+        if found:
+            return [A.HIRE_TEAMSTERS]
+    return []
+
+
+def _gain(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-2, RC-INFL-CLERGY CL-1: always."""
+    return [A.PERFORM]
+
+
+def _swap_tiles(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-TEAM TM-4: any two Market spaces, when the price can be paid."""
+    return list(SWAPS) if s.rubles[side] >= act.price else []
+
+
+def _exchange_identical(s: RCState, side: int, act: InfluenceAction,
+                        probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-1/3: identical Materials held for any the supply has."""
+    out: list[A.RCAction] = []
+    room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
+    if room < act.take:
+        return out
+    inv = s.inv[side]
+    supply = s.supply
+    n_give = act.give
+    for g in ALL_MATS:
+        if inv[g] >= n_give:
+            give = (g,) * n_give
+            for take, counts in _TAKE_SETS[act.take]:
+                # RC-AMB-20: the given Materials return to the supply first, so a taken
+                # Material may use what the supply holds plus those.
+                for m, n in counts:
+                    if n - (n_give if m == g else 0) > supply[m]:
+                        break
+                else:
+                    out.append(A.exchange(give, take))
+                    if probe:
+                        return out
+    return out
+
+
+def _exchange_upgrade(s: RCState, side: int, act: InfluenceAction,
+                      probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-2: 1 Ruble and a Material held for another type."""
+    out: list[A.RCAction] = []
+    if s.rubles[side] >= act.price and (free_space(s, side)
+                                        or not s.opts.exchange_needs_room):
+        inv = s.inv[side]
+        supply = s.supply
+        for g in ALL_MATS:
+            if inv[g]:
+                out.extend([A.upgrade(g, t) for t in ALL_MATS if t != g and supply[t]])
+    return out
+
+
+def _activate_tile(s: RCState, side: int, act: InfluenceAction,
+                   probe: bool) -> list[A.RCAction]:
+    """RC-INFL-MERCH MR-4: one of the side's face-up Workshop tiles."""
+    ws = s.ws[side]
+    unused_only = s.opts.merchants_activate == "unused-this-turn"
+    return [_ACTIVATES[pos] for pos in range(6)
+            if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1)]
+
+
+def _discard_different(s: RCState, side: int, act: InfluenceAction,
+                       probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-3: Materials of different types held."""
+    inv = s.inv[side]
+    held = [m for m in ALL_MATS if inv[m]]
+    return [A.discard(combo) for combo in combinations(held, act.count)]
+
+
+def _pay_for(s: RCState, side: int, act: InfluenceAction, probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-2: when the price can be paid."""
+    return [A.PERFORM] if s.rubles[side] >= act.price else []
+
+
+def _complete_set(s: RCState, side: int, act: InfluenceAction,
+                  probe: bool) -> list[A.RCAction]:
+    """RC-INFL-CLERGY CL-4: with a completed Base, Middle and Dome."""
+    return [A.PERFORM] if has_complete_set(s, side) else []
+
+
+# The uses of an Influence action, by its effect (components.EFFECTS), in generator order.
+_INSTANCES = {
+    "sell": _sell, "buy": _buy, "deliver": _deliver, "gain": _gain,
+    "swap_tiles": _swap_tiles, "exchange_identical": _exchange_identical,
+    "exchange_upgrade": _exchange_upgrade, "activate_tile": _activate_tile,
+    "discard_different": _discard_different, "pay_for": _pay_for,
+    "complete_set": _complete_set,
+}
+assert set(_INSTANCES) == set(EFFECTS), "every Influence effect needs its generator"
+
+
 def influence_instances(s: RCState, side: int, act: InfluenceAction,
                         probe: bool = False) -> list[A.RCAction]:
     """Concrete uses of one Influence action available now (RC-INFL-*); with ``probe``
     the list may stop after the first (enough to know the action can be used)."""
-    out: list[A.RCAction] = []
-    inv = s.inv[side]
-    rubles = s.rubles[side]
-    e = act.effect
-    mats = act.materials or ALL_MATS
-    if e == "sell":
-        out.extend(A.sell(m) for m in mats if inv[m])
-    elif e == "buy":
-        if rubles >= act.price and free_space(s, side) > 0:
-            out.extend(A.buy(m) for m in mats if s.supply[m])
-    elif e == "deliver":
-        if rubles >= act.price:
-            found: list[A.RCAction] = []
-            deliveries(s, side, act.count, found, probe=True)
-            if found:
-                out.append(A.HIRE_TEAMSTERS)
-    elif e == "gain":
-        out.append(A.PERFORM)
-    elif e == "swap_tiles":
-        if rubles >= act.price:
-            out.extend(SWAPS)
-    elif e == "exchange_identical":
-        room = free_space(s, side) + (0 if s.opts.exchange_needs_room else act.give)
-        if room >= act.take:
-            for g in ALL_MATS:
-                if inv[g] >= act.give:
-                    give = (g,) * act.give
-                    for take in _TAKE_SETS[act.take]:
-                        if _supply_has(s, take, give):
-                            out.append(A.exchange(give, take))
-                            if probe:
-                                return out
-    elif e == "exchange_upgrade":
-        if rubles >= act.price and (free_space(s, side) or not s.opts.exchange_needs_room):
-            for g in ALL_MATS:
-                if inv[g]:
-                    out.extend(A.upgrade(g, t) for t in ALL_MATS if t != g and s.supply[t])
-    elif e == "activate_tile":
-        ws = s.ws[side]
-        unused_only = s.opts.merchants_activate == "unused-this-turn"
-        for pos in range(6):
-            if ws[pos] >= 0 and ws[pos] & 1 and not (unused_only and s.act_used >> pos & 1):
-                out.append(A.activate(pos))
-    elif e == "discard_different":
-        held = [m for m in ALL_MATS if inv[m]]
-        out.extend(A.discard(combo) for combo in combinations(held, act.count))
-    elif (e == "pay_for" and rubles >= act.price) or (
-            e == "complete_set" and has_complete_set(s, side)):
-        out.append(A.PERFORM)
-    return out
-
-
-def _supply_has(s: RCState, take: tuple[int, ...], returned: tuple[int, ...]) -> bool:
-    need = [0] * 6
-    for m in take:
-        need[m] += 1
-    for m in returned:
-        need[m] -= 1
-    return all(need[m] <= s.supply[m] for m in range(6))
+    return _INSTANCES[act.effect](s, side, act, probe)
 
 
 def has_complete_set(s: RCState, side: int) -> bool:
@@ -147,23 +222,31 @@ def influence_card(s: RCState) -> InfluenceCard:
     return C.influence[s.influence[s.dest // 2]]
 
 
+@cache
+def _obtains(most: int) -> tuple[A.Obtain, ...]:
+    """RC-GAIN-1: ``obtain 1`` .. ``obtain most`` (any smaller amount is allowed)."""
+    return tuple(A.obtain(n) for n in range(1, most + 1))
+
+
+def _workshop_positions(s: RCState) -> tuple[int, ...]:
+    """RC-WSACT-1: the Workshop positions of the moved die's colour (white has two)."""
+    return (4, 5) if s.moved_die == WHITE else (s.moved_die,)
+
+
 def market_actions(s: RCState, side: int) -> list[A.RCAction]:
     """RC-MARKET-6: obtain, one Influence action, the Workshop tile; each at most once."""
-    out: list[A.RCAction] = []
     used = s.mk_used
-    if not used & 1:
-        for n in range(1, obtain_max(s, side) + 1):
-            out.append(A.obtain(n))
+    out: list[A.RCAction] = [] if used & 1 else list(_obtains(obtain_max(s, side)))
     if not used & 2:
         card = influence_card(s)
         for i in (0, 1):
             if influence_instances(s, side, card.actions[i], probe=True):
-                out.append(A.use_influence(i))
+                out.append(_USES[i])
     if not used & 4:
         ws = s.ws[side]
-        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+        for pos in _workshop_positions(s):
             if ws[pos] >= 0 and ws[pos] & 1:
-                out.append(A.activate(pos))
+                out.append(_ACTIVATES[pos])
     return out
 
 
@@ -174,12 +257,13 @@ def has_market_action(s: RCState, side: int) -> bool:
         return True
     if not used & 4:
         ws = s.ws[side]
-        for pos in ((4, 5) if s.moved_die == WHITE else (s.moved_die,)):
+        for pos in _workshop_positions(s):
             if ws[pos] >= 0 and ws[pos] & 1:
                 return True
     if not used & 2:
-        card = influence_card(s)
-        return any(influence_instances(s, side, card.actions[i], probe=True) for i in (0, 1))
+        actions = influence_card(s).actions
+        return bool(influence_instances(s, side, actions[0], probe=True)
+                    or influence_instances(s, side, actions[1], probe=True))
     return False
 
 
