@@ -67,8 +67,9 @@ class TurnEnd:
 
 
 def _entered(start: int, steps: int, target: int, positions: int) -> bool:
-    """Did the box, moving ``steps`` positions from ``start``, enter ``target``?"""
-    return any((start + k) % positions == target for k in range(1, steps + 1))
+    """Did the box, moving ``steps`` positions from ``start``, enter ``target``? (It
+    enters the positions 1..steps ahead of ``start``; a full turn or more enters all.)"""
+    return steps >= positions or 1 <= (target - start) % positions <= steps
 
 
 def end_turn(crane: Crane, rotation: int, slots: tuple[int, ...], taken: int) -> TurnEnd:
@@ -93,12 +94,14 @@ def end_turn(crane: Crane, rotation: int, slots: tuple[int, ...], taken: int) ->
     out = list(slots)
     over: list[int] = []
     last_blue = crane.beyond - 1
-    for w in range(1, p):
+    # A tile is carried past the last blue position when it stood on one of the
+    # ``steps`` board positions up to it (last_blue - steps < board <= last_blue); they
+    # are lifted in wheel-slot order (the last one gets the 5-VP token). The box (wheel
+    # position 0) holds no tile.
+    for w in sorted(wheel_at(crane, board, rotation)
+                    for board in range(max(0, last_blue - steps + 1), last_blue + 1)):
         tile = out[w]
-        if tile == EMPTY:
-            continue
-        before = (w + rotation) % p
-        if before <= last_blue < before + steps:
+        if w != 0 and tile != EMPTY:
             over.append(tile)
             out[w] = EMPTY
     returned = -1

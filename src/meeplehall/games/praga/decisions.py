@@ -254,8 +254,7 @@ class Refresh(Decision):
     rule: ClassVar[str] = "P-ROW-5: remove 2 normal tiles or the special and 1 normal tile."
 
     def legal(self, s: PragaState) -> list[A.PragaAction]:
-        return [A.remove(i, j) for i, j in turn.REFRESH_PAIRS
-                if turn.refresh_ok(s, self.row, i, j)]
+        return [A.remove(i, j) for i, j in turn.refresh_pairs(s, self.row)]
 
     def apply(self, s: PragaState, a: A.PragaAction) -> None:
         """P-ROW-5: the two tiles go under their stacks; the gaps are refilled."""

@@ -85,27 +85,33 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
             and tile_performable(s, seat, s.taken, s.taken_slot, s.bonus, s.special))
 
 
+def _refresh_stacks(s: PragaState, row: int) -> tuple[int, int]:
+    """Tiles left in the normal and the special stack that refill ``row`` (P-ROW-2)."""
+    k = stack_index(s, row, False)
+    return len(s.stacks[k]), len(s.stacks[k + 1])
+
+
 def can_refresh(s: PragaState, row: int) -> bool:
-    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable (``refresh_ok`` for some
-    pair)."""
+    """P-ROW-5, P-EDGE-7: ``refresh_pairs`` is not empty, counted instead of trying the
+    six pairs: two normal tiles need two shown and two in the normal stack; the special
+    and a normal one need the special shown, a normal one shown and a tile in each
+    stack."""
     tiles = s.rows[row]
-    normal = len(s.stacks[stack_index(s, row, False)])
-    special = len(s.stacks[stack_index(s, row, True)])
-    for i, j in REFRESH_PAIRS:
-        if (tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
-                and special >= (j == 3)):
-            return True
-    return False
+    normal, special = _refresh_stacks(s, row)
+    shown = (tiles[0] >= 0) + (tiles[1] >= 0) + (tiles[2] >= 0)
+    if shown >= 2 and normal >= 2:
+        return True
+    return shown >= 1 and tiles[3] >= 0 and normal >= 1 and special >= 1
 
 
-def refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
+def refresh_pairs(s: PragaState, row: int) -> list[tuple[int, int]]:
+    """P-ROW-5, P-EDGE-7: the pairs of positions (``REFRESH_PAIRS`` order) a refresh of
+    ``row`` may remove: both tiles are there and both gaps can be refilled."""
     tiles = s.rows[row]
-    if tiles[i] < 0 or tiles[j] < 0:
-        return False
-    normal = len(s.stacks[stack_index(s, row, False)])
-    special = len(s.stacks[stack_index(s, row, True)])
-    need_normal = (i < 3) + (j < 3)
-    return normal >= need_normal and special >= (j == 3)
+    normal, special = _refresh_stacks(s, row)
+    return [(i, j) for i, j in REFRESH_PAIRS
+            if tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
+            and special >= (j == 3)]
 
 
 def tech_usable(s: PragaState, seat: int, t: int) -> bool:
