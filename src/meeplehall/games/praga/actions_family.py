@@ -8,6 +8,8 @@ then the action's first decision).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
 from meeplehall.core.messages import M
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import links as L
@@ -55,7 +57,10 @@ C = load()
 ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}
 RT_UPGRADE, RT_WALL = 0, 2  # components.ROAD_TILE_EFFECTS indices
 GOLD_STONE = (((1, 1),), ((2, 1),))  # 1 gold / 1 stone
+# Per board position: the gold to pay (red zone) and the VP gained (blue zone) for taking
+# a tile there (P-CRANE-4/5).
 RED_COST = tuple(K.zone_cost(C.crane, board) for board in range(C.crane.positions))
+BLUE_VP = tuple(K.zone_vp(C.crane, board) for board in range(C.crane.positions))
 
 
 def stack_index(s: PragaState, row: int, special: bool) -> int:
@@ -92,7 +97,12 @@ def pick_options(s: PragaState, seat: int, row: int, source: int,
                  discount: int) -> list[int]:
     """Row positions whose tile may be taken (P-ROW-3: the special one only with the
     special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability)."""
-    out = []
+    return list(_pickable(s, seat, row, source, discount))
+
+
+def _pickable(s: PragaState, seat: int, row: int, source: int,
+              discount: int) -> Iterator[int]:
+    """``pick_options`` one by one (``performable`` stops at the first)."""
     tiles = s.rows[row]
     last = 4 if source == SRC_TILE and s.special else 3
     for pos in range(last):
@@ -105,8 +115,7 @@ def pick_options(s: PragaState, seat: int, row: int, source: int,
                 continue
         elif row == BUILDING_ROW and not can_build(s, seat, tile, discount):
             continue
-        out.append(pos)
-    return out
+        yield pos
 
 
 def performable(s: PragaState, seat: int, action: int, source: int,
@@ -117,7 +126,7 @@ def performable(s: PragaState, seat: int, action: int, source: int,
         return can_road(s, seat)
     if action == WALL and min(s.walls[seat]) >= 0:
         return False  # no free wall position (``free_wall_positions`` is empty)
-    return bool(pick_options(s, seat, ROW_OF_ACTION[action], source, discount))
+    return next(_pickable(s, seat, ROW_OF_ACTION[action], source, discount), None) is not None
 
 
 def take_vp(s: PragaState, seat: int, vp: int) -> None:

@@ -14,6 +14,8 @@ from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import final
 from meeplehall.games.praga import links as L
 from meeplehall.games.praga.actions_family import (
+    BLUE_VP,
+    RED_COST,
     egg_price,
     performable,
     special_vp,
@@ -179,17 +181,20 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
                         out.append(A.refresh(row, 0))
                     if stone:
                         out.append(A.refresh(row, 1))
-    for g in GRIDS:
-        if can_move_up(s, seat, g, windows=True):
-            out.append(A.move_up(g))
+    if s.silver[seat] >= 2:  # P-GRID-5: the 2 silver windows (can_move_up asks too)
+        for g in GRIDS:
+            if can_move_up(s, seat, g, windows=True):
+                out.append(A.move_up(g))
     if s.moves_hw:
         out.append(A.move_sideways(HUNGER_WALL))
     if s.moves_cat:
         out.append(A.move_sideways(CATHEDRAL))
     if s.seal_rights[seat] and s.cubes[seat]:
         out += [A.claim_seal(k) for k in range(len(C.seals)) if _seal_ok(s, seat, k)]
-    out += [A.use_tech(t) for t in s.techs[seat] if tech_usable(s, seat, t)]
-    if can_free(s):
+    techs = s.techs[seat]
+    if techs:
+        out += [A.use_tech(t) for t in techs if tech_usable(s, seat, t)]
+    if s.road_free and can_free(s):  # P-ROAD-3: only while a free effect is pending
         out.append(A.ROAD_FREE)
     if s.road_egg and s.eggs[seat]:
         out.append(A.ROAD_EGG)
@@ -223,8 +228,8 @@ def _h_take_tile(s: PragaState, seat: int, a: A.TakeTile) -> None:
     w = a.slot
     tile = s.slots[w]
     board = K.board_position(C.crane, w, s.rotation)
-    cost = K.zone_cost(C.crane, board)
-    vp = K.zone_vp(C.crane, board)
+    cost = RED_COST[board]
+    vp = BLUE_VP[board]
     if s.five_vp == tile:
         vp = 5
         s.five_vp = -1
