@@ -16,6 +16,7 @@ decisions of seat 0 too (``ParlerPawn``, ``ParlerSite``, ``ParlerOrient``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from meeplehall.core.messages import M, Message, term
@@ -695,14 +696,15 @@ def hub(seat: int) -> Turn:
 
 
 
-# The step modules push decisions through these (links.py).
+# The step modules push decisions through these (links.py). The kinds pushed in most
+# turns, whose fields take few values, are interned (decisions are frozen values).
 links.hub = hub
-links.mine = Mine
-links.pick = Pick
-links.wall_at = WallAt
-links.site = Site
-links.orient = Orient
-links.refresh = Refresh
+links.mine = cache(Mine)
+links.pick = cache(Pick)
+links.wall_at = cache(WallAt)
+links.site = cache(Site)
+links.orient = cache(Orient)
+links.refresh = cache(Refresh)
 links.choose = Choose
 links.tech_draw = TechDraw
 links.token = Token

@@ -137,16 +137,20 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-_ECHOES: dict[tuple[str, A.PragaAction], Message] = {}  # (side, action) -> its entry
+# (side, verb, action) -> its entry. The verb is in the key because actions of different
+# classes with equal fields hash alike (``Perform(1)``, ``Pick(1)``; every action without
+# fields): with it, a lookup compares no actions of other classes.
+_ECHOES: dict[tuple[str, str, A.PragaAction], Message] = {}
 
 
 def _echo(s: PragaState, seat: int, action: A.PragaAction) -> Message:
     """The log entry of a move whose handler writes none, built once per side and
     action and shared (log entries are read-only)."""
     name = side_name(s, seat)
-    entry = _ECHOES.get((name, action))
+    key = (name, action.verb, action)
+    entry = _ECHOES.get(key)
     if entry is None:
-        entry = _ECHOES[name, action] = _echo_entry(name, action)
+        entry = _ECHOES[key] = _echo_entry(name, action)
     return entry
 
 
