@@ -293,6 +293,10 @@ def takeable(s: PragaState, seat: int) -> list[int]:
         if cost > gold:
             continue
         payable.append(w)
+        pair = s.pairs[tile]
+        if MINES in pair or QUARRIES in pair:
+            useful.append(w)  # produce is always possible (tile_performable)
+            continue
         s.gold[seat] = gold - cost
         try:
             if tile_performable(s, seat, tile, w, True, C.crane.slots[w - 1].kind == 0):

@@ -87,30 +87,30 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
             and tile_performable(s, seat, s.taken, s.taken_slot, s.bonus, s.special))
 
 
-def _refresh_stacks(s: PragaState, row: int) -> tuple[int, int]:
-    """Tiles left in the normal and the special stack that refill ``row`` (P-ROW-2)."""
-    k = stack_index(s, row, False)
-    return len(s.stacks[k]), len(s.stacks[k + 1])
-
-
-def can_refresh(s: PragaState, row: int) -> bool:
-    """P-ROW-5, P-EDGE-7: ``refresh_pairs`` is not empty, counted instead of trying the
-    six pairs: two normal tiles need two shown and two in the normal stack; the special
-    and a normal one need the special shown, a normal one shown and a tile in each
-    stack."""
-    tiles = s.rows[row]
-    normal, special = _refresh_stacks(s, row)
-    shown = (tiles[0] >= 0) + (tiles[1] >= 0) + (tiles[2] >= 0)
-    if shown >= 2 and normal >= 2:
-        return True
-    return shown >= 1 and tiles[3] >= 0 and normal >= 1 and special >= 1
+def refreshable_rows(s: PragaState) -> list[int]:
+    """P-ROW-5, P-EDGE-7: the rows whose ``refresh_pairs`` is not empty, counted instead
+    of trying the six pairs: two normal tiles need two shown and two in the normal stack;
+    the special and a normal one need the special shown, a normal one shown and a tile in
+    each stack."""
+    out = []
+    for row in range(3):
+        tiles = s.rows[row]
+        k = stack_index(s, row, False)  # the special stack is k + 1
+        normal = len(s.stacks[k])
+        shown = (tiles[0] >= 0) + (tiles[1] >= 0) + (tiles[2] >= 0)
+        if ((shown >= 2 and normal >= 2)
+                or (shown >= 1 and tiles[3] >= 0 and normal >= 1
+                    and len(s.stacks[k + 1]) >= 1)):
+            out.append(row)
+    return out
 
 
 def refresh_pairs(s: PragaState, row: int) -> list[tuple[int, int]]:
     """P-ROW-5, P-EDGE-7: the pairs of positions (``REFRESH_PAIRS`` order) a refresh of
     ``row`` may remove: both tiles are there and both gaps can be refilled."""
     tiles = s.rows[row]
-    normal, special = _refresh_stacks(s, row)
+    k = stack_index(s, row, False)  # the special stack is k + 1
+    normal, special = len(s.stacks[k]), len(s.stacks[k + 1])
     return [(i, j) for i, j in REFRESH_PAIRS
             if tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
             and special >= (j == 3)]
@@ -161,8 +161,9 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
         out += [A.take_tile(w) for w in takeable(s, seat)]
     else:
         if not s.action_done:
-            out += [A.perform(a) for a in sorted(s.pairs[s.taken])
-                    if performable(s, seat, a, SRC_TILE)]
+            for a in sorted(s.pairs[s.taken]):
+                if performable(s, seat, a, SRC_TILE):
+                    out.append(A.perform(a))
         if (s.bonus and _bonus_ok(s, seat)) or s.special:
             out.append(A.WHEEL_BONUS)
     if s.xact == 0:
@@ -175,12 +176,11 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
     if not s.refreshed:
         gold, stone = s.gold[seat], s.stone[seat]
         if gold or stone:
-            for row in range(3):
-                if can_refresh(s, row):
-                    if gold:
-                        out.append(A.refresh(row, 0))
-                    if stone:
-                        out.append(A.refresh(row, 1))
+            for row in refreshable_rows(s):
+                if gold:
+                    out.append(A.refresh(row, 0))
+                if stone:
+                    out.append(A.refresh(row, 1))
     if s.silver[seat] >= 2:  # P-GRID-5: the 2 silver windows (can_move_up asks too)
         for g in GRIDS:
             if can_move_up(s, seat, g, windows=True):
