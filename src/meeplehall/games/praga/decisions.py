@@ -36,6 +36,7 @@ from meeplehall.games.praga.texts import ROW_TERMS
 
 C = load()
 NO_PRODUCE = -1  # Token.produce: no production follows the token
+ORIENTATIONS = tuple(A.orient(o) for o in range(6))  # the 6 orientations of a hex tile
 
 
 def side_label(s: PragaState, seat: int) -> str:
@@ -226,7 +227,7 @@ class Orient(Decision):
         "corners meet (P-ADJ-3/8/9).")
 
     def legal(self, s: PragaState) -> list[A.PragaAction]:
-        return [A.orient(o) for o in range(6)]
+        return list(ORIENTATIONS)
 
     def apply(self, s: PragaState, a: A.PragaAction) -> None:
         assert isinstance(a, A.Orient)
