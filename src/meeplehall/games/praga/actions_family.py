@@ -8,8 +8,6 @@ then the action's first decision).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 from meeplehall.core.messages import M
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import links as L
@@ -93,16 +91,12 @@ def wall_cost(wall: int, discount: int) -> tuple[int, int]:
     return w.gold, max(0, w.stone - discount)  # GL-T4-2 reduces stone only (P-EDGE-11)
 
 
-def pick_options(s: PragaState, seat: int, row: int, source: int,
-                 discount: int) -> list[int]:
+def pick_options(s: PragaState, seat: int, row: int, source: int, discount: int,
+                 first: bool = False) -> list[int]:
     """Row positions whose tile may be taken (P-ROW-3: the special one only with the
-    special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability)."""
-    return list(_pickable(s, seat, row, source, discount))
-
-
-def _pickable(s: PragaState, seat: int, row: int, source: int,
-              discount: int) -> Iterator[int]:
-    """``pick_options`` one by one (``performable`` stops at the first)."""
+    special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability);
+    with ``first``, only the first of them (``performable`` asks whether there is one)."""
+    out = []
     tiles = s.rows[row]
     last = 4 if source == SRC_TILE and s.special else 3
     for pos in range(last):
@@ -115,7 +109,10 @@ def _pickable(s: PragaState, seat: int, row: int, source: int,
                 continue
         elif row == BUILDING_ROW and not can_build(s, seat, tile, discount):
             continue
-        yield pos
+        out.append(pos)
+        if first:
+            break
+    return out
 
 
 def performable(s: PragaState, seat: int, action: int, source: int,
@@ -126,7 +123,7 @@ def performable(s: PragaState, seat: int, action: int, source: int,
         return can_road(s, seat)
     if action == WALL and min(s.walls[seat]) >= 0:
         return False  # no free wall position (``free_wall_positions`` is empty)
-    return next(_pickable(s, seat, ROW_OF_ACTION[action], source, discount), None) is not None
+    return bool(pick_options(s, seat, ROW_OF_ACTION[action], source, discount, first=True))
 
 
 def take_vp(s: PragaState, seat: int, vp: int) -> None:
