@@ -159,8 +159,8 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     log(s, M(("{seat} performs {action}", "{seat} performs {action} as the extra action",
               "{seat} performs {action} (technology)")[source], seat=who(s, seat),
              action=ACTION_TERMS[action]))
-    if action != UPGRADE:  # the Upgrade action's bonus follows its placement
-        upgrade_bonus(s, seat, action)
+    if action != UPGRADE and s.upg[seat][action]:  # an upgraded hex (P-UPG-6); the
+        upgrade_bonus(s, seat, action)  # Upgrade action's bonus follows its placement
     road = s.road[seat]
     effect = s.road_effect[road - 1] if road else -1
     if effect == RT_UPGRADE and action == UPGRADE:

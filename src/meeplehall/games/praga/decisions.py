@@ -263,7 +263,8 @@ class Refresh(Decision):
         assert isinstance(a, A.Remove)
         s.stack.pop()
         row = self.row
-        removed = [(pos, s.rows[row][pos]) for pos in (a.first, a.second)]
+        tiles = s.rows[row]
+        removed = ((a.first, tiles[a.first]), (a.second, tiles[a.second]))
         for pos, _ in removed:
             AF.refill(s, row, pos)
         for pos, tile in removed:

@@ -360,7 +360,8 @@ def _h_road_egg(s: PragaState, seat: int, a: A.RoadEgg) -> None:
 
 def _h_end_turn(s: PragaState, seat: int, a: A.EndTurn) -> None:
     """P-CRANE-9 step 1 (windows), then the crane and the clock."""
-    resolve_free_at_end(s)
+    if s.road_free or s.road_egg:  # a King's Road effect is pending (P-ROAD-3)
+        resolve_free_at_end(s)
     if s.special:
         special_vp(s, seat)
     s.bonus = False
