@@ -118,3 +118,77 @@ def test_fast_building_check_agrees_with_the_site_list():
                     for discount in (0, 2):
                         assert can_build(state, seat, tile, discount) == bool(
                             affordable_sites(state, seat, tile, discount))
+
+
+def test_refreshable_rows_agree_with_the_refresh_pairs():
+    """``turn.refreshable_rows`` (counted, P-ROW-5) names exactly the rows whose
+    ``refresh_pairs`` is not empty, also with tiles and stacks taken away (P-EDGE-7)."""
+    from meeplehall.games.praga.turn import refresh_pairs, refreshable_rows
+
+    rng = Rng.from_seed(3)
+    for players in (2, 4):
+        for state in sampled_states(GAME, {"players": players}, players, 5):
+            for _ in range(4):
+                assert refreshable_rows(state) == [
+                    row for row in range(3) if refresh_pairs(state, row)]
+                row = rng.randbelow(3)
+                tiles = list(state.rows[row])
+                tiles[rng.randbelow(4)] = -1
+                state.rows[row] = tuple(tiles)
+                k = rng.randbelow(len(state.stacks))
+                state.stacks[k] = state.stacks[k][:rng.randbelow(3)]  # 0-2 tiles left
+
+
+def test_performable_agrees_with_the_pick_options():
+    """``performable`` stops at the first pickable tile: for the row actions it is true
+    exactly when ``pick_options`` lists one (P-ACT-3)."""
+    from meeplehall.games.praga.actions_family import (
+        ROW_OF_ACTION,
+        performable,
+        pick_options,
+    )
+    from meeplehall.games.praga.board import free_wall_positions
+    from meeplehall.games.praga.components import WALL
+
+    for players in (2, 3):
+        for state in sampled_states(GAME, {"players": players}, players + 10, 5):
+            for seat in range(players):
+                for action, row in ROW_OF_ACTION.items():
+                    for source in range(3):
+                        for discount in (0, 2):
+                            expected = bool(pick_options(state, seat, row, source, discount))
+                            if action == WALL and not free_wall_positions(state, seat):
+                                expected = False
+                            assert performable(state, seat, action, source,
+                                               discount) == expected
+
+
+def test_crane_turn_end_agrees_with_the_slot_by_slot_reading():
+    """``crane.end_turn`` lifts only the tiles on the positions that can pass the end of
+    the blue zone: the same result as checking every wheel slot (P-CRANE-9..12), and the
+    box enters a position as the step-by-step move does (P-CLOCK-1/5)."""
+    from meeplehall.games.praga import crane as K
+    from meeplehall.games.praga.components import load
+
+    cr = load().crane
+    p = cr.positions
+    for start in range(-p, 2 * p):
+        for steps in range(2 * p + 1):
+            for target in range(p):
+                assert K._entered(start, steps, target, p) == any(
+                    (start + k) % p == target for k in range(1, steps + 1))
+    rng = Rng.from_seed(11)
+    for _ in range(3000):
+        rotation = rng.randbelow(3 * p)
+        slots = [K.EMPTY] * p
+        wheel = list(range(1, p))
+        rng.shuffle(wheel)
+        for i, w in enumerate(wheel[:rng.randbelow(7)]):  # up to 6 tiles on the wheel
+            slots[w] = i
+        taken = rng.choice((-1, 20))
+        res = K.end_turn(cr, rotation, tuple(slots), taken)
+        lifted = [slots[w] for w in range(1, p) if slots[w] != K.EMPTY
+                  and (w + rotation) % p <= cr.beyond - 1 < (w + rotation) % p + res.steps]
+        assert list(res.overflowed) == lifted
+        assert sorted(t for t in res.slots if t != K.EMPTY) == sorted(
+            [t for t in slots if t != K.EMPTY] + ([taken] if taken >= 0 else []))

@@ -12,7 +12,6 @@ from meeplehall.core.messages import M
 from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import links as L
 from meeplehall.games.praga.board import (
-    free_wall_positions,
     has_features,
     place_upgrade,
     place_wall,
@@ -56,6 +55,10 @@ C = load()
 ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}
 RT_UPGRADE, RT_WALL = 0, 2  # components.ROAD_TILE_EFFECTS indices
 GOLD_STONE = (((1, 1),), ((2, 1),))  # 1 gold / 1 stone
+# Per board position: the gold to pay (red zone) and the VP gained (blue zone) for taking
+# a tile there (P-CRANE-4/5).
+RED_COST = tuple(K.zone_cost(C.crane, board) for board in range(C.crane.positions))
+BLUE_VP = tuple(K.zone_vp(C.crane, board) for board in range(C.crane.positions))
 
 
 def stack_index(s: PragaState, row: int, special: bool) -> int:
@@ -88,10 +91,11 @@ def wall_cost(wall: int, discount: int) -> tuple[int, int]:
     return w.gold, max(0, w.stone - discount)  # GL-T4-2 reduces stone only (P-EDGE-11)
 
 
-def pick_options(s: PragaState, seat: int, row: int, source: int,
-                 discount: int) -> list[int]:
+def pick_options(s: PragaState, seat: int, row: int, source: int, discount: int,
+                 first: bool = False) -> list[int]:
     """Row positions whose tile may be taken (P-ROW-3: the special one only with the
-    special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability)."""
+    special-tile bonus for the taken tile's action; P-WALL-2 / P-BLD-2 affordability);
+    with ``first``, only the first of them (``performable`` asks whether there is one)."""
     out = []
     tiles = s.rows[row]
     last = 4 if source == SRC_TILE and s.special else 3
@@ -106,6 +110,8 @@ def pick_options(s: PragaState, seat: int, row: int, source: int,
         elif row == BUILDING_ROW and not can_build(s, seat, tile, discount):
             continue
         out.append(pos)
+        if first:
+            break
     return out
 
 
@@ -115,9 +121,9 @@ def performable(s: PragaState, seat: int, action: int, source: int,
         return True  # produce is always possible
     if action == ROAD:
         return can_road(s, seat)
-    if action == WALL and not free_wall_positions(s, seat):
-        return False
-    return bool(pick_options(s, seat, ROW_OF_ACTION[action], source, discount))
+    if action == WALL and min(s.walls[seat]) >= 0:
+        return False  # no free wall position (``free_wall_positions`` is empty)
+    return bool(pick_options(s, seat, ROW_OF_ACTION[action], source, discount, first=True))
 
 
 def take_vp(s: PragaState, seat: int, vp: int) -> None:
@@ -153,8 +159,8 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     log(s, M(("{seat} performs {action}", "{seat} performs {action} as the extra action",
               "{seat} performs {action} (technology)")[source], seat=who(s, seat),
              action=ACTION_TERMS[action]))
-    if action != UPGRADE:  # the Upgrade action's bonus follows its placement
-        upgrade_bonus(s, seat, action)
+    if action != UPGRADE and s.upg[seat][action]:  # an upgraded hex (P-UPG-6); the
+        upgrade_bonus(s, seat, action)  # Upgrade action's bonus follows its placement
     road = s.road[seat]
     effect = s.road_effect[road - 1] if road else -1
     if effect == RT_UPGRADE and action == UPGRADE:
@@ -227,10 +233,13 @@ def egg_price(s: PragaState, w: int) -> tuple[int, int, int, int]:
 def wheel_gains(s: PragaState, seat: int, w: int) -> tuple[tuple[int, int], ...]:
     """What the gain bonus of wheel slot ``w`` gives ``seat`` (GL-W1..W3), with GL-T1-1's
     one more of the shown resource per such technology in force."""
+    printed = C.crane.slots[w - 1].gain
+    techs = active(s, seat, "GL-T1-1")
+    if not techs:
+        return printed
     return tuple(
-        (kind, amount + sum(1 for t in active(s, seat, "GL-T1-1")
-                            if C.technologies[t].resource == kind))
-        for kind, amount in C.crane.slots[w - 1].gain)
+        (kind, amount + sum(1 for t in techs if C.technologies[t].resource == kind))
+        for kind, amount in printed)
 
 
 def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
@@ -239,7 +248,7 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
     ``w`` gives (P-TURN-3, P-CRANE-6/7/8, P-ACT-3): with ``bonus``, the slot's gold and
     stone, or the egg it sells when its price can be paid; with ``special``, access to
     the special tile of the row. The state is changed only while asking."""
-    pair = s.pairs[tile]
+    first, second = pair = s.pairs[tile]
     if MINES in pair or QUARRIES in pair:
         return True  # produce is always possible
     saved = (s.gold[seat], s.stone[seat], s.eggs[seat], s.special)
@@ -258,7 +267,8 @@ def tile_performable(s: PragaState, seat: int, tile: int, w: int, bonus: bool,
                 s.stone[seat] -= stone
                 s.eggs[seat] += 1
         s.special = special
-        return any(performable(s, seat, a, SRC_TILE) for a in pair)
+        return (performable(s, seat, first, SRC_TILE)
+                or performable(s, seat, second, SRC_TILE))
     finally:
         s.gold[seat], s.stone[seat], s.eggs[seat], s.special = saved
 
@@ -270,14 +280,20 @@ def takeable(s: PragaState, seat: int) -> list[int]:
     payable: list[int] = []
     useful: list[int] = []
     gold = s.gold[seat]
-    for w in range(1, C.crane.positions):
-        tile = s.slots[w]
+    positions, rotation = C.crane.positions, s.rotation
+    slots = s.slots
+    for w in range(1, positions):
+        tile = slots[w]
         if tile < 0:
             continue
-        cost = K.zone_cost(C.crane, K.board_position(C.crane, w, s.rotation))
+        cost = RED_COST[(w + rotation) % positions]  # K.board_position
         if cost > gold:
             continue
         payable.append(w)
+        pair = s.pairs[tile]
+        if MINES in pair or QUARRIES in pair:
+            useful.append(w)  # produce is always possible (tile_performable)
+            continue
         s.gold[seat] = gold - cost
         try:
             if tile_performable(s, seat, tile, w, True, C.crane.slots[w - 1].kind == 0):

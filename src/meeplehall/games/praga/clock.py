@@ -30,10 +30,10 @@ def rotate_crane(s: PragaState, taken: int) -> None:
     s.rotation, s.slots = res.rotation, res.slots
     if res.overflowed:
         s.five_vp = res.overflowed[-1]
-    n = s.opts.table
     if res.star and s.star_armed and s.era == 1:
         era_switch(s)
     if res.drop:
+        n = s.opts.table
         s.platform += 1
         if s.platform == C.crane.era_line[n] and s.era == 1:
             if n == 2:

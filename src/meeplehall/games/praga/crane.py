@@ -15,6 +15,7 @@ clock (P-CLOCK-1..8); tests check the derived schedule of P-CLOCK-3 against the 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from meeplehall.games.praga.components import Crane, load
 
@@ -53,9 +54,9 @@ def is_green(crane: Crane, board: int) -> bool:
     return crane.green_start <= board < crane.blue_start
 
 
-@dataclass(frozen=True, slots=True)
-class TurnEnd:
-    """What the end-of-turn rotation did (P-CRANE-9 steps 2-5)."""
+class TurnEnd(NamedTuple):
+    """What the end-of-turn rotation did (P-CRANE-9 steps 2-5); a named tuple, as it is
+    made at the end of every turn."""
 
     rotation: int
     slots: tuple[int, ...]
@@ -67,8 +68,9 @@ class TurnEnd:
 
 
 def _entered(start: int, steps: int, target: int, positions: int) -> bool:
-    """Did the box, moving ``steps`` positions from ``start``, enter ``target``?"""
-    return any((start + k) % positions == target for k in range(1, steps + 1))
+    """Did the box, moving ``steps`` positions from ``start``, enter ``target``? (It
+    enters the positions 1..steps ahead of ``start``; a full turn or more enters all.)"""
+    return steps >= positions or 1 <= (target - start) % positions <= steps
 
 
 def end_turn(crane: Crane, rotation: int, slots: tuple[int, ...], taken: int) -> TurnEnd:
@@ -87,18 +89,20 @@ def end_turn(crane: Crane, rotation: int, slots: tuple[int, ...], taken: int) ->
     p = crane.positions
     box = rotation % p
     steps = 2 if box == crane.double_rotation_mark else 1
-    if wheel_at(crane, 0, rotation + steps) == 0 and taken >= 0:
+    if taken >= 0 and wheel_at(crane, 0, rotation + steps) == 0:
         steps += 1
     new_rotation = (rotation + steps) % p
     out = list(slots)
     over: list[int] = []
     last_blue = crane.beyond - 1
-    for w in range(1, p):
+    # A tile is carried past the last blue position when it stood on one of the
+    # ``steps`` board positions up to it (last_blue - steps < board <= last_blue); they
+    # are lifted in wheel-slot order (the last one gets the 5-VP token). The box (wheel
+    # position 0) holds no tile.
+    for w in sorted([(board - rotation) % p  # wheel_at
+                     for board in range(max(0, last_blue - steps + 1), last_blue + 1)]):
         tile = out[w]
-        if tile == EMPTY:
-            continue
-        before = (w + rotation) % p
-        if before <= last_blue < before + steps:
+        if w != 0 and tile != EMPTY:
             over.append(tile)
             out[w] = EMPTY
     returned = -1

@@ -16,6 +16,7 @@ decisions of seat 0 too (``ParlerPawn``, ``ParlerSite``, ``ParlerOrient``).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar
 
 from meeplehall.core.messages import M, Message, term
@@ -35,6 +36,7 @@ from meeplehall.games.praga.texts import ROW_TERMS
 
 C = load()
 NO_PRODUCE = -1  # Token.produce: no production follows the token
+ORIENTATIONS = tuple(A.orient(o) for o in range(6))  # the 6 orientations of a hex tile
 
 
 def side_label(s: PragaState, seat: int) -> str:
@@ -225,7 +227,7 @@ class Orient(Decision):
         "corners meet (P-ADJ-3/8/9).")
 
     def legal(self, s: PragaState) -> list[A.PragaAction]:
-        return [A.orient(o) for o in range(6)]
+        return list(ORIENTATIONS)
 
     def apply(self, s: PragaState, a: A.PragaAction) -> None:
         assert isinstance(a, A.Orient)
@@ -254,15 +256,15 @@ class Refresh(Decision):
     rule: ClassVar[str] = "P-ROW-5: remove 2 normal tiles or the special and 1 normal tile."
 
     def legal(self, s: PragaState) -> list[A.PragaAction]:
-        return [A.remove(i, j) for i, j in turn.REFRESH_PAIRS
-                if turn.refresh_ok(s, self.row, i, j)]
+        return [A.remove(i, j) for i, j in turn.refresh_pairs(s, self.row)]
 
     def apply(self, s: PragaState, a: A.PragaAction) -> None:
         """P-ROW-5: the two tiles go under their stacks; the gaps are refilled."""
         assert isinstance(a, A.Remove)
         s.stack.pop()
         row = self.row
-        removed = [(pos, s.rows[row][pos]) for pos in (a.first, a.second)]
+        tiles = s.rows[row]
+        removed = ((a.first, tiles[a.first]), (a.second, tiles[a.second]))
         for pos, _ in removed:
             AF.refill(s, row, pos)
         for pos, tile in removed:
@@ -696,14 +698,15 @@ def hub(seat: int) -> Turn:
 
 
 
-# The step modules push decisions through these (links.py).
+# The step modules push decisions through these (links.py). The kinds pushed in most
+# turns, whose fields take few values, are interned (decisions are frozen values).
 links.hub = hub
-links.mine = Mine
-links.pick = Pick
-links.wall_at = WallAt
-links.site = Site
-links.orient = Orient
-links.refresh = Refresh
+links.mine = cache(Mine)
+links.pick = cache(Pick)
+links.wall_at = cache(WallAt)
+links.site = cache(Site)
+links.orient = cache(Orient)
+links.refresh = cache(Refresh)
 links.choose = Choose
 links.tech_draw = TechDraw
 links.token = Token

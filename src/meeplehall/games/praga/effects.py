@@ -120,8 +120,11 @@ def side_name(s: PragaState, seat: int) -> str:
 def active(s: PragaState, seat: int, effect: str) -> list[int]:
     """Technologies of ``seat`` with glossary id ``effect`` that are in force now
     (level I/II: from the end of the turn they were gained, P-TECH-4/5, P-EFR-5)."""
+    techs = s.techs[seat]
+    if not techs:
+        return []
     ready = s.tech_ready[seat]
-    return [t for t in s.techs[seat]
+    return [t for t in techs
             if TECH_EFFECT[t] == effect and ready >> (C.technologies[t].level - 1) & 1]
 
 

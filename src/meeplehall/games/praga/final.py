@@ -123,17 +123,17 @@ def projected_scores(s: PragaState) -> tuple[int, ...]:
     return tuple(c.final[0])
 
 
-def outcome(s: PragaState) -> Outcome | None:
+def outcome(state: PragaState) -> Outcome | None:
     """Scores, ranking (ties to the later seat, P-SCORE-9) and the breakdown."""
-    if s.final is None:
+    if state.final is None:
         return None
-    scores, parts = s.final
+    scores, parts = state.final
     ranking = tuple(tuple(g) for g in scoring.tie_break_order(list(scores)))
     breakdown = tuple(dict(zip(CATEGORIES, p, strict=True)) for p in parts)
     details: dict[str, Any] = {"tie_break": "later seat wins ties (P-SCORE-9)"}
-    if s.opts.solo_opponent == "none":
+    if state.opts.solo_opponent == "none":
         return Outcome(tuple(scores), ranking, ranking[0], breakdown, details)
-    return _solo_outcome(s, tuple(scores), ranking, breakdown, details)
+    return _solo_outcome(state, tuple(scores), ranking, breakdown, details)
 
 
 def _solo_outcome(s: PragaState, scores: tuple[int, ...], ranking: tuple[tuple[int, ...], ...],

@@ -33,6 +33,12 @@ class Praga(ModuleGame[PragaState, A.PragaAction]):
     actions = A
     state_class = PragaState
 
+    # The forward model and the result: the rules' own functions, with no delegating call
+    # in between (they run at every step of every search and environment).
+    legal_actions = staticmethod(rules.legal_actions)
+    apply_unchecked = staticmethod(rules.apply_unchecked)
+    outcome = staticmethod(final.outcome)
+
     def current_player(self, state: PragaState) -> PlayerId | None:
         if state.final is not None or not state.stack:
             return None

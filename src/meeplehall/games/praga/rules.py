@@ -23,14 +23,14 @@ from meeplehall.games.praga.texts import ROW_TERMS
 from meeplehall.games.praga.turn import tile_action_pending
 
 
-def legal_actions(s: PragaState) -> tuple[A.PragaAction, ...]:
+def legal_actions(state: PragaState) -> tuple[A.PragaAction, ...]:
     """The legal actions of the decision on top of the stack, in generator order."""
-    if s.final is not None or not s.stack:
+    if state.final is not None or not state.stack:
         return ()
-    d = s.stack[-1]
-    out = d.legal(s)
-    if s.taken >= 0 and not s.action_done and d.seat == s.seat and _fragile(s):
-        return tuple(_keep_tile_action(s, d, out))
+    d = state.stack[-1]
+    out = d.legal(state)
+    if state.taken >= 0 and not state.action_done and d.seat == state.seat and _fragile(state):
+        return tuple(_keep_tile_action(state, d, out))
     return tuple(out)
 
 
@@ -101,19 +101,19 @@ SELF_LOGGED = frozenset({"take-tile", "perform", "extra", "any-action", "pick",
 LOGGED_IF_PLACED = frozenset({"site", "orient"})
 
 
-def apply_unchecked(s: PragaState, action: A.PragaAction) -> None:
-    """Apply a legal action in place (the caller owns ``s``)."""
-    if not s.stack:
+def apply_unchecked(state: PragaState, action: A.PragaAction) -> None:
+    """Apply a legal action in place (the caller owns ``state``)."""
+    if not state.stack:
         raise IllegalActionError(f"{action} is not legal: the game is over")
     verb = action.verb
-    top = s.stack[-1]
+    top = state.stack[-1]
     seat = top.seat
-    n = len(s.log)
-    top.apply(s, action)
+    n = len(state.log)
+    top.apply(state, action)
     # The move in the log: verbs whose handler always writes a line for it need no echo;
     # the others get ``colour: move`` before what the move caused (P-TURN-2 order).
-    if verb not in SELF_LOGGED and (verb not in LOGGED_IF_PLACED or len(s.log) == n):
-        s.log.insert(n, _echo(s, seat, action))
+    if verb not in SELF_LOGGED and (verb not in LOGGED_IF_PLACED or len(state.log) == n):
+        state.log.insert(n, _echo(state, seat, action))
 
 
 # How the words of an echoed move become message arguments, by argument kind (the rest:
@@ -137,16 +137,20 @@ def _field_names(cls: type) -> tuple[str, ...]:
     return names
 
 
-_ECHOES: dict[tuple[str, A.PragaAction], Message] = {}  # (side, action) -> its entry
+# (side, verb, action) -> its entry. The verb is in the key because actions of different
+# classes with equal fields hash alike (``Perform(1)``, ``Pick(1)``; every action without
+# fields): with it, a lookup compares no actions of other classes.
+_ECHOES: dict[tuple[str, str, A.PragaAction], Message] = {}
 
 
 def _echo(s: PragaState, seat: int, action: A.PragaAction) -> Message:
     """The log entry of a move whose handler writes none, built once per side and
     action and shared (log entries are read-only)."""
     name = side_name(s, seat)
-    entry = _ECHOES.get((name, action))
+    key = (name, action.verb, action)
+    entry = _ECHOES.get(key)
     if entry is None:
-        entry = _ECHOES[name, action] = _echo_entry(name, action)
+        entry = _ECHOES[key] = _echo_entry(name, action)
     return entry
 
 

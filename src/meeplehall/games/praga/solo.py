@@ -66,8 +66,13 @@ def put(s: PragaState, b: int, field: int, value: int) -> None:
 def tiles_by_age(s: PragaState) -> list[int]:
     """Wheel slots holding a tile, furthest along the crane first (the one closest to
     the end of the blue zone: the oldest, P-SOLO-2 step 1, Parler's recycle)."""
-    filled = [w for w in range(1, C.crane.positions) if s.slots[w] >= 0]
-    return sorted(filled, key=lambda w: -K.board_position(C.crane, w, s.rotation))
+    positions, rotation = C.crane.positions, s.rotation
+    out = []
+    for board in reversed(range(positions)):
+        w = K.wheel_at(C.crane, board, rotation)
+        if w != 0 and s.slots[w] >= 0:  # the box (wheel position 0) holds no tile
+            out.append(w)
+    return out
 
 
 ORDINALS = ("oldest", "second-oldest", "third-oldest")

@@ -14,6 +14,8 @@ from meeplehall.games.praga import crane as K
 from meeplehall.games.praga import final
 from meeplehall.games.praga import links as L
 from meeplehall.games.praga.actions_family import (
+    BLUE_VP,
+    RED_COST,
     egg_price,
     performable,
     special_vp,
@@ -85,27 +87,33 @@ def tile_action_pending(s: PragaState, seat: int) -> bool:
             and tile_performable(s, seat, s.taken, s.taken_slot, s.bonus, s.special))
 
 
-def can_refresh(s: PragaState, row: int) -> bool:
-    """P-ROW-5, P-EDGE-7: both removed tiles must be refillable (``refresh_ok`` for some
-    pair)."""
-    tiles = s.rows[row]
-    normal = len(s.stacks[stack_index(s, row, False)])
-    special = len(s.stacks[stack_index(s, row, True)])
-    for i, j in REFRESH_PAIRS:
-        if (tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
-                and special >= (j == 3)):
-            return True
-    return False
+def refreshable_rows(s: PragaState) -> list[int]:
+    """P-ROW-5, P-EDGE-7: the rows whose ``refresh_pairs`` is not empty, counted instead
+    of trying the six pairs: two normal tiles need two shown and two in the normal stack;
+    the special and a normal one need the special shown, a normal one shown and a tile in
+    each stack."""
+    out = []
+    for row in range(3):
+        tiles = s.rows[row]
+        k = stack_index(s, row, False)  # the special stack is k + 1
+        normal = len(s.stacks[k])
+        shown = (tiles[0] >= 0) + (tiles[1] >= 0) + (tiles[2] >= 0)
+        if ((shown >= 2 and normal >= 2)
+                or (shown >= 1 and tiles[3] >= 0 and normal >= 1
+                    and len(s.stacks[k + 1]) >= 1)):
+            out.append(row)
+    return out
 
 
-def refresh_ok(s: PragaState, row: int, i: int, j: int) -> bool:
+def refresh_pairs(s: PragaState, row: int) -> list[tuple[int, int]]:
+    """P-ROW-5, P-EDGE-7: the pairs of positions (``REFRESH_PAIRS`` order) a refresh of
+    ``row`` may remove: both tiles are there and both gaps can be refilled."""
     tiles = s.rows[row]
-    if tiles[i] < 0 or tiles[j] < 0:
-        return False
-    normal = len(s.stacks[stack_index(s, row, False)])
-    special = len(s.stacks[stack_index(s, row, True)])
-    need_normal = (i < 3) + (j < 3)
-    return normal >= need_normal and special >= (j == 3)
+    k = stack_index(s, row, False)  # the special stack is k + 1
+    normal, special = len(s.stacks[k]), len(s.stacks[k + 1])
+    return [(i, j) for i, j in REFRESH_PAIRS
+            if tiles[i] >= 0 and tiles[j] >= 0 and normal >= (i < 3) + (j < 3)
+            and special >= (j == 3)]
 
 
 def tech_usable(s: PragaState, seat: int, t: int) -> bool:
@@ -153,8 +161,9 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
         out += [A.take_tile(w) for w in takeable(s, seat)]
     else:
         if not s.action_done:
-            out += [A.perform(a) for a in sorted(s.pairs[s.taken])
-                    if performable(s, seat, a, SRC_TILE)]
+            for a in sorted(s.pairs[s.taken]):
+                if performable(s, seat, a, SRC_TILE):
+                    out.append(A.perform(a))
         if (s.bonus and _bonus_ok(s, seat)) or s.special:
             out.append(A.WHEEL_BONUS)
     if s.xact == 0:
@@ -167,23 +176,25 @@ def hub_actions(s: PragaState, seat: int) -> list[A.PragaAction]:
     if not s.refreshed:
         gold, stone = s.gold[seat], s.stone[seat]
         if gold or stone:
-            for row in range(3):
-                if can_refresh(s, row):
-                    if gold:
-                        out.append(A.refresh(row, 0))
-                    if stone:
-                        out.append(A.refresh(row, 1))
-    for g in GRIDS:
-        if can_move_up(s, seat, g, windows=True):
-            out.append(A.move_up(g))
+            for row in refreshable_rows(s):
+                if gold:
+                    out.append(A.refresh(row, 0))
+                if stone:
+                    out.append(A.refresh(row, 1))
+    if s.silver[seat] >= 2:  # P-GRID-5: the 2 silver windows (can_move_up asks too)
+        for g in GRIDS:
+            if can_move_up(s, seat, g, windows=True):
+                out.append(A.move_up(g))
     if s.moves_hw:
         out.append(A.move_sideways(HUNGER_WALL))
     if s.moves_cat:
         out.append(A.move_sideways(CATHEDRAL))
     if s.seal_rights[seat] and s.cubes[seat]:
         out += [A.claim_seal(k) for k in range(len(C.seals)) if _seal_ok(s, seat, k)]
-    out += [A.use_tech(t) for t in s.techs[seat] if tech_usable(s, seat, t)]
-    if can_free(s):
+    techs = s.techs[seat]
+    if techs:
+        out += [A.use_tech(t) for t in techs if tech_usable(s, seat, t)]
+    if s.road_free and can_free(s):  # P-ROAD-3: only while a free effect is pending
         out.append(A.ROAD_FREE)
     if s.road_egg and s.eggs[seat]:
         out.append(A.ROAD_EGG)
@@ -217,8 +228,8 @@ def _h_take_tile(s: PragaState, seat: int, a: A.TakeTile) -> None:
     w = a.slot
     tile = s.slots[w]
     board = K.board_position(C.crane, w, s.rotation)
-    cost = K.zone_cost(C.crane, board)
-    vp = K.zone_vp(C.crane, board)
+    cost = RED_COST[board]
+    vp = BLUE_VP[board]
     if s.five_vp == tile:
         vp = 5
         s.five_vp = -1
@@ -349,7 +360,8 @@ def _h_road_egg(s: PragaState, seat: int, a: A.RoadEgg) -> None:
 
 def _h_end_turn(s: PragaState, seat: int, a: A.EndTurn) -> None:
     """P-CRANE-9 step 1 (windows), then the crane and the clock."""
-    resolve_free_at_end(s)
+    if s.road_free or s.road_egg:  # a King's Road effect is pending (P-ROAD-3)
+        resolve_free_at_end(s)
     if s.special:
         special_vp(s, seat)
     s.bonus = False
