@@ -34,6 +34,8 @@ OBS_BOUND = 16.0
 the scales keep ordinary values within about [-2, 3]."""
 MEMO_ENTRIES = 4096
 """The most (seat, key) entries a memoised state block keeps (see ``StateBlock.memo``)."""
+ROW_ENTRIES = 1 << 16
+"""The most rows an encoder's per-slot or per-seat cache keeps (see ``keep``)."""
 Filler = Callable[[View, int], Sequence[float]]
 StateFiller = Callable[[Any, int, Any], Sequence[float]]
 """``fill(state, seat, pending)``: a block's numbers read from the engine state;
@@ -84,6 +86,20 @@ class StateBlock:
     covers: int = 1
     memo: bool = False
     live: bool = False
+
+
+def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
+    """Store ``value`` under ``key`` in a bounded cache (emptied when it holds ``limit``
+    entries) and return it.
+
+    >>> cache = {}
+    >>> keep(cache, "a", 1, limit=1), keep(cache, "b", 2, limit=1), cache
+    (1, 2, {'b': 2})
+    """
+    if len(cache) >= limit:
+        cache.clear()
+    cache[key] = value
+    return value
 
 
 def flatten(value: Any) -> list[float]:
@@ -336,10 +352,9 @@ class Observer:
                 if memo is not None:
                     values = memo.get((seat, k))
                     if values is None:
-                        values = self._padded(fill(state, seat, pending), size, i)
-                        if len(memo) >= MEMO_ENTRIES:
-                            memo.clear()
-                        memo[(seat, k)] = values
+                        values = keep(memo, (seat, k),
+                                      self._padded(fill(state, seat, pending), size, i),
+                                      MEMO_ENTRIES)
                     row[start:start + size] = values
                     continue
             values = array("f", fill(state, seat, pending))

@@ -34,6 +34,7 @@ from meeplehall.rl.encoders.base import (
     Encoder,
     StateBlock,
     View,
+    keep,
     one_hot,
     relative,
     rotate,
@@ -567,9 +568,7 @@ def _s_seats(s: Any, seat: int, p: Any) -> array[float]:
         key = _seat_key(s, q)
         row = rows.get(key)
         if row is None:
-            if len(rows) >= 1 << 16:
-                rows.clear()
-            row = rows[key] = array("f", _seat_row(s, q))
+            row = keep(rows, key, array("f", _seat_row(s, q)))
         out += row
     return out
 

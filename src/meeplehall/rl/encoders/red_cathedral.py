@@ -36,6 +36,7 @@ from meeplehall.rl.encoders.base import (
     Encoder,
     StateBlock,
     View,
+    keep,
     one_hot,
     relative,
     rotate,
@@ -470,11 +471,9 @@ def _s_slots(s: Any, seat: int, p: Any) -> array[float]:
                ws_tile[slot] >= 0)
         row = rows.get(key)
         if row is None:
-            if len(rows) >= 1 << 16:
-                rows.clear()
-            row = rows[key] = array("f", [
+            row = keep(rows, key, array("f", [
                 *card, *[n / 5 for n in delivered[slot]], *_one(key[2], sides),
-                float(done[slot]), *_one(key[5], sides), *place, float(key[6])])
+                float(done[slot]), *_one(key[5], sides), *place, float(key[6])]))
         out += row
     return out
 
