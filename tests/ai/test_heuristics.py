@@ -9,6 +9,7 @@ from meeplehall.ai.heuristics import red_cathedral as RH
 from meeplehall.games import GAMES
 from meeplehall.games.praga.components import load
 from meeplehall.games.praga.scoring import egg_points
+from meeplehall.games.red_cathedral.components import CathedralCard
 
 PRAGA = GAMES["praga"]
 RC = GAMES["red-cathedral"]
@@ -236,9 +237,11 @@ def test_red_cathedral_a_claim_pays_less_against_ivan_than_with_players() -> Non
     """A claimed card with nothing delivered is worth ``CLAIMED`` of what completing it
     brings: less against Ivan than with players (a claim costs a Market turn and draws
     Ivan's next claim above it, RC-IVACT-CLAIM; an unfinished card scores nothing,
-    RC-TOWER-1). Each delivery then adds its share of the rest."""
+    RC-TOWER-1). Each delivery then adds its share of the rest (and, solo, the ``NEAR``
+    term of the delivered fraction)."""
     assert 0.0 < RH.CLAIMED[1] < RH.CLAIMED[0] < 1.0
     for players, share in ((2, RH.CLAIMED[0]), (1, RH.CLAIMED[1])):
+        near = RH.NEAR[1 if players == 1 else 0] * RH.DONE[1 if players == 1 else 0]
         state = RC.initial_state({"players": players}, 6)
         slot = next(t for t in state.towers[1] if state.owner[t] < 0)
         card = RH.C.cards[state.card_of[slot]]
@@ -254,7 +257,42 @@ def test_red_cathedral_a_claim_pays_less_against_ivan_than_with_players() -> Non
         state.delivered[slot] = tuple(got)
         step = RH.evaluate(state, 0) - base
         assert abs(claimed - share * worth) < 1e-9
-        assert abs(step - (1.0 - share) * worth / card.size) < 1e-9
+        assert abs(step - (1.0 - share) * worth / card.size - near / card.size ** 2) < 1e-9
+
+
+def test_red_cathedral_solo_finishing_one_card_beats_spreading_deliveries() -> None:
+    """Solo (RC-SOLO-8: six completed cards end the game, and Ivan scores every round):
+    the same deliveries are worth more on one card near completion than spread over two,
+    so the bot finishes cards instead of filling six side by side. With players the share
+    stays linear."""
+    for players in (1, 2):
+        state = RC.initial_state({"players": players}, 6)
+        a, b = [t for t in state.towers[1] if state.owner[t] < 0][:2]
+        state.owner[a] = state.owner[b] = 0
+        ca, cb = (RH.C.cards[state.card_of[t]] for t in (a, b))
+
+        def deliver(slot: int, card: CathedralCard, n: int) -> None:
+            got = [0] * 6
+            for m in range(6):
+                take = min(n, card.cost[m])
+                got[m] += take
+                n -= take
+            state.delivered[slot] = tuple(got)
+
+        deliver(a, ca, 2)
+        deliver(b, cb, 0)
+        together = RH.evaluate(state, 0)
+        deliver(a, ca, 1)
+        deliver(b, cb, 1)
+        spread = RH.evaluate(state, 0)
+        pair = [RH._CARD_WORTH[state.card_of[t]] for t in (a, b)]
+        solo = 1 if players == 1 else 0
+        linear = (1 - RH.CLAIMED[solo]) * (2 / ca.size * pair[0]
+                                           - 1 / ca.size * pair[0] - 1 / cb.size * pair[1])
+        if players == 1:
+            assert together - spread > linear + 1e-9
+        else:
+            assert abs(together - spread - linear) < 1e-9
 
 
 def test_red_cathedral_a_far_ahead_seat_values_closing_the_game_out() -> None:

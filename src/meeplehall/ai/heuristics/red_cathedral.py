@@ -9,8 +9,9 @@ The terms (all from the seat's side of the table):
 - each claimed, unfinished card: what completing it brings (half its Recognition, a
   fifth of its Rubles, 3 for tower presence and the step towards the end) times
   ``CLAIMED`` + (1 - ``CLAIMED``) x the fraction of its cost already delivered (``CLAIMED``
-  0.2 with players, 0.05 in the solo game), so claiming pays a little and each delivery
-  more than the Material it uses;
+  0.2 with players, 0.15 in the solo game), so claiming pays a little and each delivery
+  more than the Material it uses; in the solo game also ``NEAR`` x ``DONE`` x the square
+  of that delivered fraction, so that finishing one card beats spreading deliveries;
 - ``DONE`` per completed card (3.5; 9 in the solo game) and ``ORN`` (1.5) per
   Ornamentation of the seat (tower presence, and completing 6 cards ends the game with
   a bonus); in the solo game also ``TOWER`` (1) times the Prestige the towers would pay
@@ -87,6 +88,11 @@ WORKSHOP = (1.0, 1.5)  # per face-up Workshop tile of the seat (future income)
 # Share of a claimed card's worth counted before any delivery (the rest comes with each
 # delivery): a claim alone scores nothing (RC-TOWER-1) and, solo, draws Ivan's next claim.
 CLAIMED = (0.2, 0.15)
+# Solo: NEAR x DONE x (delivered share)^2 more per claimed, unfinished card, so that a card
+# near completion is worth more than the same deliveries spread over several cards (a
+# linear share let the bot claim six cards and fill them side by side while Ivan completed
+# his, and leave cheap cards undelivered for the whole game).
+NEAR = (0.0, 0.5)
 MARKET_RP = 0.3  # per Recognition still obtainable in the Market action under way
 RIVAL = 0.3  # times the best other side's Prestige on the track, taken off
 # Closing out a won game (with players): the seat's progress towards the end (completed
@@ -149,6 +155,8 @@ def evaluate(s: RCState, seat: int) -> float:
         got = s.delivered[slot]
         delivered = sum(got)
         value += (claimed + (1.0 - claimed) * delivered / size) * worth
+        if NEAR[solo]:
+            value += NEAR[solo] * done * (delivered / size) ** 2
         hand = 0
         for m in range(6):
             short = cost[m] - got[m]
