@@ -67,6 +67,10 @@ class DirectFrames:
     def __init__(self, protocol: WebSocketsSansIOProtocol) -> None:
         self._protocol = protocol
 
+    @property
+    def protocol(self) -> WebSocketsSansIOProtocol:
+        return self._protocol
+
     def ready(self) -> bool:
         """True when a frame written now is what ``send`` would write now."""
         p = self._protocol
