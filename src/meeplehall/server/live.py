@@ -12,8 +12,8 @@ Spectators are sent to by a fan-out task of their table. The update's text is ma
 once per previous view (all the spectators that saw the same view get the same text),
 encoded as one WebSocket frame, and that frame is written straight to each socket's
 transport (:mod:`meeplehall.server.direct`), a slice of sockets at a time
-(``FANOUT_TURN`` of CPU, or ``FANOUT_SLICE`` sockets handed to their tasks) per turn
-of the event loop, so that the other tables' requests are served between the slices. A
+(``FANOUT_TURN`` seconds of writing, or ``FANOUT_SLICE`` sockets handed to their tasks)
+per turn of the event loop, so that the other tables' requests are served between the slices. A
 socket that cannot take the frame that way (its transport's buffer is full, it is
 closing, it negotiated an extension, its own task is busy sending, or it is due a full
 sync or a ``seats`` message) is woken instead and sends from its own task, as the seats'
@@ -58,7 +58,7 @@ CHANNEL = "meeplehall:changes"
 # Spectator sockets a table's fan-out wakes per turn of the event loop (to send from their
 # own tasks): each costs about 50 us, so a slice keeps other requests waiting a few ms.
 FANOUT_SLICE = 32
-# Seconds of frames a fan-out writes directly per turn of the event loop.
+# Seconds a fan-out spends writing frames directly per turn of the event loop.
 FANOUT_TURN = 0.001
 PRESENCE_KEY = "meeplehall:presence:{}"
 # Seconds a process's presence entries live in Redis unless it renews them: how long a
