@@ -64,6 +64,7 @@ class Stats:
     client_cpu: float | None = None
     window: float | None = None  # the measuring window, seconds
     server_cpu: float | None = None
+    server_system: float | None = None  # the part of server_cpu spent in the kernel
     # When each move was sent, by the seq it made (read for the crowded table only), and
     # how long after that each spectator received the update that carried it.
     sent_at: dict[int, float] = field(default_factory=dict)
@@ -400,18 +401,21 @@ async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
             await asyncio.sleep(0.1)
 
 
-def process_cpu(pid: int) -> float | None:
-    """CPU seconds (user + system) used so far by process ``pid``; None where unknown."""
+def process_cpu(pid: int, system: bool = False) -> float | None:
+    """CPU seconds (user + system; with ``system``, system only) used so far by process
+    ``pid``; None where unknown."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) + (0 if system else int(fields[11]))
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
 
 
-def _cpu_of(pids: list[int]) -> float | None:
-    """CPU seconds used so far by all of ``pids``; None where any is unknown."""
-    used = [process_cpu(pid) for pid in pids]
+def _cpu_of(pids: list[int], system: bool = False) -> float | None:
+    """CPU seconds used so far by all of ``pids`` (with ``system``, in the kernel);
+    None where any is unknown."""
+    used = [process_cpu(pid, system) for pid in pids]
     return None if not used or None in used else sum(u for u in used if u is not None)
 
 
@@ -469,6 +473,7 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         began = time.monotonic()
         client_cpu = time.process_time()
         server_cpu = _cpu_of(pids)
+        server_system = _cpu_of(pids, system=True)
         reader_cpu = None if reader is None else reader.cpu()
         window[:] = [began, began + seconds]
         stats.window = seconds
@@ -479,6 +484,9 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         after = _cpu_of(pids)
         if server_cpu is not None and after is not None:
             stats.server_cpu = after - server_cpu
+        after = _cpu_of(pids, system=True)
+        if server_system is not None and after is not None:
+            stats.server_system = after - server_system
         if reader is not None:
             crowd.window = elapsed
             reader_after = reader.cpu()
@@ -545,10 +553,13 @@ def report(stats: Stats, elapsed: float) -> str:
     rate = (stats.accepted - stats.late) / window if window else 0.0
     # CPU per move does not depend on what else the machine runs, unlike throughput.
     per_move = max(1, stats.accepted)
+    kernel = "" if stats.server_system is None else (
+        f" ({stats.server_system * 1000 / per_move:.2f} of them in the kernel)")
     cpu = ", ".join(f"{who} CPU {secs / elapsed:.0%} of one core, "
-                    f"{secs * 1000 / per_move:.2f} ms/move"
-                    for who, secs in (("server", stats.server_cpu),
-                                      ("client", stats.client_cpu)) if secs is not None)
+                    f"{secs * 1000 / per_move:.2f} ms/move{more}"
+                    for who, secs, more in (("server", stats.server_cpu, kernel),
+                                            ("client", stats.client_cpu, ""))
+                    if secs is not None)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
     def ms(values: list[float], q: float) -> str:
