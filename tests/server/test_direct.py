@@ -28,6 +28,7 @@ from meeplehall.server.app import create_app
 from meeplehall.server.direct import text_frame
 from meeplehall.server.limits import LimitConfig
 from meeplehall.server.live import FANOUT_SLICE, Connection, Hub
+from meeplehall.server.live_table import Built, replay_entries
 from meeplehall.server.patch import apply_patch
 from tests.server.helpers import hotseat, random_move
 from tests.server.test_fanout import FakeSocket, OneTable, connect, move, new_live
@@ -191,6 +192,43 @@ def test_a_few_direct_spectators_go_through_the_fan_out() -> None:
         hub.on_change(1, live.seq, False)
         await settle(lambda: all(len(ch.frames) == 1 for _, _, ch in crowd))
         assert sent == []
+        for task in pumps:
+            task.cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+    asyncio.run(scenario())
+
+
+def test_after_an_undo_direct_spectators_get_a_sync_then_frames_again() -> None:
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        sent: list[FakeSocket] = []
+        crowd = [await watcher(hub, live, sent, direct=True) for _ in range(3)]
+        pumps = [asyncio.create_task(hub.pump(c)) for c, _, _ in crowd]
+        await asyncio.sleep(0)
+        rng = Rng.from_seed(8)
+        for n in (1, 2):
+            move(live, rng)
+            hub.on_change(1, live.seq, False)
+            await settle(lambda n=n: all(  # type: ignore[misc]
+                len(ch.frames) == n for _, _, ch in crowd))
+        # the last move taken back: a new seq whose view is no patch away from the last
+        keep = live.entries[:-1]
+        seq = live.seq + 1
+        live.install(Built(replay_entries(live.game, live.params, live.seed, keep), keep,
+                           seq, [seq], live.notes))
+        hub.on_change(1, seq, True)
+        await settle(lambda: all(len(ws.texts) == 1 for _, ws, _ in crowd))
+        for _, ws, channel in crowd:
+            sync = jsontext.loads(ws.texts[0])
+            assert sync["type"] == "sync" and sync["seq"] == seq and len(channel.frames) == 2
+            assert jsontext.dumps_text(sync["view"]) == jsontext.dumps_text(live.view(None))
+        move(live, rng)
+        hub.on_change(1, live.seq, False)
+        await settle(lambda: all(len(ch.frames) == 3 for _, _, ch in crowd))
+        assert all(jsontext.loads(frame_texts(ch.frames)[-1])["type"] == "update"
+                   for _, _, ch in crowd)
         for task in pumps:
             task.cancel()
         await asyncio.gather(*pumps, return_exceptions=True)
