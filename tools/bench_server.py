@@ -16,7 +16,10 @@ coordinated omission).
 With ``spectators`` S, one more table is opened and S spectator WebSockets watch it (a
 crowded table): its own moves, paced at ``crowded_rate``, and the delivery of its
 updates to the spectators are reported on a line of their own, so the main line shows
-what the crowd costs the other tables.
+what the crowd costs the other tables. The spectators are read by a process of their own
+(``tools/bench_spectators.py``, raw sockets that read each frame's header and the
+message's seq only), so that reading them neither slows the client that plays the
+tables nor costs much CPU beside the server.
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ import asyncio
 import contextlib
 import math
 import os
-import re
 import subprocess
 import sys
 import tempfile
@@ -62,11 +64,20 @@ class Stats:
     client_cpu: float | None = None
     window: float | None = None  # the measuring window, seconds
     server_cpu: float | None = None
+    server_system: float | None = None  # the part of server_cpu spent in the kernel
     # When each move was sent, by the seq it made (read for the crowded table only), and
     # how long after that each spectator received the update that carried it.
     sent_at: dict[int, float] = field(default_factory=dict)
     delivery: list[float] = field(default_factory=list)
     delivered: int = 0  # update messages the spectators received
+    last_seq: int = -1  # the seq made by the newest accepted move
+    # Per spectator: the updates it received, and whether it received seq last_seq;
+    # the CPU seconds of the process that read them (over the measuring window), and
+    # how long after the window the last move took to reach them all.
+    per_spectator: list[int] = field(default_factory=list)
+    caught_up: int = 0
+    reader_cpu: float | None = None
+    catch_up: float | None = None
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -274,6 +285,7 @@ async def _seat(http: HttpConnection, ws: Any, first: dict[str, Any], table_id: 
                 moved_at = msg["seq"]
                 if status == 200:
                     stats.accepted += 1
+                    stats.last_seq = max(stats.last_seq, msg["seq"] + 1)
                     stats.late += done > stop_at
                     stats.latencies.append(done - due)
                     stats.service.append(done - sent)
@@ -308,24 +320,58 @@ async def _open_table(http: HttpConnection, ws_base: str, game: str, rng: Rng) -
     return table_id, tokens, sockets
 
 
-_SEQ = re.compile(rb'"seq":(\d+)')
+class SpectatorReader:
+    """The crowded table's spectators, opened and read by a process of their own
+    (``tools/bench_spectators.py``)."""
 
+    SCRIPT = Path(__file__).with_name("bench_spectators.py")
 
-async def _spectate(ws: Any, stats: Stats) -> None:
-    """Read a spectator socket until it ends: each update's delivery time counts from
-    when the move that made its seq was sent (a coalesced update counts for its newest
-    move). The client decodes no JSON: it must stay cheap beside the server."""
-    with contextlib.suppress(websockets.exceptions.WebSocketException, OSError):
-        async for raw in ws:
-            now = time.monotonic()
-            data = raw if isinstance(raw, bytes) else raw.encode()
-            found = _SEQ.search(data)
-            if found is None:
-                continue
-            stats.delivered += 1
-            sent = stats.sent_at.get(int(found.group(1)))
+    def __init__(self, proc: asyncio.subprocess.Process) -> None:
+        self.proc = proc
+
+    @classmethod
+    async def open(cls, base: str, table_id: int, count: int) -> SpectatorReader:
+        """Start the process; returns once every spectator has its sync message."""
+        host, port = _host_port(base)
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, str(cls.SCRIPT), host, str(port), str(table_id), str(count),
+            stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+            limit=1 << 30)
+        reader = cls(proc)
+        assert proc.stdout is not None
+        line = (await proc.stdout.readline()).decode().strip()
+        if line != "ready":
+            await reader.close()
+            raise RuntimeError(f"the spectators could not connect: {line or 'no answer'}")
+        return reader
+
+    def cpu(self) -> float | None:
+        return process_cpu(self.proc.pid)
+
+    async def results(self, last_seq: int, crowd: Stats) -> None:
+        """Wait for seq ``last_seq`` to reach every spectator (a few seconds at most),
+        and put what they received into ``crowd``."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(f"stop {last_seq}\n".encode())
+        await self.proc.stdin.drain()
+        line = await self.proc.stdout.readline()
+        if not line:
+            raise RuntimeError("the spectators' reader ended early")
+        data = jsontext.loads(line)
+        crowd.per_spectator = data["updates"]
+        crowd.caught_up = sum(seq >= last_seq for seq in data["seqs"])
+        crowd.catch_up = data["catch_up"]
+        crowd.delivered = len(data["arrivals"])
+        for seq, arrived in data["arrivals"]:
+            sent = crowd.sent_at.get(seq)
             if sent is not None:
-                stats.delivery.append(now - sent)
+                crowd.delivery.append(arrived - sent)
+
+    async def close(self) -> None:
+        if self.proc.returncode is None:
+            with contextlib.suppress(ProcessLookupError):
+                self.proc.kill()
+        await self.proc.wait()
 
 
 async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
@@ -355,18 +401,21 @@ async def _table_loop(http: HttpConnection, ws_base: str, game: str, rng: Rng,
             await asyncio.sleep(0.1)
 
 
-def process_cpu(pid: int) -> float | None:
-    """CPU seconds (user + system) used so far by process ``pid``; None where unknown."""
+def process_cpu(pid: int, system: bool = False) -> float | None:
+    """CPU seconds (user + system; with ``system``, system only) used so far by process
+    ``pid``; None where unknown."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        ticks = int(fields[12]) + (0 if system else int(fields[11]))
+        return ticks / os.sysconf("SC_CLK_TCK")
     except (OSError, ValueError, IndexError):
         return None
 
 
-def _cpu_of(pids: list[int]) -> float | None:
-    """CPU seconds used so far by all of ``pids``; None where any is unknown."""
-    used = [process_cpu(pid) for pid in pids]
+def _cpu_of(pids: list[int], system: bool = False) -> float | None:
+    """CPU seconds used so far by all of ``pids`` (with ``system``, in the kernel);
+    None where any is unknown."""
+    used = [process_cpu(pid, system) for pid in pids]
     return None if not used or None in used else sum(u for u in used if u is not None)
 
 
@@ -393,23 +442,13 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         ws_bases.append(bases[i % len(bases)].replace("http://", "ws://"))
     crowd = Stats() if crowd is None else crowd
     crowd_conn = HttpConnection(*_host_port(bases[0]))
-    watchers: list[Any] = []
-    readers: list[asyncio.Task[None]] = []
+    reader: SpectatorReader | None = None
     try:
         crowded: Seated | None = None
         if spectators > 0:
             crowded = await _open_table(crowd_conn, bases[0].replace("http://", "ws://"),
                                         game, Rng.from_seed(-1))
-            url = f"{bases[0].replace('http://', 'ws://')}/api/tables/{crowded[0]}/ws"
-            gate_s = asyncio.Semaphore(32)
-
-            async def watch() -> None:
-                async with gate_s:
-                    ws, _sync = await _connect(url, None)
-                watchers.append(ws)
-                readers.append(asyncio.ensure_future(_spectate(ws, crowd)))
-
-            await asyncio.gather(*(watch() for _ in range(spectators)))
+            reader = await SpectatorReader.open(bases[0], crowded[0], spectators)
         rngs = [Rng.from_seed(i) for i in range(tables)]
         gate = asyncio.Semaphore(16)  # a few at a time: setup is not what is measured
 
@@ -434,6 +473,8 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         began = time.monotonic()
         client_cpu = time.process_time()
         server_cpu = _cpu_of(pids)
+        server_system = _cpu_of(pids, system=True)
+        reader_cpu = None if reader is None else reader.cpu()
         window[:] = [began, began + seconds]
         stats.window = seconds
         start.set()
@@ -443,14 +484,19 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         after = _cpu_of(pids)
         if server_cpu is not None and after is not None:
             stats.server_cpu = after - server_cpu
-        await asyncio.sleep(0.5)  # the last updates reach the spectators
+        after = _cpu_of(pids, system=True)
+        if server_system is not None and after is not None:
+            stats.server_system = after - server_system
+        if reader is not None:
+            crowd.window = elapsed
+            reader_after = reader.cpu()
+            if reader_cpu is not None and reader_after is not None:
+                crowd.reader_cpu = reader_after - reader_cpu
+            await reader.results(crowd.last_seq, crowd)
         return stats, elapsed
     finally:
-        for task in readers:
-            task.cancel()
-        for ws in watchers:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(ws.close(), 1)
+        if reader is not None:
+            await reader.close()
         crowd_conn.close()
         for conn in conns:
             conn.close()
@@ -507,10 +553,13 @@ def report(stats: Stats, elapsed: float) -> str:
     rate = (stats.accepted - stats.late) / window if window else 0.0
     # CPU per move does not depend on what else the machine runs, unlike throughput.
     per_move = max(1, stats.accepted)
+    kernel = "" if stats.server_system is None else (
+        f" ({stats.server_system * 1000 / per_move:.2f} of them in the kernel)")
     cpu = ", ".join(f"{who} CPU {secs / elapsed:.0%} of one core, "
-                    f"{secs * 1000 / per_move:.2f} ms/move"
-                    for who, secs in (("server", stats.server_cpu),
-                                      ("client", stats.client_cpu)) if secs is not None)
+                    f"{secs * 1000 / per_move:.2f} ms/move{more}"
+                    for who, secs, more in (("server", stats.server_cpu, kernel),
+                                            ("client", stats.client_cpu, ""))
+                    if secs is not None)
     load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
     def ms(values: list[float], q: float) -> str:
@@ -529,12 +578,18 @@ def crowd_report(crowd: Stats, spectators: int) -> str:
     def ms(values: list[float], q: float) -> str:
         return f"{percentile(values, q) * 1000:.1f}"
 
+    each = sorted(crowd.per_spectator) or [0]
+    reader = "" if crowd.reader_cpu is None or crowd.window is None else (
+        f"; the spectators' reader used {crowd.reader_cpu / crowd.window:.0%} of one core")
     return (f"crowded table, {spectators} spectators: {crowd.accepted} moves, latency "
             f"p50 {ms(crowd.latencies, 0.5)} ms, p99 {ms(crowd.latencies, 0.99)} ms; "
-            f"{crowd.delivered} updates to spectators, from the move's sending to its "
-            f"arrival p50 {ms(crowd.delivery, 0.5)} ms, p99 {ms(crowd.delivery, 0.99)} ms, "
-            f"max {max(crowd.delivery, default=float('nan')) * 1000:.1f} ms; errors "
-            f"{crowd.errors}")
+            f"{crowd.delivered} updates to spectators (per spectator min {each[0]}, median "
+            f"{each[len(each) // 2]}, max {each[-1]}; {crowd.caught_up} of {spectators} "
+            f"received the last move, {crowd.catch_up or 0:.2f} s after the window), "
+            f"from the move's sending to its arrival p50 {ms(crowd.delivery, 0.5)} ms, "
+            f"p99 {ms(crowd.delivery, 0.99)} ms, max "
+            f"{max(crowd.delivery, default=float('nan')) * 1000:.1f} ms; errors "
+            f"{crowd.errors}{reader}")
 
 
 def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,

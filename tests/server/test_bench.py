@@ -60,8 +60,12 @@ def test_a_crowded_table_reports_its_spectators(capsys: pytest.CaptureFixture[st
     line = next(x for x in out.splitlines() if "crowded table, 6 spectators" in x)
     moves = int(line.split(": ")[1].split(" moves")[0])
     updates = int(line.split("; ")[1].split(" updates")[0])
-    assert moves > 0 and updates > 0 and line.endswith("errors 0")
-    assert "arrival p50" in line
+    assert moves > 0 and updates > 0 and "; errors 0; " in line
+    assert "arrival p50" in line and "the spectators' reader used" in line
+    # every spectator (read by a process of its own) received updates, the last move too
+    low = int(line.split("per spectator min ")[1].split(",")[0])
+    assert 0 < low <= moves and updates >= 6 * low
+    assert "6 of 6 received the last move" in line
 
 
 def test_bad_bench_arguments_are_refused(capsys: pytest.CaptureFixture[str]) -> None:

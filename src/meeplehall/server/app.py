@@ -37,6 +37,7 @@ from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
 from meeplehall.server.db import ensure_schema, make_engine
+from meeplehall.server.direct import SEND_KEY, direct_channel
 from meeplehall.server.errors import (
     RETRY_AFTER,
     ApiError,
@@ -96,11 +97,14 @@ class MeeplehallApp(FastAPI):
     other request to that path, so malformed ones get exactly the errors they always
     got. The handler skips Starlette's middleware and routing and FastAPI's dependency
     and validation machinery (together about a sixth of the server's time per move,
-    py-spy; see docs/server.md)."""
+    py-spy; see docs/server.md). A WebSocket's scope keeps the server's own ``send``
+    (``server.direct``: spectators' updates are written beside it)."""
 
     fast_move: FastHandler | None = None
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] == "websocket":  # the server's own send: see server.direct
+            scope[SEND_KEY] = send
         fast = self.fast_move
         if (fast is not None and scope["type"] == "http" and scope["method"] == "POST"
                 and not scope.get("root_path") and not self.root_path):
@@ -511,7 +515,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             return
         conn = Connection(websocket, table_id, seat,
                           token_hash=None if token is None else hash_token(token),
-                          wants_seats=wants_seats)
+                          wants_seats=wants_seats, direct=direct_channel(websocket.scope))
         hub.register(conn)
         pump: asyncio.Task[None] | None = None
         try:

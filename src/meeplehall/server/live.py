@@ -8,13 +8,19 @@ succession are coalesced into one message. With Redis, the change is also publis
 one channel; the other server processes wake their own connections and read the new
 moves from the shared database.
 
-Spectators of a crowded table are woken by a fan-out task of that table,
-``FANOUT_SLICE`` sockets per turn of the event loop, so that the other tables' requests
-are served between the slices instead of waiting for every spectator's send. Each
-socket still sends from its own task: a spectator whose client reads slowly holds up only
-itself (its send waits while the transport's buffer is full), and when it can send again
-it gets one message from the view it last saw to the newest one, never a queue of
-them, so what it holds is bounded by one transport buffer and one message.
+Spectators are sent to by a fan-out task of their table. The update's text is made
+once per previous view (all the spectators that saw the same view get the same text),
+encoded as one WebSocket frame, and that frame is written straight to each socket's
+transport (:mod:`meeplehall.server.direct`), a slice of sockets at a time
+(``FANOUT_TURN`` seconds of writing, or ``FANOUT_SLICE`` sockets handed to their tasks)
+per turn of the event loop, so that the other tables' requests are served between the slices. A
+socket that cannot take the frame that way (its transport's buffer is full, it is
+closing, it negotiated an extension, its own task is busy sending, or it is due a full
+sync or a ``seats`` message) is woken instead and sends from its own task, as the seats'
+sockets always do: a spectator whose client reads slowly holds up only itself (its send
+waits while the transport's buffer is full), and when it can send again it gets one
+message from the view it last saw to the newest one, never a queue of them, so what it
+holds is bounded by one transport buffer and one message.
 
 Presence (which seats' players have the table open): a socket that asked for it (hello
 ``"seats": true``, a seat's or a spectator's) gets a ``seats`` message whenever a seat is
@@ -41,6 +47,7 @@ from typing import Any
 from starlette.websockets import WebSocket
 
 from meeplehall.server import jsontext
+from meeplehall.server.direct import DirectFrames, text_frame
 from meeplehall.server.errors import outage
 from meeplehall.server.live_table import Live
 from meeplehall.server.patch import diff
@@ -48,9 +55,11 @@ from meeplehall.server.service import TableService
 
 log = logging.getLogger("meeplehall.server.live")
 CHANNEL = "meeplehall:changes"
-# Spectator sockets a table's fan-out wakes per turn of the event loop: each costs about
-# 50 us to send to, so a slice keeps other tables' requests waiting at most a few ms.
+# Spectator sockets a table's fan-out wakes per turn of the event loop (to send from their
+# own tasks): each costs about 50 us, so a slice keeps other requests waiting a few ms.
 FANOUT_SLICE = 32
+# Seconds a fan-out spends writing frames directly per turn of the event loop.
+FANOUT_TURN = 0.001
 PRESENCE_KEY = "meeplehall:presence:{}"
 # Seconds a process's presence entries live in Redis unless it renews them: how long a
 # dead process's players may still show as present.
@@ -78,6 +87,11 @@ class Connection:
     wants_seats: bool = False
     seats_dirty: bool = False
     ended: str | None = None  # set: close the socket now, saying this
+    # The transport a spectator's frames may be written to directly (server.direct), and
+    # whether the socket's own task is waiting for a wake-up (not building or sending a
+    # message): only then may a frame be written beside it, keeping the order.
+    direct: DirectFrames | None = None
+    idle: bool = False
 
 
 def table_message(live: Live, seat: int | None) -> dict[str, Any]:
@@ -136,6 +150,8 @@ class Hub:
         self.origin = secrets.token_hex(8)
         self._conns: dict[int, set[Connection]] = {}  # seats' connections
         self._watchers: dict[int, dict[Connection, None]] = {}  # spectators', in order
+        self._direct_watchers: dict[int, int] = {}  # how many of them have ``direct``
+        self.direct_sends = 0  # updates written straight to a transport, in all
         # Tables whose spectators have a fan-out in progress, and the seq to wake them
         # with (None: ask the database) once the current pass is over.
         self._fanouts: dict[int, asyncio.Task[None]] = {}
@@ -247,14 +263,16 @@ class Hub:
         conn.wake.set()
 
     def _wake(self, table_id: int, seq: int | None) -> None:
-        """Wake the table's connections: the seats' at once, the spectators' at once when
-        they are few, else through the table's fan-out (``_fanout``)."""
+        """Wake the table's connections: the seats' at once; the spectators' through the
+        table's fan-out (``_fanout``), or at once when they are few and none can be
+        written to directly."""
         for conn in self._conns.get(table_id, ()):
             self._wake_one(conn, seq)
         watchers = self._watchers.get(table_id)
         if not watchers:
             return
-        if len(watchers) <= FANOUT_SLICE and table_id not in self._fanouts:
+        if len(watchers) <= FANOUT_SLICE and table_id not in self._fanouts \
+                and not self._direct_watchers.get(table_id):
             for conn in watchers:
                 self._wake_one(conn, seq)
             return
@@ -267,27 +285,67 @@ class Hub:
                 self._fanout(table_id))
 
     async def _fanout(self, table_id: int) -> None:
-        """Wake the table's spectators ``FANOUT_SLICE`` at a time, yielding to the event
-        loop between slices: their sends (in their own tasks) run in the loop turn after
-        they are woken, beside whatever other requests came in meanwhile. A change that
-        arrives during a pass starts another pass once this one is over; a socket woken
-        twice sends once, the newest view. After missed Redis events (``seq`` None) the
-        table is read once here rather than once per spectator."""
+        """Send the table's spectators the newest view, yielding to the event loop after
+        each slice: up to ``FANOUT_TURN`` of frames written directly (``_direct``), and
+        up to ``FANOUT_SLICE`` sockets woken to send from their own tasks (they run in
+        the loop turn after, beside whatever other requests came in meanwhile). A change
+        that arrives during a pass starts another pass once this one is over; a socket
+        woken twice sends once, the newest view. The table is read here once for all
+        the spectators (from the database only when the cache is behind: after missed
+        Redis events, ``seq`` None, or another process's move)."""
         try:
             while table_id in self._fan_pending:
                 seq = self._fan_pending.pop(table_id)
-                if seq is None:  # how new the table is: one read for all the spectators
-                    with contextlib.suppress(Exception):  # else each asks, sees the error
-                        seq = (await self.service.get_live(table_id)).seq
+                live: Live | None = None
+                with contextlib.suppress(Exception):  # else each asks, sees the error
+                    live = await self.service.get_live(table_id, min_seq=seq)
+                    seq = live.seq
                 watchers = list(self._watchers.get(table_id, ()))
-                for start in range(0, len(watchers), FANOUT_SLICE):
-                    for conn in watchers[start:start + FANOUT_SLICE]:
-                        self._wake_one(conn, seq)
+                at = 0
+                while at < len(watchers):
+                    until = time.perf_counter() + FANOUT_TURN
+                    woken = 0
+                    while at < len(watchers) and woken < FANOUT_SLICE:
+                        conn = watchers[at]
+                        at += 1
+                        if live is None or not self._direct(conn, live):
+                            self._wake_one(conn, seq)
+                            woken += 1
+                        elif time.perf_counter() > until:
+                            break
                     await asyncio.sleep(0)
         finally:
             # At once, not in a done callback: a change that comes after the last check
             # above must start a new fan-out.
             del self._fanouts[table_id]
+
+    def _direct(self, conn: Connection, live: Live) -> bool:
+        """Send a spectator its update from ``live`` by writing the frame shared by
+        every socket that saw the same view straight to its transport. True when that
+        was done or nothing is due; False when the socket must send from its own task:
+        it cannot be written to directly (``DirectFrames.ready``), that task is busy,
+        or what is due is a full sync or a ``seats`` message."""
+        channel = conn.direct
+        if channel is None or not conn.idle or conn.ended is not None or conn.seats_dirty \
+                or conn.last_view is None:
+            return False
+        if live.seq <= conn.last_seq:
+            return True
+        if live.undone_since(conn.last_seq) or not channel.ready():
+            return False
+        key = (conn.seat, conn.last_seq, conn.log_len)
+        try:
+            text = self.update_text(conn, live)
+            made = live.frames.get(key)
+            if made is None or made[0] is not text:
+                made = live.frames[key] = (text, text_frame(text))
+            channel.write(made[1])
+        except Exception:  # its own task tries again, and reports what goes wrong
+            log.debug("a direct update to a client of table %d failed", conn.table_id,
+                      exc_info=True)
+            return False
+        self.direct_sends += 1
+        return True
 
     async def _publisher(self) -> None:
         assert self._outbox is not None
@@ -464,6 +522,9 @@ class Hub:
         if conn.seat is None:
             self._watchers.setdefault(conn.table_id, {})[conn] = None
             conn.seats_dirty = conn.wants_seats
+            if conn.direct is not None:
+                self._direct_watchers[conn.table_id] = \
+                    self._direct_watchers.get(conn.table_id, 0) + 1
         else:
             self._conns.setdefault(conn.table_id, set()).add(conn)
             self._presence_changed(conn.table_id)
@@ -471,10 +532,14 @@ class Hub:
     def unregister(self, conn: Connection) -> None:
         if conn.seat is None:
             watchers = self._watchers.get(conn.table_id)
-            if watchers is not None:
-                watchers.pop(conn, None)
+            if watchers is not None and conn in watchers:
+                del watchers[conn]
                 if not watchers:
                     del self._watchers[conn.table_id]
+                if conn.direct is not None:
+                    left = self._direct_watchers.pop(conn.table_id) - 1
+                    if left:
+                        self._direct_watchers[conn.table_id] = left
         else:
             conns = self._conns.get(conn.table_id)
             if conns is not None:
@@ -559,7 +624,9 @@ class Hub:
     async def pump(self, conn: Connection) -> None:
         """Send ``conn`` every change until cancelled (runs beside the receive loop)."""
         while True:
+            conn.idle = True
             await conn.wake.wait()
+            conn.idle = False
             conn.wake.clear()
             try:
                 if not await self._push(conn):

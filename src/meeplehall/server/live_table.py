@@ -181,6 +181,9 @@ class Live:
     # last saw the same view of the same seat (see meeplehall.server.live).
     messages: dict[tuple[int | None, int, int], tuple[dict[str, Any], str]] = field(
         default_factory=dict)
+    # The WebSocket frame of such a message text (the text, then the frame), for the
+    # sockets it is written to directly (meeplehall.server.direct).
+    frames: dict[tuple[int | None, int, int], tuple[str, bytes]] = field(default_factory=dict)
     # Patches already worked out for this seq, as (old view, new view, operations): the
     # views of different seats built together share all their members but "seat", so one
     # patch serves them all (see meeplehall.server.live.Hub.patch).
@@ -200,6 +203,7 @@ class Live:
         self._actions = None
         self._legal = None
         self.messages = {}
+        self.frames = {}
         self.patches = []
         self.summaries = {}
 
