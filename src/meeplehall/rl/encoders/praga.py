@@ -34,6 +34,7 @@ from meeplehall.rl.encoders.base import (
     Encoder,
     StateBlock,
     View,
+    keep,
     one_hot,
     relative,
     rotate,
@@ -415,21 +416,13 @@ def _one(index: int, classes: int) -> list[float]:
     return row
 
 
-def _s_decision(s: Any, seat: int, d: Any, players: int) -> list[float]:
-    """decision and to_move of the pending decision ``d`` (None: none)."""
-    return [*_one(-1 if d is None else _DEC_INDEX[d.name], _N_DEC),
-            *_one(-1 if d is None else (d.seat - seat) % players, players)]
-
-
-def _s_decision_fields(s: Any, seat: int, d: Any) -> list[float]:
-    """decision_fields of the pending decision ``d`` (as view_sections.pending gives it;
-    None: none)."""
-    return _decision_fields({"pending": None if d is None else view_sections.pending(d)},
-                            seat)
-
-
-def _k_pending(s: Any, seat: int, d: Any) -> Any:
-    return d
+def _s_decision(s: Any, seat: int, p: dict[str, Any] | None, players: int) -> list[float]:
+    """decision, to_move, turn_of and decision_fields of the pending decision ``p`` (as
+    view_sections.pending gives it; None: none)."""
+    return [*_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
+            *_one(-1 if p is None else (p["seat"] - seat) % players, players),
+            *_one((s.seat - seat) % players, players),
+            *_decision_fields({"pending": p}, seat)]
 
 
 def _s_this_turn(s: Any, seat: int, p: Any) -> list[float]:
@@ -558,6 +551,28 @@ def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
             s.corner_paid[q], len(s.techs[q]))
 
 
+def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
+    return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
+            *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
+            *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
+            *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
+
+
+_SEAT_ROWS: dict[tuple[Any, ...], array[float]] = {}
+
+
+def _s_seats(s: Any, seat: int, p: Any) -> array[float]:
+    out = array("f")
+    rows = _SEAT_ROWS
+    for q in _rotation(s, seat):
+        key = _seat_key(s, q)
+        row = rows.get(key)
+        if row is None:
+            row = keep(rows, key, array("f", _seat_row(s, q)))
+        out += row
+    return out
+
+
 def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
     out: list[float] = []
     for q in _rotation(s, seat):
@@ -586,12 +601,9 @@ def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     return [
         # decision, to_move, turn_of and decision_fields: one write when they change
-        # decision and to_move, turn_of, decision_fields: each written when it changes
-        StateBlock("decision", lambda s, seat, d: _s_decision(s, seat, d, players),
-                   _k_pending, covers=2, ident=True),
-        StateBlock("turn_of", lambda s, seat, p: _one((s.seat - seat) % players, players),
-                   lambda s, seat, p: s.seat),
-        StateBlock("decision_fields", _s_decision_fields, _k_pending, ident=True),
+        StateBlock("decision", lambda s, seat, d: _s_decision(
+            s, seat, None if d is None else view_sections.pending(d), players),
+            lambda s, seat, d: (s.seat, d), covers=4, memo=True),
         StateBlock("taken_tile", lambda s, seat, p: [
             *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
                                             _WHEEL)],
@@ -608,8 +620,7 @@ def state_blocks(players: int) -> list[StateBlock]:
         StateBlock("bridge", _s_bridge,
                    lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
         StateBlock("sites", _s_sites, _k_sites, live=True),
-        StateBlock("seats", lambda s, q, p: _seat_row(s, q), lambda s, q, p: _seat_key(s, q),
-                   memo=True, sides=players),
+        StateBlock("seats", _s_seats, _k_seats),
         StateBlock("seat_boards", _s_seat_boards,
                    lambda s, seat, p: (s.upg, s.walls), live=True),
         StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
