@@ -110,9 +110,11 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
 
     Returns:
         ``{"game", "players", "num_envs", "workers", "seconds", "calls", "steps",
-        "steps_per_s", "games", "engine_decisions_per_s", "load_average"}``: ``steps``
-        counts decisions over all games (``num_envs`` per call), ``games`` the games
-        finished; ``workers`` processes step the games (see ``rl.vector``).
+        "steps_per_s", "steps_per_cpu_s", "games", "engine_decisions_per_s",
+        "load_average"}``: ``steps`` counts decisions over all games (``num_envs`` per
+        call), ``games`` the games finished; ``workers`` processes step the games (see
+        ``rl.vector``); ``steps_per_cpu_s`` (one process only, ``workers=1``) divides
+        the steps by the process's CPU time.
 
     Raises:
         ValueError: unknown game or option, ``num_envs`` below 1, or ``seconds`` not
@@ -128,6 +130,7 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         obs, _ = env.reset(seed=seed)
         calls = games = 0
         start = time.perf_counter()
+        cpu_start = time.process_time()
         deadline = start + seconds
         while time.perf_counter() < deadline:
             # a uniform random legal action per game: the largest of masked random keys
@@ -137,6 +140,7 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
             games += int(terminated.sum())
             calls += 1
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
     finally:
         env.close()
     steps = calls * num_envs
@@ -144,7 +148,10 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         "game": game, "players": players, "num_envs": num_envs, "workers": workers,
         "seconds": round(elapsed, 3),
         "calls": calls, "steps": steps,
-        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0, "games": games}
+        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0}
+    if workers == 1:
+        report["steps_per_cpu_s"] = round(steps / cpu, 1) if cpu else 0.0
+    report["games"] = games
     if engine:
         report["engine_decisions_per_s"] = _engine_rate(game, players, seconds, options)
     report["load_average"] = _load()
