@@ -85,11 +85,6 @@ class StateBlock:
             (part ``k`` shows side ``(seat + k) % sides``); ``key`` and ``fill`` are then
             called with the side instead of the observing seat and each part is
             rewritten on its own, when that side's key changed.
-        gate: with ``sides``: ``gate(state, seat, pending)``, a key over every side (as
-            ``key``, copied); while it is unchanged no side's key is computed.
-        delta: ``delta(old, new, out)``: given the block's (or part's) previous and new
-            key, write into ``out`` (its float32 slice) only the numbers that changed;
-            ``fill`` still writes it the first time.
     """
 
     name: str
@@ -100,8 +95,6 @@ class StateBlock:
     live: bool = False
     ident: bool = False
     sides: int = 0
-    gate: StateFiller | None = field(default=None, repr=False)
-    delta: Callable[[Any, Any, memoryview], None] | None = field(default=None, repr=False)
 
 
 def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
@@ -333,38 +326,23 @@ class Observer:
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
         # One step per block, or per part of a per-side block: (start, size, key, fill,
-        # memo, mode, part, parts, block number, slot, extra); mode 0 plain, 1 live key,
-        # 2 memo keyed by (seat, key), 3 memo keyed by the key's identity, 4 a gate
-        # (extra: its parts), 5 a key with a delta writer (extra); slot: where the
-        # seat's last key of the step is kept.
-        plan: list[tuple[Any, ...]] = []
-        slots = 0
+        # memo, mode, part, parts, block number); mode 0 plain, 1 live key, 2 memo
+        # keyed by (seat, key), 3 memo keyed by the key's identity.
+        plan = []
         for i, (b, (start, size), memo) in enumerate(zip(
                 encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
-            mode = 3 if b.ident else 2 if memo is not None else 1 if b.live else \
-                5 if b.delta is not None else 0
+            mode = 3 if b.ident else 2 if memo is not None else 1 if b.live else 0
             if b.sides:
                 if size % b.sides:
                     raise ValueError(f"{encoder.game_name}: state block {b.name!r} of "
                                      f"{size} values is not {b.sides} equal parts")
                 part = size // b.sides
-                steps = []
-                for k in range(b.sides):
-                    steps.append((start + k * part, part, b.key, b.fill, memo, mode, k,
-                                  b.sides, i, slots, b.delta))
-                    slots += 1
-                if b.gate is None:
-                    plan += steps
-                else:
-                    plan.append((start, size, b.gate, None, None, 4, -1, 0, i, slots,
-                                 tuple(steps)))
-                    slots += 1
+                plan += [(start + k * part, part, b.key, b.fill, memo, mode, k, b.sides, i)
+                         for k in range(b.sides)]
             else:
-                plan.append((start, size, b.key, b.fill, memo, mode, -1, 0, i, slots,
-                             b.delta))
-                slots += 1
+                plan.append((start, size, b.key, b.fill, memo, mode, -1, 0, i))
         self._plan = tuple(plan)
-        self._keys: list[list[Any]] = [[_UNSET] * slots for _ in range(seats)]
+        self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
         # Blocks are written through a float32 memoryview from array("f", numbers): about
         # half the cost of assigning a list to a numpy slice.
         self._views = [row.data for row in self.rows]
@@ -385,63 +363,46 @@ class Observer:
         pending = self.encoder.pending(state, seat)
         row = self._views[seat]
         keys = self._keys[seat]
-        for step in self._plan:
-            start, size, key, fill, _memo, mode, part, parts, i, j, extra = step
+        j = -1
+        for start, size, key, fill, memo, mode, part, parts, i in self._plan:
+            j += 1
+            who = seat if part < 0 else (seat + part) % parts
             if key is None:
-                values = array("f", fill(state, seat, pending))
-                if len(values) != size:
-                    values = self._padded(values, size, i)
-                row[start:start + size] = values
-                continue
-            k = key(state, seat if part < 0 else (seat + part) % parts, pending)
-            old = keys[j]
-            if old is k or (mode != 3 and old == k and old is not _UNSET):
-                continue
-            if mode == 4:  # a gate: some side changed; look at each
-                keys[j] = tuple([x[:] if type(x) is list else x for x in k])
-                for part_step in extra:
-                    self._write(state, seat, pending, row, keys, part_step)
-                continue
-            self._write(state, seat, pending, row, keys, step, k, old)
-        out: np.ndarray = self.rows[seat]
-        return out
-
-    def _write(self, state: Any, seat: int, pending: Any, row: memoryview, keys: list[Any],
-               step: tuple[Any, ...], k: Any = _UNSET, old: Any = _UNSET) -> None:
-        """Write one block or part whose key changed (``k``; computed here when not
-        given, and then nothing is written if it did not change)."""
-        start, size, key, fill, memo, mode, part, parts, i, j, extra = step
-        who = seat if part < 0 else (seat + part) % parts
-        if k is _UNSET:
-            k = key(state, who, pending)
-            old = keys[j]
-            if old is k or (mode != 3 and old == k and old is not _UNSET):
-                return
-        if mode == 3:  # an interned key: its numbers by identity (else by value)
-            keys[j] = k
-            hit = memo.get((who, id(k)))
-            if hit is None or hit[0] is not k:
-                values = memo.get((who, k))
-                if values is None:
-                    values = keep(memo, (who, k), self._padded(
-                        fill(state, who, pending), size, i), MEMO_ENTRIES)
-                hit = keep(memo, (who, id(k)), (k, values), MEMO_ENTRIES)
-            row[start:start + size] = hit[1]
-            return
-        keys[j] = tuple([x[:] if type(x) is list else x for x in k]) if mode == 1 else k
-        if mode == 2:
-            values = memo.get((who, k))
-            if values is None:
-                values = keep(memo, (who, k), self._padded(fill(state, who, pending), size, i),
-                              MEMO_ENTRIES)
-        elif mode == 5 and old is not _UNSET:
-            extra(old, k, row[start:start + size])
-            return
-        else:
-            values = array("f", fill(state, who, pending))
+                values = array("f", fill(state, who, pending))
+            else:
+                k = key(state, who, pending)
+                old = keys[j]
+                if old is k or (mode != 3 and old == k and old is not _UNSET):
+                    continue
+                if mode == 3:  # an interned key: its numbers by identity (else by value)
+                    keys[j] = k
+                    hit = memo.get((who, id(k)))
+                    if hit is None or hit[0] is not k:
+                        values = memo.get((who, k))
+                        if values is None:
+                            values = keep(memo, (who, k), self._padded(
+                                fill(state, who, pending), size, i), MEMO_ENTRIES)
+                        hit = keep(memo, (who, id(k)), (k, values), MEMO_ENTRIES)
+                    row[start:start + size] = hit[1]
+                    continue
+                if mode == 1:
+                    keys[j] = tuple([x[:] if type(x) is list else x for x in k])
+                else:
+                    keys[j] = k
+                if mode == 2:
+                    values = memo.get((who, k))
+                    if values is None:
+                        values = keep(memo, (who, k),
+                                      self._padded(fill(state, who, pending), size, i),
+                                      MEMO_ENTRIES)
+                    row[start:start + size] = values
+                    continue
+                values = array("f", fill(state, who, pending))
             if len(values) != size:
                 values = self._padded(values, size, i)
-        row[start:start + size] = values
+            row[start:start + size] = values
+        out: np.ndarray = self.rows[seat]
+        return out
 
     def view(self, seat: int) -> memoryview:
         """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""

@@ -19,7 +19,6 @@ face-down stacks, never their order; never ``rng`` or ``unused``) and the decisi
 from __future__ import annotations
 
 from array import array
-from collections.abc import Callable
 from itertools import product
 from typing import Any
 
@@ -35,6 +34,7 @@ from meeplehall.rl.encoders.base import (
     Encoder,
     StateBlock,
     View,
+    keep,
     one_hot,
     relative,
     rotate,
@@ -551,46 +551,26 @@ def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
             s.corner_paid[q], len(s.techs[q]))
 
 
-def _bits(value: int, n: int) -> list[float]:
-    return [float(value >> b & 1) for b in range(n)]
-
-
-def _over(scale: float) -> Callable[[Any], list[float]]:
-    return lambda v: [v / scale]
-
-
-def _row_col(v: int) -> list[float]:
-    r, c = divmod(v, ROW_BITS)
-    return [r / 6, c / 7]
-
-
-# Per entry of ``_seat_key``: where its numbers start in the seat's row and how they are
-# made from the key's value (the same arithmetic as ``_seat_row``).
-_SEAT_WRITERS: tuple[tuple[int, Callable[[Any], list[float]]], ...] = (
-    *[(i, _over(sc)) for i, sc in enumerate((100, 10, 10, 5, 5, 5, 5, 5))],
-    (8, lambda v: [(v - 1) / 10]), (9, lambda v: [(v - 1) / 10]),
-    *[(10 + i, _over(sc)) for i, sc in enumerate((10, 10, 10, 10, 5, 16))],
-    (16, _row_col), (18, _row_col), (20, lambda v: _bits(v, 3)), (23, lambda v: _bits(v, 2)),
-    *[(25 + i, lambda v: [float(v)]) for i in range(4)],
-    (29, lambda v: [_BITS4[v]]), (30, lambda v: [_BITS4[v]]),
-    (31, lambda v: [bin(v).count("1") / 10]), (32, lambda v: [bin(v).count("1") / 10]),
-    (33, _over(5)),
-)
-
-
-def _seat_delta(old: tuple[Any, ...], new: tuple[Any, ...], out: memoryview) -> None:
-    """Rewrite the numbers of one seat's row whose ``_seat_key`` entries changed."""
-    for (at, numbers), a, b in zip(_SEAT_WRITERS, old, new, strict=True):
-        if a != b:
-            values = numbers(b)
-            out[at:at + len(values)] = array("f", values)
-
-
 def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
     return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
             *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
             *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
             *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
+
+
+_SEAT_ROWS: dict[tuple[Any, ...], array[float]] = {}
+
+
+def _s_seats(s: Any, seat: int, p: Any) -> array[float]:
+    out = array("f")
+    rows = _SEAT_ROWS
+    for q in _rotation(s, seat):
+        key = _seat_key(s, q)
+        row = rows.get(key)
+        if row is None:
+            row = keep(rows, key, array("f", _seat_row(s, q)))
+        out += row
+    return out
 
 
 def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
@@ -640,8 +620,7 @@ def state_blocks(players: int) -> list[StateBlock]:
         StateBlock("bridge", _s_bridge,
                    lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
         StateBlock("sites", _s_sites, _k_sites, live=True),
-        StateBlock("seats", lambda s, q, p: _seat_row(s, q), lambda s, q, p: _seat_key(s, q),
-                   sides=players, gate=_k_seats, delta=_seat_delta),
+        StateBlock("seats", _s_seats, _k_seats),
         StateBlock("seat_boards", _s_seat_boards,
                    lambda s, seat, p: (s.upg, s.walls), live=True),
         StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
