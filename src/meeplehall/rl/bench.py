@@ -133,10 +133,13 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         cpu_start = time.process_time()
         deadline = start + seconds
         while time.perf_counter() < deadline:
-            # a uniform random legal action per game: the largest of masked random keys
-            keys = rng.random(obs["action_mask"].shape)
-            keys[obs["action_mask"] == 0] = -1.0
-            obs, _rewards, terminated, _truncated, _infos = env.step(keys.argmax(axis=1))
+            # a uniform random legal action per game: the (pick + 1)-th legal index, with
+            # pick uniform below the game's number of legal actions
+            mask = obs["action_mask"]
+            pick = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
+            legal_before = np.cumsum(mask, axis=1, dtype=np.int32)
+            actions = (legal_before > pick[:, None]).argmax(axis=1)
+            obs, _rewards, terminated, _truncated, _infos = env.step(actions)
             games += int(terminated.sum())
             calls += 1
         elapsed = time.perf_counter() - start
