@@ -29,10 +29,13 @@ def test_bench_env_reports_steps_and_reset_time() -> None:
 def test_bench_vector_reports_steps_over_all_games() -> None:
     report = bench_vector("red-cathedral", 3, players=2, seconds=0.3, engine=False)
     assert set(report) == {"game", "players", "num_envs", "workers", "seconds", "calls",
-                           "steps", "steps_per_s", "games", "load_average"}
+                           "steps", "steps_per_s", "steps_per_cpu_s", "games",
+                           "load_average"}
     assert report["steps"] == 3 * report["calls"] > 0
+    assert report["steps_per_cpu_s"] >= report["steps_per_s"] * 0.5
     sharded = bench_vector("praga", 4, players=2, seconds=0.3, engine=False, workers=2)
     assert sharded["workers"] == 2 and sharded["steps"] == 4 * sharded["calls"] > 0
+    assert "steps_per_cpu_s" not in sharded  # the workers' CPU time is not the caller's
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         bench_vector("praga", 0, seconds=0.1)
 

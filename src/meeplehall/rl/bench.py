@@ -110,9 +110,11 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
 
     Returns:
         ``{"game", "players", "num_envs", "workers", "seconds", "calls", "steps",
-        "steps_per_s", "games", "engine_decisions_per_s", "load_average"}``: ``steps``
-        counts decisions over all games (``num_envs`` per call), ``games`` the games
-        finished; ``workers`` processes step the games (see ``rl.vector``).
+        "steps_per_s", "steps_per_cpu_s", "games", "engine_decisions_per_s",
+        "load_average"}``: ``steps`` counts decisions over all games (``num_envs`` per
+        call), ``games`` the games finished; ``workers`` processes step the games (see
+        ``rl.vector``); ``steps_per_cpu_s`` (one process only, ``workers=1``) divides
+        the steps by the process's CPU time.
 
     Raises:
         ValueError: unknown game or option, ``num_envs`` below 1, or ``seconds`` not
@@ -128,15 +130,20 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         obs, _ = env.reset(seed=seed)
         calls = games = 0
         start = time.perf_counter()
+        cpu_start = time.process_time()
         deadline = start + seconds
         while time.perf_counter() < deadline:
-            # a uniform random legal action per game: the largest of masked random keys
-            keys = rng.random(obs["action_mask"].shape)
-            keys[obs["action_mask"] == 0] = -1.0
-            obs, _rewards, terminated, _truncated, _infos = env.step(keys.argmax(axis=1))
+            # a uniform random legal action per game: the (pick + 1)-th legal index, with
+            # pick uniform below the game's number of legal actions
+            mask = obs["action_mask"]
+            pick = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
+            legal_before = np.cumsum(mask, axis=1, dtype=np.int32)
+            actions = (legal_before > pick[:, None]).argmax(axis=1)
+            obs, _rewards, terminated, _truncated, _infos = env.step(actions)
             games += int(terminated.sum())
             calls += 1
         elapsed = time.perf_counter() - start
+        cpu = time.process_time() - cpu_start
     finally:
         env.close()
     steps = calls * num_envs
@@ -144,7 +151,10 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         "game": game, "players": players, "num_envs": num_envs, "workers": workers,
         "seconds": round(elapsed, 3),
         "calls": calls, "steps": steps,
-        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0, "games": games}
+        "steps_per_s": round(steps / elapsed, 1) if elapsed else 0.0}
+    if workers == 1:
+        report["steps_per_cpu_s"] = round(steps / cpu, 1) if cpu else 0.0
+    report["games"] = games
     if engine:
         report["engine_decisions_per_s"] = _engine_rate(game, players, seconds, options)
     report["load_average"] = _load()

@@ -137,15 +137,18 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
             self._was_dead_step(action)
             return
         self._cumulative_rewards[agent] = 0.0
-        if not self.table.is_legal(action):
+        table = self.table
+        if not table.is_legal(action):
             if self.illegal_action == "raise":
                 if action is None:
                     raise ValueError(f"{agent} is to act; None is only for finished agents")
-                self.table.step(action)  # raises, saying why
+                table.step(action)  # raises, saying why
             self._refuse(agent)
         else:
-            self.table.step(action)
+            table.play(int(action))
             self._after_move()
+            if table.outcome() is None:
+                return  # rewards are paid only at the end: nothing to accumulate
         self._accumulate_rewards()
 
     def _refuse(self, agent: str) -> None:

@@ -68,8 +68,9 @@ class Table:
         self._indices: list[int] = []  # the catalogue index of each legal action
         # The mask is a numpy view of a bytearray: item writes to a bytearray cost a
         # fraction of numpy's.
-        self._mask_bytes = bytearray(self.encoder.num_actions)
+        self._mask_bytes: bytearray | memoryview = bytearray(self.encoder.num_actions)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
+        self._by_id = self.encoder._by_id
         self._no_mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._to_move: int | None = None
@@ -84,6 +85,15 @@ class Table:
         new._mask_bytes = bytearray(self._mask_bytes)
         new._mask = np.frombuffer(new._mask_bytes, dtype=np.int8)
         return new
+
+    def bind_mask(self, out: np.ndarray) -> None:
+        """Keep the legal mask in ``out`` (an int8 row of the encoder's action count, such
+        as a row of a vector environment's batch) instead of the table's own array."""
+        if out.dtype != np.int8 or out.shape != (self.encoder.num_actions,):
+            raise ValueError(f"bind_mask needs an int8 row of {self.encoder.num_actions}")
+        out[:] = self._mask
+        self._mask = out
+        self._mask_bytes = memoryview(out)
 
     def reset(self, seed: int) -> None:
         """Start a new game from ``seed``."""
@@ -104,9 +114,17 @@ class Table:
         mask = self._mask_bytes
         for i in self._indices:
             mask[i] = 0
-        self._indices = indices = self.encoder.indices(legal)
-        for i in indices:
+        # Encoder.indices, inlined: each action object's index remembered by identity
+        by_id = self._by_id
+        self._indices = indices = []
+        for action in legal:
+            hit = by_id.get(id(action))
+            if hit is None or hit[0] is not action:
+                i = self.encoder.indices((action,))[0]
+            else:
+                i = hit[1]
             mask[i] = 1
+            indices.append(i)
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -123,9 +141,11 @@ class Table:
     def view(self, seat: int) -> dict[str, Any]:
         return self.game.player_view(self.state, seat)
 
-    def observation_into(self, seat: int, out: np.ndarray) -> None:
-        """Write the observation of ``seat`` into ``out`` (a float32 row)."""
-        out[:] = self.observer.encode(self.state, seat)
+    def observation_into(self, seat: int, out: np.ndarray | memoryview) -> None:
+        """Write the observation of ``seat`` into ``out`` (a float32 row, or a float32
+        memoryview of one)."""
+        self.observer.encode(self.state, seat)
+        out[:] = self.observer.view(seat)
 
     def observation(self, seat: int) -> np.ndarray:
         """The float32 observation of ``seat`` (a new array): what its view shows, read
@@ -182,6 +202,12 @@ class Table:
         self.game.apply_unchecked(self.state, action)
         self._refresh()
         return action
+
+    def play(self, index: int) -> None:
+        """Apply the action at catalogue ``index``, which :meth:`is_legal` accepted (not
+        checked again)."""
+        self.game.apply_unchecked(self.state, self._legal[self._indices.index(index)])
+        self._refresh()
 
     def step_action(self, action: Any) -> None:
         """Apply an action value (from a bot), checked against the legal list."""

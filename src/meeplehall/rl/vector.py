@@ -97,6 +97,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         self._obs = np.zeros((num_envs, size), np.float32)
         self._mask = np.zeros((num_envs, actions), np.int8)
         self._seat = np.zeros(num_envs, np.int64)
+        self._bind()
         self._seeds = np.random.default_rng()
         if workers > 1:
             self._start_workers(game, players, reward, illegal_action, workers, options)
@@ -194,6 +195,12 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 shm.unlink()
             self._shm = []
 
+    def _bind(self) -> None:
+        """Each game keeps its legal mask in its row of the batch (no copy per step)."""
+        for i, table in enumerate(self.tables):
+            table.bind_mask(self._mask[i])
+        self._rows = [row.data for row in self._obs]
+
     def _next_seed(self) -> int:
         return int(self._seeds.integers(0, 2**31 - 1))
 
@@ -202,8 +209,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         seat = table.to_move()
         assert seat is not None, "a game in the batch is over"
         self._seat[i] = seat
-        table.observation_into(seat, self._obs[i])
-        self._mask[i] = table.mask_view(seat)
+        table.observation_into(seat, self._rows[i])  # the mask is kept in the batch row
 
     def _batch(self) -> dict[str, np.ndarray]:
         if self.copy:
@@ -263,9 +269,10 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         all_rewards: np.ndarray | None = None
         illegal: np.ndarray | None = None
         final_obs: np.ndarray | None = None
-        for i, table in enumerate(self.tables):
-            action = int(acts[i])
-            seat = int(self._seat[i])
+        seats = self._seat.tolist()
+        actions_now = acts.tolist() if acts.dtype.kind in "iu" else [int(a) for a in acts]
+        for i, (table, action) in enumerate(zip(self.tables, actions_now, strict=True)):
+            seat = seats[i]
             if not table.is_legal(action):
                 if self.illegal_action == "raise":
                     table.step(action)  # raises, saying why
@@ -275,7 +282,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 seat_rewards = [0.0] * self.players
                 seat_rewards[seat] = -1.0
             else:
-                table.step(action)
+                table.play(action)
                 if table.outcome() is None:
                     self._write(i)
                     continue
@@ -342,6 +349,7 @@ def _worker(conn: Connection, game: str, players: int, reward: str, illegal_acti
             size, actions = env.encoder.size, env.encoder.num_actions
             env._obs = np.ndarray((total, size), np.float32, buffer=obs_shm.buf)[lo:hi]
             env._mask = np.ndarray((total, actions), np.int8, buffer=mask_shm.buf)[lo:hi]
+            env._bind()
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
             return

@@ -78,6 +78,13 @@ class StateBlock:
             values), compared as they are now and copied only when the observer keeps
             the key: cheaper than building a copy at every call, for large blocks that
             rarely change.
+        ident: a memo whose key is a hashable object the engine hands out again and
+            again (an interned decision): looked up by identity first (the memo keeps
+            the object, so its id is not reused), by value only when a new object comes.
+        sides: the block is ``sides`` equal parts, one per side, the observer first
+            (part ``k`` shows side ``(seat + k) % sides``); ``key`` and ``fill`` are then
+            called with the side instead of the observing seat and each part is
+            rewritten on its own, when that side's key changed.
     """
 
     name: str
@@ -86,6 +93,8 @@ class StateBlock:
     covers: int = 1
     memo: bool = False
     live: bool = False
+    ident: bool = False
+    sides: int = 0
 
 
 def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
@@ -205,8 +214,9 @@ class Encoder:
         self.pending: Callable[[Any, int], Any] = pending or (lambda state, seat: None)
         # Per memoised state block: the numbers it wrote for each (seat, key) seen, shared
         # by every observer of this encoder, at most MEMO_ENTRIES (emptied when full).
-        self.memos: list[dict[Any, array[float]] | None] = [
-            {} if sb.memo and sb.key is not None else None for sb in self.state_blocks]
+        self.memos: list[dict[Any, Any] | None] = [
+            {} if (sb.memo or sb.ident) and sb.key is not None else None
+            for sb in self.state_blocks]
 
     def indices(self, legal: Iterable[Any]) -> list[int]:
         """The catalogue index of each action, in order. The engines hand out the same
@@ -302,9 +312,9 @@ class Observer:
     """Observations of one table, encoded from its engine state into preallocated arrays.
 
     One float32 row per seat is kept from call to call; ``encode`` rewrites only the
-    blocks whose key changed since that seat's last observation. An encoder is shared by
-    every table of a configuration, an observer belongs to one table (or one slot of a
-    vector environment).
+    blocks (or, for per-side blocks, the parts) whose key changed since that seat's last
+    observation. An encoder is shared by every table of a configuration, an observer
+    belongs to one table (or one slot of a vector environment).
 
     Raises:
         ValueError: the encoder has no state blocks.
@@ -315,10 +325,23 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        self._plan = tuple((start, size, b.key, b.fill, memo, b.live)
-                           for b, (start, size), memo
-                           in zip(encoder.state_blocks, encoder.state_slices,
-                                  encoder.memos, strict=True))
+        # One step per block, or per part of a per-side block: (start, size, key, fill,
+        # memo, mode, part, parts, block number); mode 0 plain, 1 live key, 2 memo
+        # keyed by (seat, key), 3 memo keyed by the key's identity.
+        plan = []
+        for i, (b, (start, size), memo) in enumerate(zip(
+                encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
+            mode = 3 if b.ident else 2 if memo is not None else 1 if b.live else 0
+            if b.sides:
+                if size % b.sides:
+                    raise ValueError(f"{encoder.game_name}: state block {b.name!r} of "
+                                     f"{size} values is not {b.sides} equal parts")
+                part = size // b.sides
+                plan += [(start + k * part, part, b.key, b.fill, memo, mode, k, b.sides, i)
+                         for k in range(b.sides)]
+            else:
+                plan.append((start, size, b.key, b.fill, memo, mode, -1, 0, i))
+        self._plan = tuple(plan)
         self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
         # Blocks are written through a float32 memoryview from array("f", numbers): about
         # half the cost of assigning a list to a numpy slice.
@@ -340,29 +363,50 @@ class Observer:
         pending = self.encoder.pending(state, seat)
         row = self._views[seat]
         keys = self._keys[seat]
-        i = -1
-        for start, size, key, fill, memo, live in self._plan:
-            i += 1
-            if key is not None:
-                k = key(state, seat, pending)
-                old = keys[i]
-                if old is not _UNSET and old == k:
+        j = -1
+        for start, size, key, fill, memo, mode, part, parts, i in self._plan:
+            j += 1
+            who = seat if part < 0 else (seat + part) % parts
+            if key is None:
+                values = array("f", fill(state, who, pending))
+            else:
+                k = key(state, who, pending)
+                old = keys[j]
+                if old is k or (mode != 3 and old == k and old is not _UNSET):
                     continue
-                keys[i] = tuple([x[:] if type(x) is list else x for x in k]) if live else k
-                if memo is not None:
-                    values = memo.get((seat, k))
+                if mode == 3:  # an interned key: its numbers by identity (else by value)
+                    keys[j] = k
+                    hit = memo.get((who, id(k)))
+                    if hit is None or hit[0] is not k:
+                        values = memo.get((who, k))
+                        if values is None:
+                            values = keep(memo, (who, k), self._padded(
+                                fill(state, who, pending), size, i), MEMO_ENTRIES)
+                        hit = keep(memo, (who, id(k)), (k, values), MEMO_ENTRIES)
+                    row[start:start + size] = hit[1]
+                    continue
+                if mode == 1:
+                    keys[j] = tuple([x[:] if type(x) is list else x for x in k])
+                else:
+                    keys[j] = k
+                if mode == 2:
+                    values = memo.get((who, k))
                     if values is None:
-                        values = keep(memo, (seat, k),
-                                      self._padded(fill(state, seat, pending), size, i),
+                        values = keep(memo, (who, k),
+                                      self._padded(fill(state, who, pending), size, i),
                                       MEMO_ENTRIES)
                     row[start:start + size] = values
                     continue
-            values = array("f", fill(state, seat, pending))
+                values = array("f", fill(state, who, pending))
             if len(values) != size:
                 values = self._padded(values, size, i)
             row[start:start + size] = values
         out: np.ndarray = self.rows[seat]
         return out
+
+    def view(self, seat: int) -> memoryview:
+        """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""
+        return self._views[seat]
 
     def _padded(self, numbers: Sequence[float], size: int, i: int) -> array[float]:
         """A block's numbers as float32, zero-padded to its size.

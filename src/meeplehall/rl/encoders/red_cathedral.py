@@ -349,12 +349,23 @@ def _k_pending(s: Any, seat: int, p: Any) -> Any:
 _MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
 _ACT_BITS = tuple([float(m >> b & 1) for b in range(len(WS_POSITIONS))]
                   for m in range(1 << len(WS_POSITIONS)))
+# The flags before the turn count and stack height, by their values (a few hundred
+# combinations ever occur).
+_FLAG_HEADS: dict[tuple[Any, ...], array[float]] = {}
 
 
-def _s_flags(s: Any, seat: int, p: Any) -> list[float]:
-    return [float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
-            float(s.end_trigger >= 0), *_MK_BITS[s.mk_used], *_ACT_BITS[s.act_used],
-            s.turns / 1000, len(s.stack) / 10]
+def _s_flags(s: Any, seat: int, p: Any) -> array[float]:
+    head_key = (s.main_done, s.sell_state, s.reroll_used, s.bonus_given,
+                s.end_trigger >= 0, s.mk_used, s.act_used)
+    head = _FLAG_HEADS.get(head_key)
+    if head is None:
+        head = keep(_FLAG_HEADS, head_key, array("f", [
+            float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
+            float(s.end_trigger >= 0), *_MK_BITS[s.mk_used], *_ACT_BITS[s.act_used]]))
+    out = array("f", head)
+    out.append(s.turns / 1000)
+    out.append(len(s.stack) / 10)
+    return out
 
 
 def _k_flags(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
@@ -369,51 +380,47 @@ def _s_market(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
-# Rows kept as float32 arrays: joining arrays is a copy, converting floats is not.
-_DIE_AT = tuple(array("f", _one(sp, MARKET_SPACES)) for sp in range(MARKET_SPACES))
-_DIE_OFF = array("f", [0.0] * MARKET_SPACES)
+# Each die's one-hot market space and value as float32 bytes: a block is one join.
+_DIE_AT = tuple(array("f", _one(sp, MARKET_SPACES)).tobytes() for sp in range(MARKET_SPACES))
+_DIE_OFF = array("f", [0.0] * MARKET_SPACES).tobytes()
+_DIE_VALUE = tuple(array("f", [v / 6]).tobytes() for v in range(7))
+_NO_VALUE = array("f", [0.0]).tobytes()
 
 
-def _s_dice(s: Any, seat: int, p: Any) -> array[float]:
+def _s_dice(s: Any, seat: int, p: Any) -> bytes:
     """die_positions (a market-space one-hot per die) then die_values (value / 6 per die
-    on the market, 0 off it)."""
-    out = array("f")
-    values: list[float] = []
+    on the market, 0 off it), as float32 bytes."""
+    spaces = []
+    values = []
     for sp, v in zip(s.die_pos, s.die_val, strict=True):
         if 0 <= sp < MARKET_SPACES:
-            out += _DIE_AT[sp]
-            values.append(v / 6)
+            spaces.append(_DIE_AT[sp])
+            values.append(_DIE_VALUE[v] if 0 <= v <= 6 else array("f", [v / 6]).tobytes())
         else:
-            out += _DIE_OFF
-            values.append(0.0)
-    out.extend(values)
-    return out
+            spaces.append(_DIE_OFF)
+            values.append(_NO_VALUE)
+    return b"".join(spaces + values)
 
 
 def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
     return (*s.die_pos, *s.die_val)
 
 
-def _s_sides(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    sides = s.sides
-    for k in range(sides):
-        side = (seat + k) % sides
-        head: list[float]
-        if s.solo and side == 1:
-            head = [0.0] * 12
-        else:
-            head = [s.rubles[side] / 20, *[n / 10 for n in s.inv[side]],
-                    s.inv_banners[side] / 4, s.out_banners[side] / 4,
-                    *[n / 2 for n in s.orn_avail[side]]]
-        out += head
-        out += [s.orn_placed[side] / 4, s.completed[side] / 5, s.score[side] / 100]
-    return out
+def _s_side(s: Any, side: int, p: Any) -> list[float]:
+    """One side's part of ``sides``."""
+    if s.solo and side == 1:
+        head = [0.0] * 12
+    else:
+        head = [s.rubles[side] / 20, *[n / 10 for n in s.inv[side]],
+                s.inv_banners[side] / 4, s.out_banners[side] / 4,
+                *[n / 2 for n in s.orn_avail[side]]]
+    return [*head, s.orn_placed[side] / 4, s.completed[side] / 5, s.score[side] / 100]
 
 
-def _k_sides(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (*s.rubles, *s.inv, *s.inv_banners, *s.out_banners, *s.orn_avail,
-            *s.orn_placed, *s.completed, *s.score)
+def _k_side(s: Any, side: int, p: Any) -> tuple[Any, ...]:
+    return (s.solo and side == 1, s.rubles[side], s.inv[side], s.inv_banners[side],
+            s.out_banners[side], s.orn_avail[side], s.orn_placed[side], s.completed[side],
+            s.score[side])
 
 
 def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
@@ -504,7 +511,7 @@ def state_blocks(players: int) -> list[StateBlock]:
     out = [
         # decision, to_move and decision_args: one write when the decision changes
         StateBlock("decision", lambda s, seat, d: _s_decision(s, seat, d, sides, ns),
-                   _k_pending, covers=3, memo=True),
+                   _k_pending, covers=3, ident=True),
         StateBlock("flags", _s_flags, _k_flags),
         StateBlock("moved_die", lambda s, seat, p: [
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
@@ -515,7 +522,7 @@ def state_blocks(players: int) -> list[StateBlock]:
                    lambda s, seat, p: s.influence),
         StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
                    lambda s, seat, p: tuple(s.supply)),
-        StateBlock("sides", _s_sides, _k_sides),
+        StateBlock("sides", _s_side, _k_side, sides=sides),
         StateBlock("workshops", _s_workshops, lambda s, seat, p: tuple(s.ws)),
         StateBlock("cathedral", _s_slots, _k_slots, live=True),
     ]
