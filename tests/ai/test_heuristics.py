@@ -271,19 +271,17 @@ def test_red_cathedral_solo_finishing_one_card_beats_spreading_deliveries() -> N
         state.owner[a] = state.owner[b] = 0
         ca, cb = (RH.C.cards[state.card_of[t]] for t in (a, b))
 
-        def deliver(slot: int, card: CathedralCard, n: int) -> None:
+        def delivered(card: CathedralCard, n: int) -> tuple[int, ...]:
             got = [0] * 6
             for m in range(6):
                 take = min(n, card.cost[m])
                 got[m] += take
                 n -= take
-            state.delivered[slot] = tuple(got)
+            return tuple(got)
 
-        deliver(a, ca, 2)
-        deliver(b, cb, 0)
+        state.delivered[a], state.delivered[b] = delivered(ca, 2), delivered(cb, 0)
         together = RH.evaluate(state, 0)
-        deliver(a, ca, 1)
-        deliver(b, cb, 1)
+        state.delivered[a], state.delivered[b] = delivered(ca, 1), delivered(cb, 1)
         spread = RH.evaluate(state, 0)
         pair = [RH._CARD_WORTH[state.card_of[t]] for t in (a, b)]
         solo = 1 if players == 1 else 0

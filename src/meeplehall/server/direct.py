@@ -41,6 +41,7 @@ Any other ASGI server, or a test client, has no such protocol object:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -86,7 +87,7 @@ class DirectFrames:
         self._protocol.transport.write(frame)
 
 
-def direct_channel(scope: dict[str, Any]) -> DirectFrames | None:
+def direct_channel(scope: Mapping[str, Any]) -> DirectFrames | None:
     """The connection of a WebSocket's ``scope`` when it is served by uvicorn's
     ``websockets-sansio`` protocol (its ``send`` recorded by the app), else None."""
     send = scope.get(SEND_KEY)
