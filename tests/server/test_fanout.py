@@ -6,8 +6,12 @@ from __future__ import annotations
 
 import asyncio
 import itertools
+import logging
 from datetime import UTC, datetime
 from typing import Any
+
+import pytest
+from starlette.websockets import WebSocketDisconnect
 
 from meeplehall.core.rng import Rng
 from meeplehall.games.red_cathedral import GAME
@@ -121,6 +125,45 @@ def test_a_crowded_table_yields_to_the_event_loop_between_slices() -> None:
         await asyncio.gather(*pumps, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+class GoneSocket(FakeSocket):
+    """A client that left: sending to it fails as Starlette reports it."""
+
+    async def send_text(self, text: str) -> None:
+        raise WebSocketDisconnect(code=1006)
+
+
+def test_a_client_that_left_during_a_send_ends_its_pump_quietly(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A spectator that closes its socket while an update is on its way is an ordinary
+    event: its sender stops without an ERROR in the log, and the others still get the
+    update."""
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        sent: list[FakeSocket] = []
+        stay, stay_ws = await connect(hub, live, None, sent)
+        gone = Connection(GoneSocket(sent), live.table_id, None)  # type: ignore[arg-type]
+        await hub.sync_message(gone, live, None)
+        gone.min_seq = live.seq
+        hub.register(gone)
+        pumps = [asyncio.create_task(hub.pump(c)) for c in (stay, gone)]
+        await asyncio.sleep(0)
+        move(live, Rng.from_seed(9))
+        hub.on_change(1, live.seq, False)
+        await asyncio.wait_for(pumps[1], 5)  # the gone socket's pump returned
+        for _ in range(100):
+            if stay_ws.texts:
+                break
+            await asyncio.sleep(0)
+        assert [jsontext.loads(t)["seq"] for t in stay_ws.texts] == [1]
+        pumps[0].cancel()
+        await asyncio.gather(*pumps, return_exceptions=True)
+
+    with caplog.at_level(logging.WARNING, logger="meeplehall.server.live"):
+        asyncio.run(scenario())
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
 
 
 def test_a_few_spectators_are_sent_to_at_once() -> None:

@@ -44,7 +44,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from starlette.websockets import WebSocket
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meeplehall.server import jsontext
 from meeplehall.server.direct import DirectFrames, text_frame
@@ -633,6 +633,10 @@ class Hub:
                     return
             except asyncio.CancelledError:
                 raise
+            except WebSocketDisconnect:
+                # the client left while its update was being sent (Starlette turns the
+                # transport's error into this): the socket is gone, nothing to report
+                return
             except Exception as exc:
                 if outage(exc) is None:
                     log.error("live update to a client of table %d failed (%s)",
