@@ -77,8 +77,9 @@ def move(live: Live, rng: Rng) -> None:
 
 
 async def connect(hub: Hub, live: Live, seat: int | None, sent: list[FakeSocket],
-                  gate: asyncio.Event | None = None) -> tuple[Connection, FakeSocket]:
-    ws = FakeSocket(sent, gate)
+                  gate: asyncio.Event | None = None,
+                  socket: type[FakeSocket] | None = None) -> tuple[Connection, FakeSocket]:
+    ws = (socket or FakeSocket)(sent, gate)
     conn = Connection(ws, live.table_id, seat,  # type: ignore[arg-type]
                       token_hash=None if seat is None else f"hash{seat}")
     await hub.sync_message(conn, live, None)  # the sync the app sends first
@@ -144,10 +145,7 @@ def test_a_client_that_left_during_a_send_ends_its_pump_quietly(
         hub = Hub(OneTable(live))  # type: ignore[arg-type]
         sent: list[FakeSocket] = []
         stay, stay_ws = await connect(hub, live, None, sent)
-        gone = Connection(GoneSocket(sent), live.table_id, None)  # type: ignore[arg-type]
-        await hub.sync_message(gone, live, None)
-        gone.min_seq = live.seq
-        hub.register(gone)
+        gone, _ = await connect(hub, live, None, sent, socket=GoneSocket)
         pumps = [asyncio.create_task(hub.pump(c)) for c in (stay, gone)]
         await asyncio.sleep(0)
         move(live, Rng.from_seed(9))
