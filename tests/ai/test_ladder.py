@@ -77,7 +77,7 @@ def test_a_level_bot_plays_the_ladders_bot_for_the_game_and_mode() -> None:
             bot = LevelBot(kind, 0).bot(game, view)
             if count is None:
                 assert isinstance(bot, CheckedPlannerBot)
-                assert bot.check == RolloutCheck(candidates=4, turns=8, samples=2)
+                assert bot.check == RolloutCheck(candidates=6, turns=8, samples=2)
                 continue
             assert isinstance(bot, MCTSBot)
             assert bot.config.iterations == count, (name, players, kind)

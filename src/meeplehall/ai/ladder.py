@@ -129,14 +129,14 @@ LADDER: dict[str, dict[Mode, dict[str, Level]]] = {
             "mcts-easy": _turns(RC_TURNS, 50),
             "mcts-medium": _turns(RC_TURNS, 200),
             # no tree: the planner's choices, each turn's first one checked by playing
-            # its 4 best actions on for 8 turns (4 rounds with Ivan) on 2 shared futures
+            # its 6 best actions on for 8 turns (4 rounds with Ivan) on 2 shared futures
             # and comparing the fitted odds of winning (``check_rating``)
             "mcts-hard": Level(
                 "checked planner",
-                "the planner's choices, each turn's first one checked: its 4 best actions "
+                "the planner's choices, each turn's first one checked: its 6 best actions "
                 "played on by the planner for 8 turns on 2 futures, rated by the odds of "
                 "winning",
-                check=RolloutCheck(candidates=4, turns=8, samples=2)),
+                check=RolloutCheck(candidates=6, turns=8, samples=2)),
         },
     },
 }

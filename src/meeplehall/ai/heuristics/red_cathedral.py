@@ -206,18 +206,18 @@ def evaluate(s: RCState, seat: int) -> float:
 
 # The rollout check's rating in the solo game (``check_rating``, mcts-hard's in
 # ``ai/ladder.py``): the log-odds that the seat wins, a logistic regression on the features
-# of ``check_features``, fitted to 300 planner games against Ivan (seeds 20000-20299, 172
-# won; every position at the start of one of the human's turns, 8,766 of them, labelled
-# with that game's result; held-out log-loss 0.646, the margin alone 0.650), refitted by
+# of ``check_features``, fitted to 300 planner games against Ivan (seeds 20000-20299, 165
+# won; every position at the start of one of the human's turns, 8,746 of them, labelled
+# with that game's result; held-out log-loss 0.549, the margin alone 0.594), refitted by
 # ``python -m tools.fit_check --games 300 --seed 20000``. "margin" is the seat's
 # ``evaluate`` less the best other side's, "final" the final margin if the game were
 # scored now (``final_margins``), "done"/"rival_done" the cards each has completed,
 # "towers"/"rival_towers" what the towers would pay each now, "phase" ``turns`` / 60.
 CHECK_WIN: dict[str, float] = {
-    "const": -0.12575479980431342, "phase": -1.524684384440478,
-    "margin": 0.08587858712360469, "final": 0.03178167439380916,
-    "done": -0.6204525571505995, "rival_done": 0.4546581078180785,
-    "towers": 0.03223451373402142, "rival_towers": -0.010596517048719578,
+    "const": -0.18503431326170025, "phase": -4.402324536033692,
+    "margin": 0.11271849130653289, "final": 0.14141348432257186,
+    "done": -0.5437802942082192, "rival_done": 1.1705303002264327,
+    "towers": -0.10004980042885164, "rival_towers": 0.04376656123182915,
 }
 
 
