@@ -58,8 +58,10 @@ CHANNEL = "meeplehall:changes"
 # Spectator sockets a table's fan-out wakes per turn of the event loop (to send from their
 # own tasks): each costs about 50 us, so a slice keeps other requests waiting a few ms.
 FANOUT_SLICE = 32
-# Seconds a fan-out spends writing frames directly per turn of the event loop.
-FANOUT_TURN = 0.001
+# Seconds a fan-out spends writing frames directly per turn of the event loop (about 10
+# sockets): every request of another table that is served meanwhile waits this long at
+# each of the loop turns it needs, so the slice is kept short.
+FANOUT_TURN = 0.00025
 PRESENCE_KEY = "meeplehall:presence:{}"
 # Seconds a process's presence entries live in Redis unless it renews them: how long a
 # dead process's players may still show as present.
