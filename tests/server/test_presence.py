@@ -83,10 +83,9 @@ def test_a_dead_process_presence_lapses(redis_url: str) -> None:
         await reader.start()
         try:
             table = 987_654
-            holder._conns[table] = {_FakeConn(table, 1)}  # type: ignore[arg-type]
-            holder._presence_changed(table)
+            holder.register(_FakeConn(table, 1))  # type: ignore[arg-type]
             watcher = _FakeConn(table, None, wants_seats=True)
-            reader._watchers[table] = {watcher: None}  # type: ignore[dict-item]
+            reader.register(watcher)  # type: ignore[arg-type]
             for _ in range(50):
                 await reader.read_presence(table)
                 if reader.present(table) == [1]:
@@ -116,5 +115,42 @@ class _FakeConn:
         self.ended = None
         self.wants_seats = wants_seats
         self.seats_dirty = False
+        self.direct = None
         self.min_seq: int | None = 0
         self.wake = asyncio.Event()
+
+
+def test_a_table_asks_for_seats_while_one_of_its_sockets_does() -> None:
+    """The hub counts the sockets that asked for ``seats`` messages per table (seats' and
+    spectators'), so a crowd of spectators leaving costs each close no scan of the others;
+    the table stops asking when its last such socket is gone, not before."""
+
+    class _Service:
+        @staticmethod
+        def cached(_table_id: int) -> None:
+            return None
+
+    async def run() -> None:
+        hub = Hub(_Service())  # type: ignore[arg-type]
+        table = 4242
+        crowd = [_FakeConn(table, None, wants_seats=i % 3 == 0) for i in range(300)]
+        seat = _FakeConn(table, 0, wants_seats=True)
+        assert not hub._asks_seats(table)
+        for conn in crowd:
+            hub.register(conn)  # type: ignore[arg-type]
+        hub.register(seat)  # type: ignore[arg-type]
+        assert hub._asks_seats(table)
+        asking = [c for c in crowd if c.wants_seats]
+        for conn in crowd:
+            if not conn.wants_seats:
+                hub.unregister(conn)  # type: ignore[arg-type]
+        hub.unregister(seat)  # type: ignore[arg-type]
+        hub.unregister(seat)  # type: ignore[arg-type]  # twice: counted once
+        for conn in asking[:-1]:
+            hub.unregister(conn)  # type: ignore[arg-type]
+            assert hub._asks_seats(table)
+        hub.unregister(asking[-1])  # type: ignore[arg-type]
+        assert not hub._asks_seats(table)
+        assert hub.connections() == 0
+
+    asyncio.run(run())
