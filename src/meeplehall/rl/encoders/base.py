@@ -65,7 +65,8 @@ class StateBlock:
 
     Attributes:
         name: the name of the view block it mirrors (same slice, same numbers).
-        fill: ``fill(state, seat, pending)``: at most the block's size of numbers.
+        fill: ``fill(state, seat, pending)``: at most the block's size of numbers (None
+            only with ``columns``).
         key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
             (copied, not a live list, unless ``live``); the block is rewritten only when
             it changes. None: rewritten at every call.
@@ -85,16 +86,47 @@ class StateBlock:
             (part ``k`` shows side ``(seat + k) % sides``); ``key`` and ``fill`` are then
             called with the side instead of the observing seat and each part is
             rewritten on its own, when that side's key changed.
+        reads: instead of ``key``: the names of the state fields ``fill`` reads (each a
+            value, or a list of immutable values, with the pending decision as ``p``);
+            the block is rewritten when one of them changed (a live key, read inline).
+        columns: instead of ``key`` and ``fill``: the block (each side's part, with
+            ``sides``) is made of :class:`Column` s that tile it, each the numbers of one
+            state field (with ``sides``, a list of one value per side); a column is
+            rewritten (for every side) only when its field changed. A tuple of columns
+            is a group, checked as one first (for fields that rarely change: one
+            comparison instead of several).
     """
 
     name: str
-    fill: StateFiller = field(repr=False)
+    fill: StateFiller | None = field(default=None, repr=False)
     key: StateFiller | None = field(default=None, repr=False)
     covers: int = 1
     memo: bool = False
     live: bool = False
     ident: bool = False
     sides: int = 0
+    reads: tuple[str, ...] = ()
+    columns: tuple[Column | tuple[Column, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Column:
+    """The numbers one state field gives a block (or each side's part of it).
+
+    Attributes:
+        attr: the state field: an immutable value, a list (or tuple) of immutable values,
+            or, in a block with ``sides``, such a list of one value per side.
+        at: where the numbers start within the block (or a side's part).
+        scale: the value's one number is ``value / scale`` (when ``numbers`` is None).
+        numbers: ``numbers(value)``: the ``size`` numbers of the value (of one side's).
+        size: how many numbers (with ``numbers``; 1 with ``scale``).
+    """
+
+    attr: str
+    at: int
+    scale: float = 1.0
+    numbers: Callable[[Any], Sequence[float]] | None = field(default=None, repr=False)
+    size: int = 1
 
 
 def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
@@ -215,7 +247,7 @@ class Encoder:
         # Per memoised state block: the numbers it wrote for each (seat, key) seen, shared
         # by every observer of this encoder, at most MEMO_ENTRIES (emptied when full).
         self.memos: list[dict[Any, Any] | None] = [
-            {} if (sb.memo or sb.ident) and sb.key is not None else None
+            {} if (sb.memo or sb.ident) and (sb.key is not None or sb.reads) else None
             for sb in self.state_blocks]
 
     def indices(self, legal: Iterable[Any]) -> list[int]:
@@ -306,18 +338,45 @@ class Encoder:
 
 
 _UNSET = object()
+_UNSET = object()
+
+
+def _kept(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A live key as the observer keeps it: the state's lists in it copied."""
+    return tuple([x[:] if type(x) is list else x for x in key])
+
+
+def _padded(numbers: Sequence[float], size: int, name: str, game: str) -> array[float]:
+    """A block's numbers as float32, zero-padded to its size.
+
+    Raises:
+        ValueError: more numbers than the block's size (a layout bug).
+    """
+    values = array("f", numbers)
+    if len(values) > size:
+        raise ValueError(f"{game}: state block {name!r} has {len(values)} values for "
+                         f"{size} places")
+    if len(values) < size:
+        values.frombytes(bytes(4 * (size - len(values))))
+    return values
 
 
 class Observer:
     """Observations of one table, encoded from its engine state into preallocated arrays.
 
     One float32 row per seat is kept from call to call; ``encode`` rewrites only the
-    blocks (or, for per-side blocks, the parts) whose key changed since that seat's last
-    observation. An encoder is shared by every table of a configuration, an observer
-    belongs to one table (or one slot of a vector environment).
+    blocks (or, for per-side blocks, the parts or columns) whose key changed since that
+    seat's last observation. An encoder is shared by every table of a configuration, an
+    observer belongs to one table (or one slot of a vector environment).
+
+    The layout's checks and writes are compiled once per encoder into one function of
+    straight-line Python (``source`` holds its text): no loop over the blocks, no
+    dispatch on their kind, and keys given as ``reads`` read inline. It does what the
+    blocks say and nothing else, so the view-encoding tests cover it.
 
     Raises:
-        ValueError: the encoder has no state blocks.
+        ValueError: the encoder has no state blocks, or a block's parts or columns do
+            not tile it.
     """
 
     def __init__(self, encoder: Encoder, seats: int) -> None:
@@ -325,28 +384,12 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        # One step per block, or per part of a per-side block: (start, size, key, fill,
-        # memo, mode, part, parts, block number); mode 0 plain, 1 live key, 2 memo
-        # keyed by (seat, key), 3 memo keyed by the key's identity.
-        plan = []
-        for i, (b, (start, size), memo) in enumerate(zip(
-                encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
-            mode = 3 if b.ident else 2 if memo is not None else 1 if b.live else 0
-            if b.sides:
-                if size % b.sides:
-                    raise ValueError(f"{encoder.game_name}: state block {b.name!r} of "
-                                     f"{size} values is not {b.sides} equal parts")
-                part = size // b.sides
-                plan += [(start + k * part, part, b.key, b.fill, memo, mode, k, b.sides, i)
-                         for k in range(b.sides)]
-            else:
-                plan.append((start, size, b.key, b.fill, memo, mode, -1, 0, i))
-        self._plan = tuple(plan)
-        self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
-        # Blocks are written through a float32 memoryview from array("f", numbers): about
-        # half the cost of assigning a list to a numpy slice.
+        self._run, self.source, slots = _compiled(encoder)
+        self._keys: list[list[Any]] = [[_UNSET] * slots for _ in range(seats)]
+        # Blocks are written through a float32 memoryview: about half the cost of
+        # assigning to a numpy slice.
         self._views = [row.data for row in self.rows]
-        self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
+        self._pending = encoder.pending
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
         """A fresh observer of the same encoder (what it kept is only a cache)."""
@@ -360,47 +403,7 @@ class Observer:
     def encode(self, state: Any, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
-        pending = self.encoder.pending(state, seat)
-        row = self._views[seat]
-        keys = self._keys[seat]
-        j = -1
-        for start, size, key, fill, memo, mode, part, parts, i in self._plan:
-            j += 1
-            who = seat if part < 0 else (seat + part) % parts
-            if key is None:
-                values = array("f", fill(state, who, pending))
-            else:
-                k = key(state, who, pending)
-                old = keys[j]
-                if old is k or (mode != 3 and old == k and old is not _UNSET):
-                    continue
-                if mode == 3:  # an interned key: its numbers by identity (else by value)
-                    keys[j] = k
-                    hit = memo.get((who, id(k)))
-                    if hit is None or hit[0] is not k:
-                        values = memo.get((who, k))
-                        if values is None:
-                            values = keep(memo, (who, k), self._padded(
-                                fill(state, who, pending), size, i), MEMO_ENTRIES)
-                        hit = keep(memo, (who, id(k)), (k, values), MEMO_ENTRIES)
-                    row[start:start + size] = hit[1]
-                    continue
-                if mode == 1:
-                    keys[j] = tuple([x[:] if type(x) is list else x for x in k])
-                else:
-                    keys[j] = k
-                if mode == 2:
-                    values = memo.get((who, k))
-                    if values is None:
-                        values = keep(memo, (who, k),
-                                      self._padded(fill(state, who, pending), size, i),
-                                      MEMO_ENTRIES)
-                    row[start:start + size] = values
-                    continue
-                values = array("f", fill(state, who, pending))
-            if len(values) != size:
-                values = self._padded(values, size, i)
-            row[start:start + size] = values
+        self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
         out: np.ndarray = self.rows[seat]
         return out
 
@@ -408,16 +411,146 @@ class Observer:
         """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""
         return self._views[seat]
 
-    def _padded(self, numbers: Sequence[float], size: int, i: int) -> array[float]:
-        """A block's numbers as float32, zero-padded to its size.
 
-        Raises:
-            ValueError: more numbers than the block's size (a layout bug).
-        """
-        values = array("f", numbers)
-        if len(values) > size:
-            raise ValueError(f"{self.encoder.game_name}: state block "
-                             f"{self.encoder.state_blocks[i].name!r} has {len(values)} "
-                             f"values for {size} places")
-        values.extend(self._zeros[:size - len(values)])
-        return values
+_COMPILED: dict[int, tuple[Encoder, Callable[..., None], str, int]] = {}
+
+
+def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
+    """The encoder's ``run(s, seat, p, row, K)`` (write ``seat``'s row of state ``s``,
+    ``p`` the pending decision, ``K`` the seat's kept keys), its source and the number
+    of keys it keeps; built once per encoder.
+
+    Raises:
+        ValueError: a block's parts or columns do not tile it.
+    """
+    hit = _COMPILED.get(id(encoder))
+    if hit is not None and hit[0] is encoder:
+        return hit[1], hit[2], hit[3]
+    game = encoder.game_name
+    names: dict[str, Any] = {"array": array, "keep": keep, "_kept": _kept,
+                             "MEMO_ENTRIES": MEMO_ENTRIES}
+    body: list[str] = []
+    slots = 0
+
+    def emit(*lines: str) -> None:
+        body.extend(lines)
+
+    for i, (b, (start, size), memo) in enumerate(zip(
+            encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
+        names[f"F{i}"], names[f"KEY{i}"], names[f"M{i}"] = b.fill, b.key, memo
+        if sum(bool(x) for x in (b.key, b.reads, b.columns)) > 1:
+            raise ValueError(f"{game}: state block {b.name!r} has more than one of key, "
+                             f"reads and columns")
+        if b.fill is None and not b.columns:
+            raise ValueError(f"{game}: state block {b.name!r} has neither fill nor columns")
+        emit(f"# {b.name}")
+        if b.columns:
+            slots = _emit_columns(b, start, size, slots, names, emit, game)
+            continue
+        parts = b.sides or 1
+        if size % parts:
+            raise ValueError(f"{game}: state block {b.name!r} of {size} values is not "
+                             f"{parts} equal parts")
+        part = size // parts
+        names[f"PAD{i}"] = (lambda numbers, size=part, name=b.name:
+                            _padded(numbers, size, name, game))
+        for k in range(parts):
+            who = "seat" if not b.sides else "seat" if k == 0 else f"(seat + {k}) % {parts}"
+            a, z = start + k * part, start + (k + 1) * part
+            pad = f"PAD{i}"
+            fill = f"F{i}(s, {who}, p)"
+            if b.key is None and not b.reads:
+                emit(f"v = array('f', {fill})",
+                     f"if len(v) != {part}: v = {pad}(v)",
+                     f"row[{a}:{z}] = v")
+                continue
+            j = slots
+            slots += 1
+            if b.reads:
+                emit(f"k = ({''.join(f's.{r}, ' if r != 'p' else 'p, ' for r in b.reads)})")
+            else:
+                emit(f"k = KEY{i}(s, {who}, p)")
+            if b.ident:
+                emit(f"if k is not K[{j}]:",
+                     f"    K[{j}] = k",
+                     f"    hit = M{i}.get(({who}, id(k)))",
+                     "    if hit is None or hit[0] is not k:",
+                     f"        v = M{i}.get(({who}, k))",
+                     "        if v is None:",
+                     f"            v = keep(M{i}, ({who}, k), {pad}({fill}), MEMO_ENTRIES)",
+                     f"        hit = keep(M{i}, ({who}, id(k)), (k, v), MEMO_ENTRIES)",
+                     f"    row[{a}:{z}] = hit[1]")
+                continue
+            emit(f"if k is not K[{j}] and k != K[{j}]:",
+                 f"    K[{j}] = {'_kept(k)' if b.live or b.reads else 'k'}")
+            if memo is not None:
+                emit(f"    v = M{i}.get(({who}, k))",
+                     "    if v is None:",
+                     f"        v = keep(M{i}, ({who}, k), {pad}({fill}), MEMO_ENTRIES)")
+            else:
+                emit(f"    v = array('f', {fill})",
+                     f"    if len(v) != {part}: v = {pad}(v)")
+            emit(f"    row[{a}:{z}] = v")
+    source = "def run(s, seat, p, row, K):\n" + "".join(
+        f"    {line}\n" for line in body) + "    return None\n"
+    code = compile(source, f"<{game} observer>", "exec")
+    exec(code, names)
+    run: Callable[..., None] = names["run"]
+    if len(_COMPILED) >= 64:
+        _COMPILED.clear()
+    _COMPILED[id(encoder)] = (encoder, run, source, slots)
+    return run, source, slots
+
+
+def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[str, Any],
+                  emit: Callable[..., None], game: str) -> int:
+    """The lines of a block made of columns; returns the keys kept so far.
+
+    Raises:
+        ValueError: the columns do not tile each side's part.
+    """
+    sides = b.sides or 1
+    if size % sides:
+        raise ValueError(f"{game}: state block {b.name!r} of {size} values is not {sides} "
+                         f"equal parts")
+    part = size // sides
+    flat = [c for entry in b.columns
+            for c in (entry if isinstance(entry, tuple) else (entry,))]
+    at = 0
+    for c in sorted(flat, key=lambda c: c.at):
+        if c.at != at:
+            raise ValueError(f"{game}: the columns of state block {b.name!r} do not tile "
+                             f"its parts (a gap or overlap at {at})")
+        at += c.size if c.numbers is not None else 1
+    if at != part:
+        raise ValueError(f"{game}: the columns of state block {b.name!r} fill {at} of "
+                         f"{part} places per side")
+
+    def column(c: Column, value: str, indent: str) -> None:
+        nonlocal slots
+        j = slots
+        slots += 1
+        emit(f"{indent}c = {value}",
+             f"{indent}if c != K[{j}]:",
+             f"{indent}    K[{j}] = c[:] if type(c) is list else c")
+        for k in range(sides):
+            q = "" if not b.sides else "[seat]" if k == 0 else f"[(seat + {k}) % {sides}]"
+            a = start + k * part + c.at
+            if c.numbers is None:
+                emit(f"{indent}    row[{a}] = c{q} / {float(c.scale)!r}")
+            else:
+                name = f"N{len(names)}"
+                names[name] = (lambda value, numbers=c.numbers, width=c.size, block=b.name:
+                               _padded(numbers(value), width, block, game))
+                emit(f"{indent}    row[{a}:{a + c.size}] = {name}(c{q})")
+
+    for entry in b.columns:
+        if isinstance(entry, Column):
+            column(entry, f"s.{entry.attr}", "")
+            continue
+        # the group's fields as a list against the kept values of its columns
+        emit(f"g = [{', '.join(f's.{c.attr}' for c in entry)}]",
+             f"if g != K[{slots}:{slots + len(entry)}]:")
+        for n, c in enumerate(entry):
+            column(c, f"g[{n}]", "    ")
+    return slots
