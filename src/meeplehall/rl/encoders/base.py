@@ -115,18 +115,36 @@ class Column:
 
     Attributes:
         attr: the state field: an immutable value, a list (or tuple) of immutable values,
-            or, in a block with ``sides``, such a list of one value per side.
+            or, in a block with ``sides``, such a list of one value per side; or a tuple
+            of such fields, whose values ``numbers`` gets as a tuple.
         at: where the numbers start within the block (or a side's part).
-        scale: the value's one number is ``value / scale`` (when ``numbers`` is None).
-        numbers: ``numbers(value)``: the ``size`` numbers of the value (of one side's).
-        size: how many numbers (with ``numbers``; 1 with ``scale``).
+        scale, offset: by default the value's one number is ``(value - offset) / scale``.
+        length: the value's length stands for the value there.
+        number: ``number(value)``: the value's one number, instead (kept per value: the
+            value must be hashable).
+        table: the value's numbers are ``table[value]`` (the value an index into it;
+            every entry of the same length), instead.
+        numbers: ``numbers(value)``: the value's ``size`` numbers, instead (kept per
+            value, as with ``number``).
+        size: how many numbers ``numbers`` gives.
     """
 
-    attr: str
+    attr: str | tuple[str, ...]
     at: int
     scale: float = 1.0
+    offset: float = 0.0
+    length: bool = False
+    number: Callable[[Any], float] | None = field(default=None, repr=False)
+    table: Sequence[Sequence[float]] | None = field(default=None, repr=False)
     numbers: Callable[[Any], Sequence[float]] | None = field(default=None, repr=False)
     size: int = 1
+
+    @property
+    def width(self) -> int:
+        """How many numbers the column writes (per side)."""
+        if self.table is not None:
+            return len(self.table[0])
+        return self.size if self.numbers is not None else 1
 
 
 def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
@@ -468,6 +486,10 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
             slots += 1
             if b.reads:
                 emit(f"k = ({''.join(f's.{r}, ' if r != 'p' else 'p, ' for r in b.reads)})")
+                # the kept key: the state's lists in it copied
+                kept = "(" + "".join(
+                    f"k[{n}], " if r == "p" else f"k[{n}][:] if type(k[{n}]) is list else "
+                    f"k[{n}], " for n, r in enumerate(b.reads)) + ")"
             else:
                 emit(f"k = KEY{i}(s, {who}, p)")
             if b.ident:
@@ -482,7 +504,7 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
                      f"    row[{a}:{z}] = hit[1]")
                 continue
             emit(f"if k is not K[{j}] and k != K[{j}]:",
-                 f"    K[{j}] = {'_kept(k)' if b.live or b.reads else 'k'}")
+                 f"    K[{j}] = {kept if b.reads else '_kept(k)' if b.live else 'k'}")
             if memo is not None:
                 emit(f"    v = M{i}.get(({who}, k))",
                      "    if v is None:",
@@ -502,6 +524,22 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
     return run, source, slots
 
 
+def _maker(memo: dict[Any, Any], c: Column, block: str, game: str) -> Callable[[Any], Any]:
+    """The numbers of a value of column ``c`` (one float with ``number``, else a float32
+    array), kept in ``memo`` unless the value is a list."""
+    number, numbers, width = c.number, c.numbers, c.size
+
+    def make(value: Any) -> Any:
+        if number is not None:
+            out: Any = float(number(value))
+        else:
+            assert numbers is not None
+            out = _padded(numbers(value), width, block, game)
+        return out if type(value) is list else keep(memo, value, out)
+
+    return make
+
+
 def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[str, Any],
                   emit: Callable[..., None], game: str) -> int:
     """The lines of a block made of columns; returns the keys kept so far.
@@ -518,38 +556,69 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
             for c in (entry if isinstance(entry, tuple) else (entry,))]
     at = 0
     for c in sorted(flat, key=lambda c: c.at):
+        if sum(x is not None for x in (c.number, c.table, c.numbers)) > 1:
+            raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} has "
+                             f"more than one of number, table and numbers")
+        if c.table is not None and len({len(x) for x in c.table}) != 1:
+            raise ValueError(f"{game}: the table of column {c.attr!r} of state block "
+                             f"{b.name!r} has entries of different lengths")
         if c.at != at:
             raise ValueError(f"{game}: the columns of state block {b.name!r} do not tile "
                              f"its parts (a gap or overlap at {at})")
-        at += c.size if c.numbers is not None else 1
+        at += c.width
     if at != part:
         raise ValueError(f"{game}: the columns of state block {b.name!r} fill {at} of "
                          f"{part} places per side")
+
+    def read(c: Column) -> str:
+        if isinstance(c.attr, str):
+            return f"s.{c.attr}"
+        if c.number is None and c.table is None and c.numbers is None:
+            raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} reads "
+                             f"several fields and has no number, table or numbers")
+        return f"({''.join(f's.{a}, ' for a in c.attr)})"
 
     def column(c: Column, value: str, indent: str) -> None:
         nonlocal slots
         j = slots
         slots += 1
+        kept = "c[:] if type(c) is list else c" if isinstance(c.attr, str) else "_kept(c)"
         emit(f"{indent}c = {value}",
              f"{indent}if c != K[{j}]:",
-             f"{indent}    K[{j}] = c[:] if type(c) is list else c")
+             f"{indent}    K[{j}] = {kept}")
+        name = f"N{len(names)}"
+        if c.table is not None:
+            names[name] = tuple(array("f", x) for x in c.table)
+        elif c.number is not None or c.numbers is not None:
+            # the numbers of each (hashable) value seen, kept: a call costs more than a
+            # look-up
+            names[name] = {}
+            names[name + "_"] = _maker(names[name], c, b.name, game)
         for k in range(sides):
             q = "" if not b.sides else "[seat]" if k == 0 else f"[(seat + {k}) % {sides}]"
+            side = f"c{q}" if isinstance(c.attr, str) else \
+                f"({''.join(f'c[{n}]{q}, ' for n in range(len(c.attr)))})"
             a = start + k * part + c.at
-            if c.numbers is None:
-                emit(f"{indent}    row[{a}] = c{q} / {float(c.scale)!r}")
+            z = a + c.width
+            if c.table is not None:
+                emit(f"{indent}    row[{a}:{z}] = {name}[{side}]")
+            elif c.number is not None or c.numbers is not None:
+                emit(f"{indent}    v = {side}",
+                     f"{indent}    x = {name}.get(v) if type(v) is not list else None",
+                     f"{indent}    if x is None: x = {name}_(v)",
+                     f"{indent}    row[{a}{'' if c.number is not None else f':{z}'}] = x")
             else:
-                name = f"N{len(names)}"
-                names[name] = (lambda value, numbers=c.numbers, width=c.size, block=b.name:
-                               _padded(numbers(value), width, block, game))
-                emit(f"{indent}    row[{a}:{a + c.size}] = {name}(c{q})")
+                x = f"len({side})" if c.length else side
+                if c.offset:
+                    x = f"({x} - {float(c.offset)!r})"
+                emit(f"{indent}    row[{a}] = {x} / {float(c.scale)!r}")
 
     for entry in b.columns:
         if isinstance(entry, Column):
-            column(entry, f"s.{entry.attr}", "")
+            column(entry, read(entry), "")
             continue
         # the group's fields as a list against the kept values of its columns
-        emit(f"g = [{', '.join(f's.{c.attr}' for c in entry)}]",
+        emit(f"g = [{', '.join(read(c) for c in entry)}]",
              f"if g != K[{slots}:{slots + len(entry)}]:")
         for n, c in enumerate(entry):
             column(c, f"g[{n}]", "    ")

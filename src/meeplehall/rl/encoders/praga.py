@@ -427,13 +427,13 @@ def _s_decision(s: Any, seat: int, p: dict[str, Any] | None, players: int) -> li
             *_decision_fields({"pending": p}, seat)]
 
 
+def _held(value: int) -> float:
+    return float(value >= 0)
+
+
 def _lengths(scale: float, count: int | None = None) -> Callable[[Any], list[float]]:
     """``numbers`` of a column: the length of each pile in a list / ``scale``."""
     return lambda piles: [len(x) / scale for x in piles[:count]]
-
-
-def _length(scale: float) -> Callable[[Any], tuple[float]]:
-    return lambda pile: (len(pile) / scale,)
 
 
 # this_turn and board, a column per state field; the fields that change on few moves
@@ -448,10 +448,10 @@ _TURN_COLUMNS = (
 _BOARD_COLUMNS = (
     Column("turns", 3, 64), Column("stacks", 5, numbers=_lengths(15, 12), size=12),
     (Column("era", 0, 2), Column("platform", 1, C.crane.platform_spaces),
-     Column("star_armed", 2), Column("five_vp", 4, numbers=lambda t: (float(t >= 0),)),
+     Column("star_armed", 2), Column("five_vp", 4, number=_held),
      Column("tech_stacks", 17, numbers=_lengths(6), size=4),
-     Column("iv_stack", 21, numbers=_length(6)), Column("v_pile", 22, numbers=_length(3)),
-     Column("cat_pile", 23, numbers=_length(3)), Column("unused", 24, numbers=_length(5))),
+     Column("iv_stack", 21, 6, length=True), Column("v_pile", 22, 3, length=True),
+     Column("cat_pile", 23, 3, length=True), Column("unused", 24, 5, length=True)),
 )
 
 
@@ -575,33 +575,32 @@ def _cell(code: int) -> tuple[float, float]:
     return row / 6, column / 7
 
 
-def _held(value: int) -> tuple[float]:
-    return (float(value >= 0),)
+def _count(bits: int) -> float:
+    """Pairs paid (a bit each) / 10."""
+    return bin(bits).count("1") / 10
 
 
-def _count(bits: int, scale: float) -> tuple[float]:
-    return (bin(bits).count("1") / scale,)
+def _bits(n: int) -> list[list[float]]:
+    """Per value below ``2 ** n``: its ``n`` bits, the lowest first."""
+    return [[float(m >> b & 1) for b in range(n)] for m in range(1 << n)]
 
 
 # The numbers of one seat in the ``seats`` block, a column per state list.
 _SEAT_COLUMNS = (
     Column("vp", 0, 100), Column("gold", 1, 10), Column("stone", 2, 10), Column("eggs", 3, 5),
     Column("silver", 4, 5), Column("goldw", 5, 5), Column("red", 6, 5), Column("blue", 7, 5),
-    Column("mine", 8, numbers=lambda v: ((v - 1) / 10,)),
-    Column("quarry", 9, numbers=lambda v: ((v - 1) / 10,)),
+    Column("mine", 8, 10, offset=1),
+    Column("quarry", 9, 10, offset=1),
     Column("tech", 10, 10), Column("univ", 11, 10), Column("cubes", 12, 10),
     Column("road", 13, 10), Column("seal_rights", 14, 5), Column("played", 15, 16),
     Column("hw", 16, numbers=_cell, size=2), Column("cat", 18, numbers=_cell, size=2),
-    Column("wealth", 20, numbers=lambda m: (float(m & 1), float(m >> 1 & 1),
-                                             float(m >> 2 & 1)), size=3),
-    Column("once", 23, numbers=lambda m: (float(m & 1), float(m >> 1 & 1)), size=2),
-    Column("cat_tile", 25, numbers=_held), Column("v_tile", 26, numbers=_held),
+    Column("wealth", 20, table=_bits(3)), Column("once", 23, table=_bits(2)),
+    Column("cat_tile", 25, number=_held), Column("v_tile", 26, number=_held),
     Column("ptoken", 27, numbers=lambda t: (float(t[0] >= 0), float(t[1] >= 0)), size=2),
-    Column("tech_ready", 29, numbers=lambda m: (_BITS4[m],)),
-    Column("tech_used", 30, numbers=lambda m: (_BITS4[m],)),
-    Column("edge_paid", 31, numbers=lambda m: _count(m, 10)),
-    Column("corner_paid", 32, numbers=lambda m: _count(m, 10)),
-    Column("techs", 33, numbers=lambda t: (len(t) / 5,)),
+    Column("tech_ready", 29, number=_BITS4.__getitem__),
+    Column("tech_used", 30, number=_BITS4.__getitem__),
+    Column("edge_paid", 31, number=_count), Column("corner_paid", 32, number=_count),
+    Column("techs", 33, 5, length=True),
 )
 
 
