@@ -36,6 +36,8 @@ MEMO_ENTRIES = 4096
 """The most (seat, key) entries a memoised state block keeps (see ``StateBlock.memo``)."""
 ROW_ENTRIES = 1 << 16
 """The most rows an encoder's per-slot or per-seat cache keeps (see ``keep``)."""
+LEGAL_ENTRIES = 1 << 14
+"""The most lists of legal actions whose indices and mask an encoder keeps."""
 Filler = Callable[[View, int], Sequence[float]]
 StateFiller = Callable[[Any, int, Any], Sequence[float]]
 """``fill(state, seat, pending)``: a block's numbers read from the engine state;
@@ -237,6 +239,7 @@ class Encoder:
         self.actions: tuple[Any, ...] = tuple(sorted(unique, key=action_key))
         self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
         self._by_id: dict[int, tuple[Any, int]] = {}
+        self._by_ids: dict[tuple[int, ...], tuple[tuple[Any, ...], list[int], bytes]] = {}
         self.blocks = tuple(blocks)
         names = [b.name for b in self.blocks]
         if len(set(names)) != len(names):
@@ -268,24 +271,42 @@ class Encoder:
             {} if (sb.memo or sb.ident) and (sb.key is not None or sb.reads) else None
             for sb in self.state_blocks]
 
-    def indices(self, legal: Iterable[Any]) -> list[int]:
-        """The catalogue index of each action, in order. The engines hand out the same
-        action objects again and again, so each object's index is remembered by
-        identity (the object is kept with it, so its id cannot be reused meanwhile).
+    def legal(self, actions: Sequence[Any]) -> tuple[list[int], bytes]:
+        """The catalogue index of each action, in order (a list the caller must not
+        change), and the legal mask as bytes (1 at each of those indices).
+
+        The engines hand out the same action objects again and again, and the same lists
+        of them often: both are kept by identity, each action's index (with the action,
+        so that its id cannot be reused meanwhile) and the answer for each sequence of
+        action ids (with the actions), at most LEGAL_ENTRIES sequences.
 
         Raises:
             KeyError: an action is not in the catalogue.
         """
-        memo = self._by_id
-        out = []
-        for action in legal:
-            hit = memo.get(id(action))
-            if hit is None or hit[0] is not action:
-                if len(memo) >= 1 << 16:
-                    memo.clear()
-                hit = memo[id(action)] = (action, self.action_index(action))
-            out.append(hit[1])
-        return out
+        key = tuple(map(id, actions))
+        hit = self._by_ids.get(key)
+        if hit is None:
+            memo = self._by_id
+            indices = []
+            for action in actions:
+                known = memo.get(id(action))
+                if known is None or known[0] is not action:
+                    known = keep(memo, id(action), (action, self.action_index(action)))
+                indices.append(known[1])
+            mask = bytearray(self.num_actions)
+            for i in indices:
+                mask[i] = 1
+            hit = keep(self._by_ids, key, (tuple(actions), indices, bytes(mask)),
+                       LEGAL_ENTRIES)
+        return hit[1], hit[2]
+
+    def indices(self, legal: Iterable[Any]) -> list[int]:
+        """The catalogue index of each action, in order (see :meth:`legal`).
+
+        Raises:
+            KeyError: an action is not in the catalogue.
+        """
+        return list(self.legal(tuple(legal))[0])
 
     @property
     def num_actions(self) -> int:
