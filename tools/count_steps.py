@@ -1,13 +1,16 @@
 """Machine instructions per decision: the engine alone against an RL environment step.
 
-    python -m tools.count_steps [--games praga,red-cathedral] [--warmup 1000] [--steps 2000]
-                                [--num-envs 32]
+    python -m tools.count_steps [--games praga,red-cathedral] [--warmup 2000] [--steps 4000]
+                                [--num-envs 32] [--vector-warmup 32000]
 
 Timings on a shared machine move by a third from run to run; instruction counts do not.
 For each game (2 players) this runs three short programs under valgrind's callgrind and
-counts the instructions of a measured stretch only (imports, set-up and a warm-up of
-``--warmup`` decisions excluded; the stretch is cut out by dumping the counts at two
-calls of ``os.getppid``, a C function nothing else in the loop calls):
+counts the instructions of a measured stretch of ``--steps`` decisions only (imports,
+set-up and a warm-up of ``--warmup`` decisions excluded, ``--vector-warmup`` for the
+vector run: its games all start together, and a Red Cathedral game lasts about 1,000
+decisions, so that many per game mix early and late positions as the single games do;
+the stretch is cut out by dumping the counts at two calls of ``os.getppid``, a C
+function nothing else in the loop calls):
 
 * ``engine``: random playouts through ``legal_actions`` and ``apply_unchecked``, the loop
   ``meeplehall bench GAME`` times, per decision;
@@ -129,9 +132,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--games", default="praga,red-cathedral",
                         help="comma-separated games (2 players each)")
-    parser.add_argument("--warmup", type=int, default=1000,
+    parser.add_argument("--warmup", type=int, default=2000,
                         help="decisions played before the count starts")
-    parser.add_argument("--steps", type=int, default=2000, help="decisions counted")
+    parser.add_argument("--vector-warmup", type=int, default=32000,
+                        help="the same for the vector run")
+    parser.add_argument("--steps", type=int, default=4000, help="decisions counted")
     parser.add_argument("--num-envs", type=int, default=32, help="games of the vector run")
     parser.add_argument("--programs", default=",".join(PROGRAMS),
                         help=f"comma-separated programs ({', '.join(PROGRAMS)})")
@@ -149,11 +154,12 @@ def main(argv: list[str] | None = None) -> None:
         for game in games:
             per: dict[str, float] = {}
             for program in programs:
-                steps = args.steps
+                steps, warmup = args.steps, args.warmup
                 if program == "vector":  # whole calls of num_envs decisions
-                    steps = (args.warmup + args.steps) // args.num_envs * args.num_envs \
-                        - args.warmup // args.num_envs * args.num_envs
-                total = _measured(game, program, args.warmup, args.steps, args.num_envs,
+                    warmup = args.vector_warmup
+                    steps = (warmup + args.steps) // args.num_envs * args.num_envs \
+                        - warmup // args.num_envs * args.num_envs
+                total = _measured(game, program, warmup, args.steps, args.num_envs,
                                   Path(folder))
                 per[program] = total / steps
                 print(f"{game} {program} instructions_per_step={per[program]:.0f}",

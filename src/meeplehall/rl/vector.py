@@ -270,6 +270,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         illegal: np.ndarray | None = None
         final_obs: np.ndarray | None = None
         seats = self._seat.tolist()
+        to_move = seats[:]  # each game's seat to move after this call
+        rows = self._rows
         actions_now = acts.tolist() if acts.dtype.kind in "iu" else [int(a) for a in acts]
         for i, (table, action) in enumerate(zip(self.tables, actions_now, strict=True)):
             seat = seats[i]
@@ -283,8 +285,9 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 seat_rewards[seat] = -1.0
             else:
                 table.play(action)
-                if table.outcome() is None:
-                    self._write(i)
+                if table.outcome() is None:  # the next decision (the mask is in the batch)
+                    to_move[i] = now = table.to_move()
+                    rows[i][:] = table.observer.write(table.state, now)
                     continue
                 seat_rewards = table.rewards()
             terminated[i] = True
@@ -297,6 +300,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             final_obs[i] = {"observation": table.observation(seat),
                             "action_mask": np.zeros(self.encoder.num_actions, np.int8)}
             self._start(i, self._next_seed())
+            to_move[i] = int(self._seat[i])
+        self._seat[:] = to_move
         infos: dict[str, Any] = {"seat": self._seat.copy()}
         if all_rewards is not None:
             infos["rewards"] = all_rewards

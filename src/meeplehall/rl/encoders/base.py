@@ -428,6 +428,7 @@ class Observer:
         # Blocks are written through a float32 memoryview: about half the cost of
         # assigning to a numpy slice.
         self._views = [row.data for row in self.rows]
+        self._arrays = list(self.rows)
         self._pending = encoder.pending
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
@@ -443,8 +444,14 @@ class Observer:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
         self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
-        out: np.ndarray = self.rows[seat]
-        return out
+        return self._arrays[seat]
+
+    def write(self, state: Any, seat: int) -> memoryview:
+        """:meth:`encode`, returning the row as a float32 memoryview (to copy it into a
+        batch row: ``batch_row_view[:] = observer.write(state, seat)``)."""
+        view = self._views[seat]
+        self._run(state, seat, self._pending(state, seat), view, self._keys[seat])
+        return view
 
     def view(self, seat: int) -> memoryview:
         """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""
