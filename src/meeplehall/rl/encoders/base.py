@@ -120,6 +120,8 @@ class Column:
             or, in a block with ``sides``, such a list of one value per side; or a tuple
             of such fields, whose values ``numbers`` gets as a tuple.
         at: where the numbers start within the block (or a side's part).
+        item: read item ``item`` of the field (of each field) instead: an immutable
+            value, or, with ``sides``, a list of one per side.
         scale, offset: by default the value's one number is ``(value - offset) / scale``.
         length: the value's length stands for the value there.
         number: ``number(value)``: the value's one number, instead (kept per value: the
@@ -134,6 +136,7 @@ class Column:
     attr: str | tuple[str, ...]
     at: int
     scale: float = 1.0
+    item: int | None = None
     offset: float = 0.0
     length: bool = False
     number: Callable[[Any], float] | None = field(default=None, repr=False)
@@ -599,12 +602,13 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
                          f"{part} places per side")
 
     def read(c: Column) -> str:
+        at = "" if c.item is None else f"[{c.item}]"
         if isinstance(c.attr, str):
-            return f"s.{c.attr}"
+            return f"s.{c.attr}{at}"
         if c.number is None and c.table is None and c.numbers is None:
             raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} reads "
                              f"several fields and has no number, table or numbers")
-        return f"({''.join(f's.{a}, ' for a in c.attr)})"
+        return f"({''.join(f's.{a}{at}, ' for a in c.attr)})"
 
     def column(c: Column, value: str, indent: str) -> None:
         nonlocal slots

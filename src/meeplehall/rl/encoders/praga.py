@@ -455,39 +455,28 @@ _BOARD_COLUMNS = (
 )
 
 
-def _s_wheel(s: Any, seat: int, p: Any) -> array[float]:
+def _wheel_block(s: Any, seat: int, p: Any) -> array[float]:
+    """Per wheel position, the one-hot of its action tile."""
     out = array("f")
     for t in s.slots:
         out += _TILE_AT[t]
     return out
 
 
-_ROW_NUMBERS: dict[tuple[int, tuple[int, ...]], array[float]] = {}
-
-
-def _row_numbers(r: int, row: tuple[int, ...]) -> array[float]:
-    """One row's numbers in the ``rows`` block: per position, tile present, its gold and
-    stone cost / 5 (0 for the upgrade row)."""
-    out = array("f")
-    for t in row:
-        if t < 0:
-            out += array("f", (0.0, 0.0, 0.0))
-        elif r == 2:
-            out += array("f", (1.0, 0.0, 0.0))
-        else:
-            out += array("f", (1.0, *_ROW_COST_BY_INDEX[r][t]))
-    return out
-
-
-def _s_rows(s: Any, seat: int, p: Any) -> array[float]:
-    out = array("f")
-    kept = _ROW_NUMBERS
-    for r, row in enumerate(s.rows):
-        numbers = kept.get((r, row))
-        if numbers is None:
-            numbers = keep(kept, (r, row), _row_numbers(r, row))
-        out += numbers
-    return out
+def _row_numbers(r: int) -> Callable[[tuple[int, ...]], list[float]]:
+    """The numbers of row ``r`` in the ``rows`` block: per position, tile present, its
+    gold and stone cost / 5 (0 for the upgrade row)."""
+    def numbers(row: tuple[int, ...]) -> list[float]:
+        out: list[float] = []
+        for t in row:
+            if t < 0:
+                out += (0.0, 0.0, 0.0)
+            elif r == 2:
+                out += (1.0, 0.0, 0.0)
+            else:
+                out += (1.0, *_ROW_COST_BY_INDEX[r][t])
+        return out
+    return numbers
 
 
 def _s_markets(s: Any, seat: int, p: Any) -> list[float]:
@@ -540,27 +529,18 @@ def _s_sites(s: Any, seat: int, p: Any) -> array[float]:
     return out
 
 
-def _rotation(s: Any, seat: int) -> list[int]:
-    n = s.players
-    return [(seat + k) % n for k in range(n)]
+def _techs_held(techs: tuple[int, ...]) -> list[float]:
+    row = [0.0] * _N_TECH
+    for t in techs:
+        row[t] = 1.0
+    return row
 
 
-def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    for q in _rotation(s, seat):
-        out += [len(stack) / 3 for stack in s.upg[q]]
-        out += [float(w >= 0) for w in s.walls[q]]
-    return out
-
-
-def _s_techs(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    for q in _rotation(s, seat):
-        row = [0.0] * _N_TECH
-        for t in s.techs[q]:
-            row[t] = 1.0
-        out += row
-    return out
+_BOARD_COLUMNS_OF_SEAT = (
+    Column("upg", 0, numbers=lambda upg: [len(stack) / 3 for stack in upg], size=len(ACTIONS)),
+    Column("walls", len(ACTIONS), numbers=lambda walls: [float(w >= 0) for w in walls],
+           size=len(C.wall_positions)),
+)
 
 
 def _s_bots(s: Any, seat: int, p: Any) -> list[float]:
@@ -617,18 +597,21 @@ def state_blocks(players: int) -> list[StateBlock]:
             reads=("taken", "taken_slot"), memo=True),
         StateBlock("this_turn", columns=_TURN_COLUMNS),
         StateBlock("board", columns=_BOARD_COLUMNS),
-        StateBlock("wheel", _s_wheel, reads=("slots",)),
+        StateBlock("wheel", _wheel_block, reads=("slots",)),
         StateBlock("rotation", lambda s, seat, p: _one(s.rotation % _WHEEL, _WHEEL),
                    reads=("rotation",)),
-        StateBlock("rows", _s_rows, reads=("rows",)),
+        StateBlock("rows", columns=tuple(
+            Column("rows", r * ROW_POSITIONS * 3, item=r, numbers=_row_numbers(r),
+                   size=ROW_POSITIONS * 3) for r in range(len(ROW_NAMES)))),
         StateBlock("markets", _s_markets, reads=("market_tile", "market_done")),
         StateBlock("seals", _s_seals, reads=("seal_owner",)),
         StateBlock("bridge", _s_bridge, reads=("bridge", "road_effect", "river")),
         StateBlock("sites", _s_sites, reads=("site_tile", "site_owner", "site_cube",
                                              "site_spent", "site_orient")),
         StateBlock("seats", sides=players, columns=_SEAT_COLUMNS),
-        StateBlock("seat_boards", _s_seat_boards, reads=("upg", "walls")),
-        StateBlock("technologies", _s_techs, reads=("techs",)),
+        StateBlock("seat_boards", sides=players, columns=_BOARD_COLUMNS_OF_SEAT),
+        StateBlock("technologies", sides=players,
+                   columns=(Column("techs", 0, numbers=_techs_held, size=_N_TECH),)),
         StateBlock("solo_bots", _s_bots, reads=("bots",)),
     ]
 
