@@ -130,7 +130,8 @@ class Table:
     def observation_into(self, seat: int, out: np.ndarray | memoryview) -> None:
         """Write the observation of ``seat`` into ``out`` (a float32 row, or a float32
         memoryview of one)."""
-        out[:] = self.observer.write(self.state, seat)
+        self.observer.encode(self.state, seat)
+        out[:] = self.observer.view(seat)
 
     def observation(self, seat: int) -> np.ndarray:
         """The float32 observation of ``seat`` (a new array): what its view shows, read

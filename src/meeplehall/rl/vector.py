@@ -209,12 +209,16 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         seat = table.to_move()
         assert seat is not None, "a game in the batch is over"
         self._seat[i] = seat
-        table.observation_into(seat, self._rows[i])  # the mask is kept in the batch row
+        # the observer keeps the seat's observation in the batch row, the table its mask
+        table.observer.write_to(table.state, seat, self._rows[i])
 
     def _batch(self) -> dict[str, np.ndarray]:
         if self.copy:
             return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-        return {"observation": self._obs, "action_mask": self._mask}
+        # read-only views: the observers and tables keep what they wrote there
+        obs, mask = self._obs.view(), self._mask.view()
+        obs.flags.writeable = mask.flags.writeable = False
+        return {"observation": obs, "action_mask": mask}
 
     def _start(self, i: int, seed: int) -> None:
         table = self.tables[i]
@@ -287,7 +291,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 table.play(action)
                 if table.outcome() is None:  # the next decision (the mask is in the batch)
                     to_move[i] = now = table.to_move()
-                    rows[i][:] = table.observer.write(table.state, now)
+                    table.observer.write_to(table.state, now, rows[i])
                     continue
                 seat_rewards = table.rewards()
             terminated[i] = True

@@ -433,6 +433,8 @@ class Observer:
         self._views = [row.data for row in self.rows]
         self._arrays = list(self.rows)
         self._pending = encoder.pending
+        self._lent: int | None = None  # the seat whose observation is in _target
+        self._target: memoryview | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
         """A fresh observer of the same encoder (what it kept is only a cache)."""
@@ -446,18 +448,40 @@ class Observer:
     def encode(self, state: Any, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
+        if self._lent == seat:
+            self._take_back()
         self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
         return self._arrays[seat]
 
-    def write(self, state: Any, seat: int) -> memoryview:
-        """:meth:`encode`, returning the row as a float32 memoryview (to copy it into a
-        batch row: ``batch_row_view[:] = observer.write(state, seat)``)."""
-        view = self._views[seat]
-        self._run(state, seat, self._pending(state, seat), view, self._keys[seat])
-        return view
+    def write_to(self, state: Any, seat: int, target: memoryview) -> None:
+        """Write ``seat``'s observation of ``state`` into ``target``, a float32 memoryview
+        of the observation's size (a row of a vector environment's batch) that nothing
+        else writes to.
+
+        The observer then keeps that seat's observation in ``target`` (one row for all
+        seats: a move usually changes a few blocks, and the same seat often decides
+        again), copying it to its own row only when another seat's observation is
+        written there (or :meth:`encode` asks for that seat).
+        """
+        if self._lent != seat or self._target is not target:
+            if self._lent is not None:
+                self._take_back()
+            target[:] = self._views[seat]
+            self._views[seat] = target
+            self._lent, self._target = seat, target
+        self._run(state, seat, self._pending(state, seat), target, self._keys[seat])
+
+    def _take_back(self) -> None:
+        """Copy the seat kept in the target (see :meth:`write_to`) back to its own row."""
+        seat = self._lent
+        assert seat is not None and self._target is not None
+        own = self.rows[seat].data
+        own[:] = self._target
+        self._views[seat] = own
+        self._lent = self._target = None
 
     def view(self, seat: int) -> memoryview:
-        """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""
+        """``seat``'s observation as a float32 memoryview (what was written last)."""
         return self._views[seat]
 
 
@@ -479,6 +503,7 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
     names: dict[str, Any] = {"array": array, "keep": keep, "_kept": _kept,
                              "MEMO_ENTRIES": MEMO_ENTRIES}
     body: list[str] = []
+    prelude: set[str] = set()
     slots = 0
 
     def emit(*lines: str) -> None:
@@ -494,7 +519,7 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
             raise ValueError(f"{game}: state block {b.name!r} has neither fill nor columns")
         emit(f"# {b.name}")
         if b.columns:
-            slots = _emit_columns(b, start, size, slots, names, emit, game)
+            slots = _emit_columns(b, start, size, slots, names, emit, prelude, game)
             continue
         parts = b.sides or 1
         if size % parts:
@@ -544,6 +569,8 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
                 emit(f"    v = array('f', {fill})",
                      f"    if len(v) != {part}: v = {pad}(v)")
             emit(f"    row[{a}:{z}] = v")
+    sides = [q[1:].split("_") for q in sorted(prelude - {"seat"})]
+    body[:0] = [f"q{n}_{k} = (seat + {k}) % {n}" for n, k in sides]
     source = "def run(s, seat, p, row, K):\n" + "".join(
         f"    {line}\n" for line in body) + "    return None\n"
     code = compile(source, f"<{game} observer>", "exec")
@@ -572,8 +599,9 @@ def _maker(memo: dict[Any, Any], c: Column, block: str, game: str) -> Callable[[
 
 
 def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[str, Any],
-                  emit: Callable[..., None], game: str) -> int:
-    """The lines of a block made of columns; returns the keys kept so far.
+                  emit: Callable[..., None], prelude: set[str], game: str) -> int:
+    """The lines of a block made of columns; returns the keys kept so far. Adds to
+    ``prelude`` the side numbers ``q{sides}_{k}`` (side ``(seat + k) % sides``) it reads.
 
     Raises:
         ValueError: the columns do not tile each side's part.
@@ -610,14 +638,24 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
                              f"several fields and has no number, table or numbers")
         return f"({''.join(f's.{a}{at}, ' for a in c.attr)})"
 
+    def write(c: Column, name: str, side: str, k: int, indent: str) -> None:
+        """The lines writing side part ``k`` of column ``c`` from the value ``side``."""
+        a = start + k * part + c.at
+        z = a + c.width
+        if c.table is not None:
+            emit(f"{indent}row[{a}:{z}] = {name}[{side}]")
+        elif c.number is not None or c.numbers is not None:
+            emit(f"{indent}x = {name}.get({side}) if type({side}) is not list else None",
+                 f"{indent}if x is None: x = {name}_({side})",
+                 f"{indent}row[{a}{'' if c.number is not None else f':{z}'}] = x")
+        else:
+            x = f"len({side})" if c.length else side
+            if c.offset:
+                x = f"({x} - {float(c.offset)!r})"
+            emit(f"{indent}row[{a}] = {x} / {float(c.scale)!r}")
+
     def column(c: Column, value: str, indent: str) -> None:
         nonlocal slots
-        j = slots
-        slots += 1
-        kept = "c[:] if type(c) is list else c" if isinstance(c.attr, str) else "_kept(c)"
-        emit(f"{indent}c = {value}",
-             f"{indent}if c != K[{j}]:",
-             f"{indent}    K[{j}] = {kept}")
         name = f"N{len(names)}"
         if c.table is not None:
             names[name] = tuple(array("f", x) for x in c.table)
@@ -626,28 +664,34 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
             # look-up
             names[name] = {}
             names[name + "_"] = _maker(names[name], c, b.name, game)
+        if not b.sides:
+            j = slots
+            slots += 1
+            kept = "c[:] if type(c) is list else c" if isinstance(c.attr, str) else \
+                "_kept(c)"
+            emit(f"{indent}c = {value}",
+                 f"{indent}if c != K[{j}]:",
+                 f"{indent}    K[{j}] = {kept}")
+            write(c, name, "c", 0, indent + "    ")
+            return
+        # per side: each side's value kept and compared on its own (no copy of the list)
+        emit(f"{indent}c = {value}")
         for k in range(sides):
-            q = "" if not b.sides else "[seat]" if k == 0 else f"[(seat + {k}) % {sides}]"
-            side = f"c{q}" if isinstance(c.attr, str) else \
-                f"({''.join(f'c[{n}]{q}, ' for n in range(len(c.attr)))})"
-            a = start + k * part + c.at
-            z = a + c.width
-            if c.table is not None:
-                emit(f"{indent}    row[{a}:{z}] = {name}[{side}]")
-            elif c.number is not None or c.numbers is not None:
-                emit(f"{indent}    v = {side}",
-                     f"{indent}    x = {name}.get(v) if type(v) is not list else None",
-                     f"{indent}    if x is None: x = {name}_(v)",
-                     f"{indent}    row[{a}{'' if c.number is not None else f':{z}'}] = x")
-            else:
-                x = f"len({side})" if c.length else side
-                if c.offset:
-                    x = f"({x} - {float(c.offset)!r})"
-                emit(f"{indent}    row[{a}] = {x} / {float(c.scale)!r}")
+            j = slots
+            slots += 1
+            q = "seat" if k == 0 else f"q{sides}_{k}"
+            prelude.add(q)
+            v = f"c[{q}]" if isinstance(c.attr, str) else \
+                f"({''.join(f'c[{n}][{q}], ' for n in range(len(c.attr)))})"
+            emit(f"{indent}v = {v}",
+                 f"{indent}if v is not K[{j}] and v != K[{j}]:",
+                 f"{indent}    K[{j}] = v[:] if type(v) is list else v")
+            write(c, name, "v", k, indent + "    ")
 
     for entry in b.columns:
-        if isinstance(entry, Column):
-            column(entry, read(entry), "")
+        if isinstance(entry, Column) or b.sides:  # per-side columns: each on its own
+            for c in (entry,) if isinstance(entry, Column) else entry:
+                column(c, read(c), "")
             continue
         # the group's fields as a list against the kept values of its columns
         emit(f"g = [{', '.join(read(c) for c in entry)}]",
