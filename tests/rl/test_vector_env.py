@@ -149,3 +149,17 @@ def test_worker_processes_play_the_same_games_until_new_seeds_are_drawn() -> Non
     with pytest.raises(ValueError, match="workers must be"):
         vector_env("praga", 2, workers=3)
 
+
+
+def test_batches_handed_out_without_copies_are_read_only() -> None:
+    # copy=False: the observers keep each seat's observation in its batch row and the
+    # tables their masks, so the caller reads the batch but cannot write to it.
+    env = vector_env("red-cathedral", 2, copy=False)
+    obs, _ = env.reset(seed=1)
+    rng = np.random.default_rng(0)
+    for _ in range(30):
+        with pytest.raises(ValueError, match="read-only"):
+            obs["observation"][0, 0] = 1.0
+        with pytest.raises(ValueError, match="read-only"):
+            obs["action_mask"][1, 0] = 1
+        obs, *_ = env.step(_random_legal(obs["action_mask"], rng))

@@ -60,8 +60,8 @@ def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
                **options: Any) -> Any:
     """A Gymnasium vector environment: ``num_envs`` games of ``game``, every seat played
     by the caller (:mod:`meeplehall.rl.vector`); ``workers=K`` steps them in K worker
-    processes (call ``close()`` when done), ``copy=False`` hands out the batch arrays
-    themselves, ``illegal_action="raise"`` raises on an illegal action.
+    processes (call ``close()`` when done), ``copy=False`` hands out read-only views of
+    the batch arrays, ``illegal_action="raise"`` raises on an illegal action.
 
     Raises:
         ValueError: unknown game, reward or option, ``num_envs`` below 1, or

@@ -87,6 +87,7 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._infos_set = False  # whether some agent's info is not empty
         self._after_move()
 
     def _view(self, seat: int) -> dict[str, Any]:
@@ -99,6 +100,7 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         self._cached = None
         outcome = self.table.outcome()
         if outcome is not None:
+            self._infos_set = True
             final = outcome.to_dict()
             for agent, reward in zip(self.possible_agents, self.table.rewards(), strict=True):
                 if agent in self.agents:
@@ -112,17 +114,19 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
         infos = self.infos
-        for agent in self.agents:
-            if infos[agent]:
-                infos[agent] = {}
+        if self._infos_set:
+            for agent in self.agents:
+                if infos[agent]:
+                    infos[agent] = {}
+            self._infos_set = False
         if self.views:
+            self._infos_set = True
             infos[self.agent_selection] = {
                 "view": self._view(seat), "legal": [str(a) for a in self.table.legal]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        return {"observation": self.table.observation(seat),
-                "action_mask": self.table.mask(seat)}
+        observation, mask = self.table.observe(self._seat[agent])
+        return {"observation": observation, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play catalogue index ``action`` for the agent to act (None for a finished
@@ -153,6 +157,7 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
 
     def _refuse(self, agent: str) -> None:
         """The illegal move of ``agent``: -1 to it, 0 to the others, the game ends."""
+        self._infos_set = True
         for other in self.agents:
             self.rewards[other] = -1.0 if other == agent else 0.0
             self.terminations[other] = True

@@ -66,11 +66,9 @@ class Table:
         self.state: Any = None
         self._legal: tuple[Any, ...] = ()
         self._indices: list[int] = []  # the catalogue index of each legal action
-        # The mask is a numpy view of a bytearray: item writes to a bytearray cost a
-        # fraction of numpy's.
+        # The mask is a numpy view of a bytearray, rewritten as one slice.
         self._mask_bytes: bytearray | memoryview = bytearray(self.encoder.num_actions)
         self._mask = np.frombuffer(self._mask_bytes, dtype=np.int8)
-        self._by_id = self.encoder._by_id
         self._no_mask = np.zeros(self.encoder.num_actions, dtype=np.int8)
         self._no_mask.flags.writeable = False
         self._to_move: int | None = None
@@ -93,7 +91,7 @@ class Table:
             raise ValueError(f"bind_mask needs an int8 row of {self.encoder.num_actions}")
         out[:] = self._mask
         self._mask = out
-        self._mask_bytes = memoryview(out)
+        self._mask_bytes = memoryview(out).cast("B")
 
     def reset(self, seed: int) -> None:
         """Start a new game from ``seed``."""
@@ -111,20 +109,8 @@ class Table:
         self._outcome = outcome = game.outcome(self.state)
         self._to_move = None if outcome is not None else game.current_player(self.state)
         self._legal = legal = () if outcome is not None else game.legal_actions(self.state)
-        mask = self._mask_bytes
-        for i in self._indices:
-            mask[i] = 0
-        # Encoder.indices, inlined: each action object's index remembered by identity
-        by_id = self._by_id
-        self._indices = indices = []
-        for action in legal:
-            hit = by_id.get(id(action))
-            if hit is None or hit[0] is not action:
-                i = self.encoder.indices((action,))[0]
-            else:
-                i = hit[1]
-            mask[i] = 1
-            indices.append(i)
+        self._indices, mask = self.encoder.legal(legal)
+        self._mask_bytes[:] = mask
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -151,6 +137,11 @@ class Table:
         """The float32 observation of ``seat`` (a new array): what its view shows, read
         from the state (:class:`~meeplehall.rl.encoders.base.Observer`)."""
         return self.observer.encode(self.state, seat).copy()
+
+    def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """``(observation(seat), mask(seat))`` in one call (new arrays)."""
+        mask = self._mask if self._to_move == seat else self._no_mask
+        return self.observer.encode(self.state, seat).copy(), mask.copy()
 
     def reference_observation(self, seat: int) -> np.ndarray:
         """The same observation encoded from the seat's player view (slow; for tests)."""

@@ -209,12 +209,16 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         seat = table.to_move()
         assert seat is not None, "a game in the batch is over"
         self._seat[i] = seat
-        table.observation_into(seat, self._rows[i])  # the mask is kept in the batch row
+        # the observer keeps the seat's observation in the batch row, the table its mask
+        table.observer.write_to(table.state, seat, self._rows[i])
 
     def _batch(self) -> dict[str, np.ndarray]:
         if self.copy:
             return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
-        return {"observation": self._obs, "action_mask": self._mask}
+        # read-only views: the observers and tables keep what they wrote there
+        obs, mask = self._obs.view(), self._mask.view()
+        obs.flags.writeable = mask.flags.writeable = False
+        return {"observation": obs, "action_mask": mask}
 
     def _start(self, i: int, seed: int) -> None:
         table = self.tables[i]
@@ -270,6 +274,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         illegal: np.ndarray | None = None
         final_obs: np.ndarray | None = None
         seats = self._seat.tolist()
+        to_move = seats[:]  # each game's seat to move after this call
+        rows = self._rows
         actions_now = acts.tolist() if acts.dtype.kind in "iu" else [int(a) for a in acts]
         for i, (table, action) in enumerate(zip(self.tables, actions_now, strict=True)):
             seat = seats[i]
@@ -283,8 +289,9 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 seat_rewards[seat] = -1.0
             else:
                 table.play(action)
-                if table.outcome() is None:
-                    self._write(i)
+                if table.outcome() is None:  # the next decision (the mask is in the batch)
+                    to_move[i] = now = table.to_move()
+                    table.observer.write_to(table.state, now, rows[i])
                     continue
                 seat_rewards = table.rewards()
             terminated[i] = True
@@ -297,6 +304,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             final_obs[i] = {"observation": table.observation(seat),
                             "action_mask": np.zeros(self.encoder.num_actions, np.int8)}
             self._start(i, self._next_seed())
+            to_move[i] = int(self._seat[i])
+        self._seat[:] = to_move
         infos: dict[str, Any] = {"seat": self._seat.copy()}
         if all_rewards is not None:
             infos["rewards"] = all_rewards

@@ -36,6 +36,8 @@ MEMO_ENTRIES = 4096
 """The most (seat, key) entries a memoised state block keeps (see ``StateBlock.memo``)."""
 ROW_ENTRIES = 1 << 16
 """The most rows an encoder's per-slot or per-seat cache keeps (see ``keep``)."""
+LEGAL_ENTRIES = 1 << 14
+"""The most lists of legal actions whose indices and mask an encoder keeps."""
 Filler = Callable[[View, int], Sequence[float]]
 StateFiller = Callable[[Any, int, Any], Sequence[float]]
 """``fill(state, seat, pending)``: a block's numbers read from the engine state;
@@ -65,7 +67,8 @@ class StateBlock:
 
     Attributes:
         name: the name of the view block it mirrors (same slice, same numbers).
-        fill: ``fill(state, seat, pending)``: at most the block's size of numbers.
+        fill: ``fill(state, seat, pending)``: at most the block's size of numbers (None
+            only with ``columns``).
         key: ``key(state, seat, pending)``: a value made of everything ``fill`` reads
             (copied, not a live list, unless ``live``); the block is rewritten only when
             it changes. None: rewritten at every call.
@@ -85,16 +88,68 @@ class StateBlock:
             (part ``k`` shows side ``(seat + k) % sides``); ``key`` and ``fill`` are then
             called with the side instead of the observing seat and each part is
             rewritten on its own, when that side's key changed.
+        reads: instead of ``key``: the names of the state fields ``fill`` reads (each a
+            value, or a list of immutable values, with the pending decision as ``p``);
+            the block is rewritten when one of them changed (a live key, read inline).
+        columns: instead of ``key`` and ``fill``: the block (each side's part, with
+            ``sides``) is made of :class:`Column` s that tile it, each the numbers of one
+            state field (with ``sides``, a list of one value per side); a column is
+            rewritten (for every side) only when its field changed. A tuple of columns
+            is a group, checked as one first (for fields that rarely change: one
+            comparison instead of several).
     """
 
     name: str
-    fill: StateFiller = field(repr=False)
+    fill: StateFiller | None = field(default=None, repr=False)
     key: StateFiller | None = field(default=None, repr=False)
     covers: int = 1
     memo: bool = False
     live: bool = False
     ident: bool = False
     sides: int = 0
+    reads: tuple[str, ...] = ()
+    columns: tuple[Column | tuple[Column, ...], ...] = ()
+
+
+@dataclass(frozen=True)
+class Column:
+    """The numbers one state field gives a block (or each side's part of it).
+
+    Attributes:
+        attr: the state field: an immutable value, a list (or tuple) of immutable values,
+            or, in a block with ``sides``, such a list of one value per side; or a tuple
+            of such fields, whose values ``numbers`` gets as a tuple.
+        at: where the numbers start within the block (or a side's part).
+        item: read item ``item`` of the field (of each field) instead: an immutable
+            value, or, with ``sides``, a list of one per side.
+        scale, offset: by default the value's one number is ``(value - offset) / scale``.
+        length: the value's length stands for the value there.
+        number: ``number(value)``: the value's one number, instead (kept per value: the
+            value must be hashable).
+        table: the value's numbers are ``table[value]`` (the value an index into it;
+            every entry of the same length), instead.
+        numbers: ``numbers(value)``: the value's ``size`` numbers, instead (kept per
+            value, as with ``number``).
+        size: how many numbers ``numbers`` gives.
+    """
+
+    attr: str | tuple[str, ...]
+    at: int
+    scale: float = 1.0
+    item: int | None = None
+    offset: float = 0.0
+    length: bool = False
+    number: Callable[[Any], float] | None = field(default=None, repr=False)
+    table: Sequence[Sequence[float]] | None = field(default=None, repr=False)
+    numbers: Callable[[Any], Sequence[float]] | None = field(default=None, repr=False)
+    size: int = 1
+
+    @property
+    def width(self) -> int:
+        """How many numbers the column writes (per side)."""
+        if self.table is not None:
+            return len(self.table[0])
+        return self.size if self.numbers is not None else 1
 
 
 def keep(cache: dict[Any, Any], key: Any, value: Any, limit: int = ROW_ENTRIES) -> Any:
@@ -187,6 +242,7 @@ class Encoder:
         self.actions: tuple[Any, ...] = tuple(sorted(unique, key=action_key))
         self.index: dict[Any, int] = {a: i for i, a in enumerate(self.actions)}
         self._by_id: dict[int, tuple[Any, int]] = {}
+        self._by_ids: dict[tuple[int, ...], tuple[tuple[Any, ...], list[int], bytes]] = {}
         self.blocks = tuple(blocks)
         names = [b.name for b in self.blocks]
         if len(set(names)) != len(names):
@@ -215,27 +271,45 @@ class Encoder:
         # Per memoised state block: the numbers it wrote for each (seat, key) seen, shared
         # by every observer of this encoder, at most MEMO_ENTRIES (emptied when full).
         self.memos: list[dict[Any, Any] | None] = [
-            {} if (sb.memo or sb.ident) and sb.key is not None else None
+            {} if (sb.memo or sb.ident) and (sb.key is not None or sb.reads) else None
             for sb in self.state_blocks]
 
-    def indices(self, legal: Iterable[Any]) -> list[int]:
-        """The catalogue index of each action, in order. The engines hand out the same
-        action objects again and again, so each object's index is remembered by
-        identity (the object is kept with it, so its id cannot be reused meanwhile).
+    def legal(self, actions: Sequence[Any]) -> tuple[list[int], bytes]:
+        """The catalogue index of each action, in order (a list the caller must not
+        change), and the legal mask as bytes (1 at each of those indices).
+
+        The engines hand out the same action objects again and again, and the same lists
+        of them often: both are kept by identity, each action's index (with the action,
+        so that its id cannot be reused meanwhile) and the answer for each sequence of
+        action ids (with the actions), at most LEGAL_ENTRIES sequences.
 
         Raises:
             KeyError: an action is not in the catalogue.
         """
-        memo = self._by_id
-        out = []
-        for action in legal:
-            hit = memo.get(id(action))
-            if hit is None or hit[0] is not action:
-                if len(memo) >= 1 << 16:
-                    memo.clear()
-                hit = memo[id(action)] = (action, self.action_index(action))
-            out.append(hit[1])
-        return out
+        key = tuple(map(id, actions))
+        hit = self._by_ids.get(key)
+        if hit is None:
+            memo = self._by_id
+            indices = []
+            for action in actions:
+                known = memo.get(id(action))
+                if known is None or known[0] is not action:
+                    known = keep(memo, id(action), (action, self.action_index(action)))
+                indices.append(known[1])
+            mask = bytearray(self.num_actions)
+            for i in indices:
+                mask[i] = 1
+            hit = keep(self._by_ids, key, (tuple(actions), indices, bytes(mask)),
+                       LEGAL_ENTRIES)
+        return hit[1], hit[2]
+
+    def indices(self, legal: Iterable[Any]) -> list[int]:
+        """The catalogue index of each action, in order (see :meth:`legal`).
+
+        Raises:
+            KeyError: an action is not in the catalogue.
+        """
+        return list(self.legal(tuple(legal))[0])
 
     @property
     def num_actions(self) -> int:
@@ -306,18 +380,45 @@ class Encoder:
 
 
 _UNSET = object()
+_UNSET = object()
+
+
+def _kept(key: tuple[Any, ...]) -> tuple[Any, ...]:
+    """A live key as the observer keeps it: the state's lists in it copied."""
+    return tuple([x[:] if type(x) is list else x for x in key])
+
+
+def _padded(numbers: Sequence[float], size: int, name: str, game: str) -> array[float]:
+    """A block's numbers as float32, zero-padded to its size.
+
+    Raises:
+        ValueError: more numbers than the block's size (a layout bug).
+    """
+    values = array("f", numbers)
+    if len(values) > size:
+        raise ValueError(f"{game}: state block {name!r} has {len(values)} values for "
+                         f"{size} places")
+    if len(values) < size:
+        values.frombytes(bytes(4 * (size - len(values))))
+    return values
 
 
 class Observer:
     """Observations of one table, encoded from its engine state into preallocated arrays.
 
     One float32 row per seat is kept from call to call; ``encode`` rewrites only the
-    blocks (or, for per-side blocks, the parts) whose key changed since that seat's last
-    observation. An encoder is shared by every table of a configuration, an observer
-    belongs to one table (or one slot of a vector environment).
+    blocks (or, for per-side blocks, the parts or columns) whose key changed since that
+    seat's last observation. An encoder is shared by every table of a configuration, an
+    observer belongs to one table (or one slot of a vector environment).
+
+    The layout's checks and writes are compiled once per encoder into one function of
+    straight-line Python (``source`` holds its text): no loop over the blocks, no
+    dispatch on their kind, and keys given as ``reads`` read inline. It does what the
+    blocks say and nothing else, so the view-encoding tests cover it.
 
     Raises:
-        ValueError: the encoder has no state blocks.
+        ValueError: the encoder has no state blocks, or a block's parts or columns do
+            not tile it.
     """
 
     def __init__(self, encoder: Encoder, seats: int) -> None:
@@ -325,28 +426,15 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        # One step per block, or per part of a per-side block: (start, size, key, fill,
-        # memo, mode, part, parts, block number); mode 0 plain, 1 live key, 2 memo
-        # keyed by (seat, key), 3 memo keyed by the key's identity.
-        plan = []
-        for i, (b, (start, size), memo) in enumerate(zip(
-                encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
-            mode = 3 if b.ident else 2 if memo is not None else 1 if b.live else 0
-            if b.sides:
-                if size % b.sides:
-                    raise ValueError(f"{encoder.game_name}: state block {b.name!r} of "
-                                     f"{size} values is not {b.sides} equal parts")
-                part = size // b.sides
-                plan += [(start + k * part, part, b.key, b.fill, memo, mode, k, b.sides, i)
-                         for k in range(b.sides)]
-            else:
-                plan.append((start, size, b.key, b.fill, memo, mode, -1, 0, i))
-        self._plan = tuple(plan)
-        self._keys: list[list[Any]] = [[_UNSET] * len(self._plan) for _ in range(seats)]
-        # Blocks are written through a float32 memoryview from array("f", numbers): about
-        # half the cost of assigning a list to a numpy slice.
+        self._run, self.source, slots = _compiled(encoder)
+        self._keys: list[list[Any]] = [[_UNSET] * slots for _ in range(seats)]
+        # Blocks are written through a float32 memoryview: about half the cost of
+        # assigning to a numpy slice.
         self._views = [row.data for row in self.rows]
-        self._zeros = memoryview(array("f", bytes(4 * encoder.size)))
+        self._arrays = list(self.rows)
+        self._pending = encoder.pending
+        self._lent: int | None = None  # the seat whose observation is in _target
+        self._target: memoryview | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Observer:
         """A fresh observer of the same encoder (what it kept is only a cache)."""
@@ -360,64 +448,254 @@ class Observer:
     def encode(self, state: Any, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
-        pending = self.encoder.pending(state, seat)
-        row = self._views[seat]
-        keys = self._keys[seat]
-        j = -1
-        for start, size, key, fill, memo, mode, part, parts, i in self._plan:
-            j += 1
-            who = seat if part < 0 else (seat + part) % parts
-            if key is None:
-                values = array("f", fill(state, who, pending))
-            else:
-                k = key(state, who, pending)
-                old = keys[j]
-                if old is k or (mode != 3 and old == k and old is not _UNSET):
-                    continue
-                if mode == 3:  # an interned key: its numbers by identity (else by value)
-                    keys[j] = k
-                    hit = memo.get((who, id(k)))
-                    if hit is None or hit[0] is not k:
-                        values = memo.get((who, k))
-                        if values is None:
-                            values = keep(memo, (who, k), self._padded(
-                                fill(state, who, pending), size, i), MEMO_ENTRIES)
-                        hit = keep(memo, (who, id(k)), (k, values), MEMO_ENTRIES)
-                    row[start:start + size] = hit[1]
-                    continue
-                if mode == 1:
-                    keys[j] = tuple([x[:] if type(x) is list else x for x in k])
-                else:
-                    keys[j] = k
-                if mode == 2:
-                    values = memo.get((who, k))
-                    if values is None:
-                        values = keep(memo, (who, k),
-                                      self._padded(fill(state, who, pending), size, i),
-                                      MEMO_ENTRIES)
-                    row[start:start + size] = values
-                    continue
-                values = array("f", fill(state, who, pending))
-            if len(values) != size:
-                values = self._padded(values, size, i)
-            row[start:start + size] = values
-        out: np.ndarray = self.rows[seat]
-        return out
+        if self._lent == seat:
+            self._take_back()
+        self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
+        return self._arrays[seat]
+
+    def write_to(self, state: Any, seat: int, target: memoryview) -> None:
+        """Write ``seat``'s observation of ``state`` into ``target``, a float32 memoryview
+        of the observation's size (a row of a vector environment's batch) that nothing
+        else writes to.
+
+        The observer then keeps that seat's observation in ``target`` (one row for all
+        seats: a move usually changes a few blocks, and the same seat often decides
+        again), copying it to its own row only when another seat's observation is
+        written there (or :meth:`encode` asks for that seat).
+        """
+        if self._lent != seat or self._target is not target:
+            if self._lent is not None:
+                self._take_back()
+            target[:] = self._views[seat]
+            self._views[seat] = target
+            self._lent, self._target = seat, target
+        self._run(state, seat, self._pending(state, seat), target, self._keys[seat])
+
+    def _take_back(self) -> None:
+        """Copy the seat kept in the target (see :meth:`write_to`) back to its own row."""
+        seat = self._lent
+        assert seat is not None and self._target is not None
+        own = self.rows[seat].data
+        own[:] = self._target
+        self._views[seat] = own
+        self._lent = self._target = None
 
     def view(self, seat: int) -> memoryview:
-        """``seat``'s row as a float32 memoryview (what ``encode`` wrote last)."""
+        """``seat``'s observation as a float32 memoryview (what was written last)."""
         return self._views[seat]
 
-    def _padded(self, numbers: Sequence[float], size: int, i: int) -> array[float]:
-        """A block's numbers as float32, zero-padded to its size.
 
-        Raises:
-            ValueError: more numbers than the block's size (a layout bug).
-        """
-        values = array("f", numbers)
-        if len(values) > size:
-            raise ValueError(f"{self.encoder.game_name}: state block "
-                             f"{self.encoder.state_blocks[i].name!r} has {len(values)} "
-                             f"values for {size} places")
-        values.extend(self._zeros[:size - len(values)])
-        return values
+_COMPILED: dict[int, tuple[Encoder, Callable[..., None], str, int]] = {}
+
+
+def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
+    """The encoder's ``run(s, seat, p, row, K)`` (write ``seat``'s row of state ``s``,
+    ``p`` the pending decision, ``K`` the seat's kept keys), its source and the number
+    of keys it keeps; built once per encoder.
+
+    Raises:
+        ValueError: a block's parts or columns do not tile it.
+    """
+    hit = _COMPILED.get(id(encoder))
+    if hit is not None and hit[0] is encoder:
+        return hit[1], hit[2], hit[3]
+    game = encoder.game_name
+    names: dict[str, Any] = {"array": array, "keep": keep, "_kept": _kept,
+                             "MEMO_ENTRIES": MEMO_ENTRIES}
+    body: list[str] = []
+    prelude: set[str] = set()
+    slots = 0
+
+    def emit(*lines: str) -> None:
+        body.extend(lines)
+
+    for i, (b, (start, size), memo) in enumerate(zip(
+            encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
+        names[f"F{i}"], names[f"KEY{i}"], names[f"M{i}"] = b.fill, b.key, memo
+        if sum(bool(x) for x in (b.key, b.reads, b.columns)) > 1:
+            raise ValueError(f"{game}: state block {b.name!r} has more than one of key, "
+                             f"reads and columns")
+        if b.fill is None and not b.columns:
+            raise ValueError(f"{game}: state block {b.name!r} has neither fill nor columns")
+        emit(f"# {b.name}")
+        if b.columns:
+            slots = _emit_columns(b, start, size, slots, names, emit, prelude, game)
+            continue
+        parts = b.sides or 1
+        if size % parts:
+            raise ValueError(f"{game}: state block {b.name!r} of {size} values is not "
+                             f"{parts} equal parts")
+        part = size // parts
+        names[f"PAD{i}"] = (lambda numbers, size=part, name=b.name:
+                            _padded(numbers, size, name, game))
+        for k in range(parts):
+            who = "seat" if not b.sides else "seat" if k == 0 else f"(seat + {k}) % {parts}"
+            a, z = start + k * part, start + (k + 1) * part
+            pad = f"PAD{i}"
+            fill = f"F{i}(s, {who}, p)"
+            if b.key is None and not b.reads:
+                emit(f"v = array('f', {fill})",
+                     f"if len(v) != {part}: v = {pad}(v)",
+                     f"row[{a}:{z}] = v")
+                continue
+            j = slots
+            slots += 1
+            if b.reads:
+                emit(f"k = ({''.join(f's.{r}, ' if r != 'p' else 'p, ' for r in b.reads)})")
+                # the kept key: the state's lists in it copied
+                kept = "(" + "".join(
+                    f"k[{n}], " if r == "p" else f"k[{n}][:] if type(k[{n}]) is list else "
+                    f"k[{n}], " for n, r in enumerate(b.reads)) + ")"
+            else:
+                emit(f"k = KEY{i}(s, {who}, p)")
+            if b.ident:
+                emit(f"if k is not K[{j}]:",
+                     f"    K[{j}] = k",
+                     f"    hit = M{i}.get(({who}, id(k)))",
+                     "    if hit is None or hit[0] is not k:",
+                     f"        v = M{i}.get(({who}, k))",
+                     "        if v is None:",
+                     f"            v = keep(M{i}, ({who}, k), {pad}({fill}), MEMO_ENTRIES)",
+                     f"        hit = keep(M{i}, ({who}, id(k)), (k, v), MEMO_ENTRIES)",
+                     f"    row[{a}:{z}] = hit[1]")
+                continue
+            emit(f"if k is not K[{j}] and k != K[{j}]:",
+                 f"    K[{j}] = {kept if b.reads else '_kept(k)' if b.live else 'k'}")
+            if memo is not None:
+                emit(f"    v = M{i}.get(({who}, k))",
+                     "    if v is None:",
+                     f"        v = keep(M{i}, ({who}, k), {pad}({fill}), MEMO_ENTRIES)")
+            else:
+                emit(f"    v = array('f', {fill})",
+                     f"    if len(v) != {part}: v = {pad}(v)")
+            emit(f"    row[{a}:{z}] = v")
+    sides = [q[1:].split("_") for q in sorted(prelude - {"seat"})]
+    body[:0] = [f"q{n}_{k} = (seat + {k}) % {n}" for n, k in sides]
+    source = "def run(s, seat, p, row, K):\n" + "".join(
+        f"    {line}\n" for line in body) + "    return None\n"
+    code = compile(source, f"<{game} observer>", "exec")
+    exec(code, names)
+    run: Callable[..., None] = names["run"]
+    if len(_COMPILED) >= 64:
+        _COMPILED.clear()
+    _COMPILED[id(encoder)] = (encoder, run, source, slots)
+    return run, source, slots
+
+
+def _maker(memo: dict[Any, Any], c: Column, block: str, game: str) -> Callable[[Any], Any]:
+    """The numbers of a value of column ``c`` (one float with ``number``, else a float32
+    array), kept in ``memo`` unless the value is a list."""
+    number, numbers, width = c.number, c.numbers, c.size
+
+    def make(value: Any) -> Any:
+        if number is not None:
+            out: Any = float(number(value))
+        else:
+            assert numbers is not None
+            out = _padded(numbers(value), width, block, game)
+        return out if type(value) is list else keep(memo, value, out)
+
+    return make
+
+
+def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[str, Any],
+                  emit: Callable[..., None], prelude: set[str], game: str) -> int:
+    """The lines of a block made of columns; returns the keys kept so far. Adds to
+    ``prelude`` the side numbers ``q{sides}_{k}`` (side ``(seat + k) % sides``) it reads.
+
+    Raises:
+        ValueError: the columns do not tile each side's part.
+    """
+    sides = b.sides or 1
+    if size % sides:
+        raise ValueError(f"{game}: state block {b.name!r} of {size} values is not {sides} "
+                         f"equal parts")
+    part = size // sides
+    flat = [c for entry in b.columns
+            for c in (entry if isinstance(entry, tuple) else (entry,))]
+    at = 0
+    for c in sorted(flat, key=lambda c: c.at):
+        if sum(x is not None for x in (c.number, c.table, c.numbers)) > 1:
+            raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} has "
+                             f"more than one of number, table and numbers")
+        if c.table is not None and len({len(x) for x in c.table}) != 1:
+            raise ValueError(f"{game}: the table of column {c.attr!r} of state block "
+                             f"{b.name!r} has entries of different lengths")
+        if c.at != at:
+            raise ValueError(f"{game}: the columns of state block {b.name!r} do not tile "
+                             f"its parts (a gap or overlap at {at})")
+        at += c.width
+    if at != part:
+        raise ValueError(f"{game}: the columns of state block {b.name!r} fill {at} of "
+                         f"{part} places per side")
+
+    def read(c: Column) -> str:
+        at = "" if c.item is None else f"[{c.item}]"
+        if isinstance(c.attr, str):
+            return f"s.{c.attr}{at}"
+        if c.number is None and c.table is None and c.numbers is None:
+            raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} reads "
+                             f"several fields and has no number, table or numbers")
+        return f"({''.join(f's.{a}{at}, ' for a in c.attr)})"
+
+    def write(c: Column, name: str, side: str, k: int, indent: str) -> None:
+        """The lines writing side part ``k`` of column ``c`` from the value ``side``."""
+        a = start + k * part + c.at
+        z = a + c.width
+        if c.table is not None:
+            emit(f"{indent}row[{a}:{z}] = {name}[{side}]")
+        elif c.number is not None or c.numbers is not None:
+            emit(f"{indent}x = {name}.get({side}) if type({side}) is not list else None",
+                 f"{indent}if x is None: x = {name}_({side})",
+                 f"{indent}row[{a}{'' if c.number is not None else f':{z}'}] = x")
+        else:
+            x = f"len({side})" if c.length else side
+            if c.offset:
+                x = f"({x} - {float(c.offset)!r})"
+            emit(f"{indent}row[{a}] = {x} / {float(c.scale)!r}")
+
+    def column(c: Column, value: str, indent: str) -> None:
+        nonlocal slots
+        name = f"N{len(names)}"
+        if c.table is not None:
+            names[name] = tuple(array("f", x) for x in c.table)
+        elif c.number is not None or c.numbers is not None:
+            # the numbers of each (hashable) value seen, kept: a call costs more than a
+            # look-up
+            names[name] = {}
+            names[name + "_"] = _maker(names[name], c, b.name, game)
+        if not b.sides:
+            j = slots
+            slots += 1
+            kept = "c[:] if type(c) is list else c" if isinstance(c.attr, str) else \
+                "_kept(c)"
+            emit(f"{indent}c = {value}",
+                 f"{indent}if c != K[{j}]:",
+                 f"{indent}    K[{j}] = {kept}")
+            write(c, name, "c", 0, indent + "    ")
+            return
+        # per side: each side's value kept and compared on its own (no copy of the list)
+        emit(f"{indent}c = {value}")
+        for k in range(sides):
+            j = slots
+            slots += 1
+            q = "seat" if k == 0 else f"q{sides}_{k}"
+            prelude.add(q)
+            v = f"c[{q}]" if isinstance(c.attr, str) else \
+                f"({''.join(f'c[{n}][{q}], ' for n in range(len(c.attr)))})"
+            emit(f"{indent}v = {v}",
+                 f"{indent}if v is not K[{j}] and v != K[{j}]:",
+                 f"{indent}    K[{j}] = v[:] if type(v) is list else v")
+            write(c, name, "v", k, indent + "    ")
+
+    for entry in b.columns:
+        if isinstance(entry, Column) or b.sides:  # per-side columns: each on its own
+            for c in (entry,) if isinstance(entry, Column) else entry:
+                column(c, read(c), "")
+            continue
+        # the group's fields as a list against the kept values of its columns
+        emit(f"g = [{', '.join(read(c) for c in entry)}]",
+             f"if g != K[{slots}:{slots + len(entry)}]:")
+        for n, c in enumerate(entry):
+            column(c, f"g[{n}]", "    ")
+    return slots

@@ -19,6 +19,7 @@ face-down stacks, never their order; never ``rng`` or ``unused``) and the decisi
 from __future__ import annotations
 
 from array import array
+from collections.abc import Callable
 from itertools import product
 from typing import Any
 
@@ -31,6 +32,7 @@ from meeplehall.games.praga.state import ROW_NAMES
 from meeplehall.games.praga.turn import REFRESH_PAIRS
 from meeplehall.rl.encoders.base import (
     Block,
+    Column,
     Encoder,
     StateBlock,
     View,
@@ -425,40 +427,47 @@ def _s_decision(s: Any, seat: int, p: dict[str, Any] | None, players: int) -> li
             *_decision_fields({"pending": p}, seat)]
 
 
-def _s_this_turn(s: Any, seat: int, p: Any) -> list[float]:
-    return [float(s.action_done), float(s.bonus), float(s.special), s.xact / 2,
-            float(s.refreshed), s.moves_hw / 5, s.moves_cat / 5, float(s.t14),
-            s.road_free / 3, s.road_egg / 3, *[float(x) for x in s.performed]]
+def _held(value: int) -> float:
+    return float(value >= 0)
 
 
-def _k_this_turn(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.action_done, s.bonus, s.special, s.xact, s.refreshed, s.moves_hw,
-            s.moves_cat, s.t14, s.road_free, s.road_egg, s.performed)
+def _lengths(scale: float, count: int | None = None) -> Callable[[Any], list[float]]:
+    """``numbers`` of a column: the length of each pile in a list / ``scale``."""
+    return lambda piles: [len(x) / scale for x in piles[:count]]
 
 
-def _s_table(s: Any, seat: int, p: Any) -> list[float]:
-    return [s.era / 2, s.platform / C.crane.platform_spaces, float(s.star_armed),
-            s.turns / 64, float(s.five_vp >= 0), *[len(x) / 15 for x in s.stacks[:12]],
-            *[len(x) / 6 for x in s.tech_stacks], len(s.iv_stack) / 6, len(s.v_pile) / 3,
-            len(s.cat_pile) / 3, len(s.unused) / 5]
+# this_turn and board, a column per state field; the fields that change on few moves
+# are checked together first.
+_TURN_COLUMNS = (
+    Column("action_done", 0), Column("bonus", 1), Column("refreshed", 4),
+    Column("performed", 10, numbers=lambda t: [float(x) for x in t], size=len(ACTIONS)),
+    (Column("special", 2), Column("xact", 3, 2), Column("moves_hw", 5, 5),
+     Column("moves_cat", 6, 5), Column("t14", 7), Column("road_free", 8, 3),
+     Column("road_egg", 9, 3)),
+)
+_BOARD_COLUMNS = (
+    Column("turns", 3, 64), Column("stacks", 5, numbers=_lengths(15, 12), size=12),
+    (Column("era", 0, 2), Column("platform", 1, C.crane.platform_spaces),
+     Column("star_armed", 2), Column("five_vp", 4, number=_held),
+     Column("tech_stacks", 17, numbers=_lengths(6), size=4),
+     Column("iv_stack", 21, 6, length=True), Column("v_pile", 22, 3, length=True),
+     Column("cat_pile", 23, 3, length=True), Column("unused", 24, 5, length=True)),
+)
 
 
-def _k_table(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.era, s.platform, s.star_armed, s.turns, s.five_vp,
-            *map(len, s.stacks), *map(len, s.tech_stacks),
-            len(s.iv_stack), len(s.v_pile), len(s.cat_pile), len(s.unused))
-
-
-def _s_wheel(s: Any, seat: int, p: Any) -> array[float]:
+def _wheel_block(s: Any, seat: int, p: Any) -> array[float]:
+    """Per wheel position, the one-hot of its action tile."""
     out = array("f")
     for t in s.slots:
         out += _TILE_AT[t]
     return out
 
 
-def _s_rows(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    for r, row in enumerate(s.rows):
+def _row_numbers(r: int) -> Callable[[tuple[int, ...]], list[float]]:
+    """The numbers of row ``r`` in the ``rows`` block: per position, tile present, its
+    gold and stone cost / 5 (0 for the upgrade row)."""
+    def numbers(row: tuple[int, ...]) -> list[float]:
+        out: list[float] = []
         for t in row:
             if t < 0:
                 out += (0.0, 0.0, 0.0)
@@ -466,7 +475,8 @@ def _s_rows(s: Any, seat: int, p: Any) -> list[float]:
                 out += (1.0, 0.0, 0.0)
             else:
                 out += (1.0, *_ROW_COST_BY_INDEX[r][t])
-    return out
+        return out
+    return numbers
 
 
 def _s_markets(s: Any, seat: int, p: Any) -> list[float]:
@@ -499,96 +509,38 @@ def _s_bridge(s: Any, seat: int, p: Any) -> list[float]:
             *river]
 
 
-def _s_sites(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
+_SITE_NUMBERS: dict[tuple[bool, bool, int, int, int], array[float]] = {}
+
+
+def _s_sites(s: Any, seat: int, p: Any) -> array[float]:
+    out = array("f")
     players = s.players
+    kept = _SITE_NUMBERS
     for t, owner, cube, spent, orient in zip(s.site_tile, s.site_owner, s.site_cube,
                                              s.site_spent, s.site_orient, strict=True):
-        out += (float(t >= 0), float(cube), spent / 5)
-        out += _one(_side_at(owner, seat, players), MAX_SIDES)
-        out += _one(orient if t >= 0 else -1, ORIENTATIONS)
+        # a site's numbers, by what they show
+        key = (t >= 0, cube, spent, _side_at(owner, seat, players), orient if t >= 0 else -1)
+        numbers = kept.get(key)
+        if numbers is None:
+            numbers = keep(kept, key, array("f", [
+                float(key[0]), float(cube), spent / 5, *_one(key[3], MAX_SIDES),
+                *_one(key[4], ORIENTATIONS)]))
+        out += numbers
     return out
 
 
-def _k_sites(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.site_tile, s.site_owner, s.site_cube, s.site_spent, s.site_orient)
+def _techs_held(techs: tuple[int, ...]) -> list[float]:
+    row = [0.0] * _N_TECH
+    for t in techs:
+        row[t] = 1.0
+    return row
 
 
-def _rotation(s: Any, seat: int) -> list[int]:
-    n = s.players
-    return [(seat + k) % n for k in range(n)]
-
-
-def _seat_row(s: Any, q: int) -> list[float]:
-    """One seat's numbers in the ``seats`` block."""
-    hw_row, hw_col = divmod(s.hw[q], ROW_BITS)
-    cat_row, cat_col = divmod(s.cat[q], ROW_BITS)
-    wealth = s.wealth[q]
-    once = s.once[q]
-    token = s.ptoken[q]
-    return [s.vp[q] / 100, s.gold[q] / 10, s.stone[q] / 10, s.eggs[q] / 5,
-            s.silver[q] / 5, s.goldw[q] / 5, s.red[q] / 5, s.blue[q] / 5,
-            (s.mine[q] - 1) / 10, (s.quarry[q] - 1) / 10, s.tech[q] / 10,
-            s.univ[q] / 10, s.cubes[q] / 10, s.road[q] / 10, s.seal_rights[q] / 5,
-            s.played[q] / 16,
-            hw_row / 6, hw_col / 7, cat_row / 6, cat_col / 7,
-            float(wealth & 1), float(wealth >> 1 & 1), float(wealth >> 2 & 1),
-            float(once & 1), float(once >> 1 & 1),
-            float(s.cat_tile[q] >= 0), float(s.v_tile[q] >= 0),
-            float(token[0] >= 0), float(token[1] >= 0),
-            _BITS4[s.tech_ready[q]], _BITS4[s.tech_used[q]],
-            bin(s.edge_paid[q]).count("1") / 10, bin(s.corner_paid[q]).count("1") / 10,
-            len(s.techs[q]) / 5]
-
-
-def _seat_key(s: Any, q: int) -> tuple[Any, ...]:
-    """Everything ``_seat_row`` reads of seat ``q``."""
-    return (s.vp[q], s.gold[q], s.stone[q], s.eggs[q], s.silver[q], s.goldw[q], s.red[q],
-            s.blue[q], s.mine[q], s.quarry[q], s.tech[q], s.univ[q], s.cubes[q], s.road[q],
-            s.seal_rights[q], s.played[q], s.hw[q], s.cat[q], s.wealth[q], s.once[q],
-            s.cat_tile[q] >= 0, s.v_tile[q] >= 0, s.ptoken[q][0] >= 0,
-            s.ptoken[q][1] >= 0, s.tech_ready[q], s.tech_used[q], s.edge_paid[q],
-            s.corner_paid[q], len(s.techs[q]))
-
-
-def _k_seats(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (*s.vp, *s.gold, *s.stone, *s.eggs, *s.silver, *s.goldw, *s.red, *s.blue,
-            *s.mine, *s.quarry, *s.tech, *s.univ, *s.cubes, *s.road, *s.seal_rights,
-            *s.played, *s.hw, *s.cat, *s.wealth, *s.once, *s.cat_tile, *s.v_tile,
-            *s.ptoken, *s.tech_ready, *s.tech_used, *s.edge_paid, *s.corner_paid, *s.techs)
-
-
-_SEAT_ROWS: dict[tuple[Any, ...], array[float]] = {}
-
-
-def _s_seats(s: Any, seat: int, p: Any) -> array[float]:
-    out = array("f")
-    rows = _SEAT_ROWS
-    for q in _rotation(s, seat):
-        key = _seat_key(s, q)
-        row = rows.get(key)
-        if row is None:
-            row = keep(rows, key, array("f", _seat_row(s, q)))
-        out += row
-    return out
-
-
-def _s_seat_boards(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    for q in _rotation(s, seat):
-        out += [len(stack) / 3 for stack in s.upg[q]]
-        out += [float(w >= 0) for w in s.walls[q]]
-    return out
-
-
-def _s_techs(s: Any, seat: int, p: Any) -> list[float]:
-    out: list[float] = []
-    for q in _rotation(s, seat):
-        row = [0.0] * _N_TECH
-        for t in s.techs[q]:
-            row[t] = 1.0
-        out += row
-    return out
+_BOARD_COLUMNS_OF_SEAT = (
+    Column("upg", 0, numbers=lambda upg: [len(stack) / 3 for stack in upg], size=len(ACTIONS)),
+    Column("walls", len(ACTIONS), numbers=lambda walls: [float(w >= 0) for w in walls],
+           size=len(C.wall_positions)),
+)
 
 
 def _s_bots(s: Any, seat: int, p: Any) -> list[float]:
@@ -597,34 +549,70 @@ def _s_bots(s: Any, seat: int, p: Any) -> list[float]:
     return _bots({"board": {"bots": view_sections._bots(s)}}, seat)
 
 
+def _cell(code: int) -> tuple[float, float]:
+    """A Hunger Wall or Cathedral position as row / 6 and column / 7."""
+    row, column = divmod(code, ROW_BITS)
+    return row / 6, column / 7
+
+
+def _count(bits: int) -> float:
+    """Pairs paid (a bit each) / 10."""
+    return bin(bits).count("1") / 10
+
+
+def _bits(n: int) -> list[list[float]]:
+    """Per value below ``2 ** n``: its ``n`` bits, the lowest first."""
+    return [[float(m >> b & 1) for b in range(n)] for m in range(1 << n)]
+
+
+# The numbers of one seat in the ``seats`` block, a column per state list.
+_SEAT_COLUMNS = (
+    Column("vp", 0, 100), Column("gold", 1, 10), Column("stone", 2, 10), Column("eggs", 3, 5),
+    Column("silver", 4, 5), Column("goldw", 5, 5), Column("red", 6, 5), Column("blue", 7, 5),
+    Column("mine", 8, 10, offset=1),
+    Column("quarry", 9, 10, offset=1),
+    Column("tech", 10, 10), Column("univ", 11, 10), Column("cubes", 12, 10),
+    Column("road", 13, 10), Column("seal_rights", 14, 5), Column("played", 15, 16),
+    Column("hw", 16, numbers=_cell, size=2), Column("cat", 18, numbers=_cell, size=2),
+    Column("wealth", 20, table=_bits(3)), Column("once", 23, table=_bits(2)),
+    Column("cat_tile", 25, number=_held), Column("v_tile", 26, number=_held),
+    Column("ptoken", 27, numbers=lambda t: (float(t[0] >= 0), float(t[1] >= 0)), size=2),
+    Column("tech_ready", 29, number=_BITS4.__getitem__),
+    Column("tech_used", 30, number=_BITS4.__getitem__),
+    Column("edge_paid", 31, number=_count), Column("corner_paid", 32, number=_count),
+    Column("techs", 33, 5, length=True),
+)
+
+
 def state_blocks(players: int) -> list[StateBlock]:
     """The layout of :func:`blocks`, filled from the state."""
     return [
         # decision, to_move, turn_of and decision_fields: one write when they change
         StateBlock("decision", lambda s, seat, d: _s_decision(
             s, seat, None if d is None else view_sections.pending(d), players),
-            lambda s, seat, d: (s.seat, d), covers=4, memo=True),
+            reads=("seat", "p"), covers=4, memo=True),
         StateBlock("taken_tile", lambda s, seat, p: [
             *_one(s.taken, _N_TILES), *_one((s.taken_slot if s.taken >= 0 else 0) or -1,
                                             _WHEEL)],
-            lambda s, seat, p: (s.taken, s.taken_slot), memo=True),
-        StateBlock("this_turn", _s_this_turn, _k_this_turn, memo=True),
-        StateBlock("board", _s_table, _k_table),
-        StateBlock("wheel", _s_wheel, lambda s, seat, p: s.slots),
+            reads=("taken", "taken_slot"), memo=True),
+        StateBlock("this_turn", columns=_TURN_COLUMNS),
+        StateBlock("board", columns=_BOARD_COLUMNS),
+        StateBlock("wheel", _wheel_block, reads=("slots",)),
         StateBlock("rotation", lambda s, seat, p: _one(s.rotation % _WHEEL, _WHEEL),
-                   lambda s, seat, p: s.rotation),
-        StateBlock("rows", _s_rows, lambda s, seat, p: tuple(s.rows)),
-        StateBlock("markets", _s_markets,
-                   lambda s, seat, p: (s.market_tile, *s.market_done)),
-        StateBlock("seals", _s_seals, lambda s, seat, p: tuple(s.seal_owner)),
-        StateBlock("bridge", _s_bridge,
-                   lambda s, seat, p: (*s.bridge, s.road_effect, s.river)),
-        StateBlock("sites", _s_sites, _k_sites, live=True),
-        StateBlock("seats", _s_seats, _k_seats),
-        StateBlock("seat_boards", _s_seat_boards,
-                   lambda s, seat, p: (s.upg, s.walls), live=True),
-        StateBlock("technologies", _s_techs, lambda s, seat, p: tuple(s.techs)),
-        StateBlock("solo_bots", _s_bots, lambda s, seat, p: s.bots),
+                   reads=("rotation",)),
+        StateBlock("rows", columns=tuple(
+            Column("rows", r * ROW_POSITIONS * 3, item=r, numbers=_row_numbers(r),
+                   size=ROW_POSITIONS * 3) for r in range(len(ROW_NAMES)))),
+        StateBlock("markets", _s_markets, reads=("market_tile", "market_done")),
+        StateBlock("seals", _s_seals, reads=("seal_owner",)),
+        StateBlock("bridge", _s_bridge, reads=("bridge", "road_effect", "river")),
+        StateBlock("sites", _s_sites, reads=("site_tile", "site_owner", "site_cube",
+                                             "site_spent", "site_orient")),
+        StateBlock("seats", sides=players, columns=_SEAT_COLUMNS),
+        StateBlock("seat_boards", sides=players, columns=_BOARD_COLUMNS_OF_SEAT),
+        StateBlock("technologies", sides=players,
+                   columns=(Column("techs", 0, numbers=_techs_held, size=_N_TECH),)),
+        StateBlock("solo_bots", _s_bots, reads=("bots",)),
     ]
 
 

@@ -33,6 +33,7 @@ from meeplehall.games.red_cathedral.components import (
 from meeplehall.games.red_cathedral.decisions import DECISION_NAMES
 from meeplehall.rl.encoders.base import (
     Block,
+    Column,
     Encoder,
     StateBlock,
     View,
@@ -349,28 +350,14 @@ def _k_pending(s: Any, seat: int, p: Any) -> Any:
 _MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
 _ACT_BITS = tuple([float(m >> b & 1) for b in range(len(WS_POSITIONS))]
                   for m in range(1 << len(WS_POSITIONS)))
-# The flags before the turn count and stack height, by their values (a few hundred
-# combinations ever occur).
-_FLAG_HEADS: dict[tuple[Any, ...], array[float]] = {}
-
-
-def _s_flags(s: Any, seat: int, p: Any) -> array[float]:
-    head_key = (s.main_done, s.sell_state, s.reroll_used, s.bonus_given,
-                s.end_trigger >= 0, s.mk_used, s.act_used)
-    head = _FLAG_HEADS.get(head_key)
-    if head is None:
-        head = keep(_FLAG_HEADS, head_key, array("f", [
-            float(s.main_done), s.sell_state / 2, float(s.reroll_used), float(s.bonus_given),
-            float(s.end_trigger >= 0), *_MK_BITS[s.mk_used], *_ACT_BITS[s.act_used]]))
-    out = array("f", head)
-    out.append(s.turns / 1000)
-    out.append(len(s.stack) / 10)
-    return out
-
-
-def _k_flags(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.main_done, s.sell_state, s.reroll_used, s.bonus_given, s.end_trigger,
-            s.mk_used, s.act_used, s.turns, len(s.stack))
+# flags, a column per state field; the fields that change on few moves checked together
+_FLAG_COLUMNS = (
+    Column("stack", 15, 10, length=True), Column("main_done", 0),
+    Column("mk_used", 5, table=_MK_BITS), Column("turns", 14, 1000),
+    (Column("sell_state", 1, 2), Column("reroll_used", 2), Column("bonus_given", 3),
+     Column("end_trigger", 4, number=lambda t: float(t >= 0)),
+     Column("act_used", 8, table=_ACT_BITS)),
+)
 
 
 def _s_market(s: Any, seat: int, p: Any) -> list[float]:
@@ -402,8 +389,15 @@ def _s_dice(s: Any, seat: int, p: Any) -> bytes:
     return b"".join(spaces + values)
 
 
-def _k_dice(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (*s.die_pos, *s.die_val)
+# sides of a game of 2-4 players (solo: Ivan's part is written by _s_side)
+_SIDE_COLUMNS = (
+    Column("rubles", 0, 20), Column("inv", 1, numbers=lambda t: [n / 10 for n in t],
+                                    size=len(MATERIALS)),
+    Column("score", 14, 100),
+    (Column("inv_banners", 7, 4), Column("out_banners", 8, 4),
+     Column("orn_avail", 9, numbers=lambda t: [n / 2 for n in t], size=len(_ORNAMENTS)),
+     Column("orn_placed", 12, 4), Column("completed", 13, 5)),
+)
 
 
 def _s_side(s: Any, side: int, p: Any) -> list[float]:
@@ -435,25 +429,29 @@ def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
 
 
 _SlotPlace = tuple[int, tuple[int, int, int], list[float], list[float]]
-_SLOT_ORDER: dict[tuple[Any, ...], list[_SlotPlace]] = {}
+_SLOT_ORDER: dict[tuple[Any, ...], tuple[Any, Any, list[_SlotPlace]]] = {}
 
 
 def _slot_order(s: Any) -> list[_SlotPlace]:
     """Per Cathedral slot in slot order: (slot, (its card, tower, level), the card's
     features, its tower one-hot, level and card money): what never changes in a game,
     worked out once per layout."""
-    key = (s.towers, s.card_of)
-    hit = _SLOT_ORDER.get(key)
-    if hit is None:
-        if len(_SLOT_ORDER) >= 256:
-            _SLOT_ORDER.clear()
-        entries = sorted((slot, t, level) for t, tower in enumerate(s.towers)
+    towers, card_of = s.towers, s.card_of
+    # by the identity of the game's own tuples first (hashing them costs more)
+    hit = _SLOT_ORDER.get((id(towers), id(card_of)))
+    if hit is not None and hit[0] is towers and hit[1] is card_of:
+        return hit[2]
+    key = (towers, card_of)
+    order = _SLOT_ORDER.get(key)
+    if order is None:
+        entries = sorted((slot, t, level) for t, tower in enumerate(towers)
                          for level, slot in enumerate(tower))
-        hit = _SLOT_ORDER[key] = [
-            (slot, (s.card_of[slot], t, level), [1.0, *_CARD_BY_INDEX[s.card_of[slot]]],
-             [*_one(t, TOWERS), level / 5, *_CARD_MONEY[s.card_of[slot]]])
-            for slot, t, level in entries]
-    return hit
+        order = keep(_SLOT_ORDER, key, (towers, card_of, [
+            (slot, (card_of[slot], t, level), [1.0, *_CARD_BY_INDEX[card_of[slot]]],
+             [*_one(t, TOWERS), level / 5, *_CARD_MONEY[card_of[slot]]])
+            for slot, t, level in entries]), 256)
+    keep(_SLOT_ORDER, (id(towers), id(card_of)), (towers, card_of, order[2]), 256)
+    return order[2]
 
 
 _SLOT_ROWS: dict[tuple[Any, ...], array[float]] = {}
@@ -512,18 +510,19 @@ def state_blocks(players: int) -> list[StateBlock]:
         # decision, to_move and decision_args: one write when the decision changes
         StateBlock("decision", lambda s, seat, d: _s_decision(s, seat, d, sides, ns),
                    _k_pending, covers=3, ident=True),
-        StateBlock("flags", _s_flags, _k_flags),
+        StateBlock("flags", columns=_FLAG_COLUMNS),
         StateBlock("moved_die", lambda s, seat, p: [
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
-            lambda s, seat, p: (s.moved_die, s.dest), covers=2, memo=True),
-        StateBlock("market_tiles", _s_market, lambda s, seat, p: tuple(s.tiles)),
-        StateBlock("die_positions", _s_dice, _k_dice, covers=2),
+            reads=("moved_die", "dest"), covers=2, memo=True),
+        StateBlock("market_tiles", _s_market, reads=("tiles",)),
+        StateBlock("die_positions", _s_dice, reads=("die_pos", "die_val"), covers=2),
         StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
-                   lambda s, seat, p: s.influence),
+                   reads=("influence",)),
         StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
-                   lambda s, seat, p: tuple(s.supply)),
+                   reads=("supply",)),
+        StateBlock("sides", sides=sides, columns=_SIDE_COLUMNS) if players > 1 else
         StateBlock("sides", _s_side, _k_side, sides=sides),
-        StateBlock("workshops", _s_workshops, lambda s, seat, p: tuple(s.ws)),
+        StateBlock("workshops", _s_workshops, reads=("ws",)),
         StateBlock("cathedral", _s_slots, _k_slots, live=True),
     ]
     if players == 1:
