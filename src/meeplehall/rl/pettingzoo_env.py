@@ -149,6 +149,7 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
                 table.step(action)  # raises, saying why
             self._refuse(agent)
         else:
+            assert action is not None  # is_legal(None) is False
             table.play(int(action))
             self._after_move()
             if table.outcome() is None:

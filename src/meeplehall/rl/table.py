@@ -91,7 +91,7 @@ class Table:
             raise ValueError(f"bind_mask needs an int8 row of {self.encoder.num_actions}")
         out[:] = self._mask
         self._mask = out
-        self._mask_bytes = memoryview(out).cast("B")
+        self._mask_bytes = out.data.cast("B")
 
     def reset(self, seed: int) -> None:
         """Start a new game from ``seed``."""

@@ -290,7 +290,9 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             else:
                 table.play(action)
                 if table.outcome() is None:  # the next decision (the mask is in the batch)
-                    to_move[i] = now = table.to_move()
+                    now = table.to_move()
+                    assert now is not None  # the game goes on: someone is to move
+                    to_move[i] = now
                     table.observer.write_to(table.state, now, rows[i])
                     continue
                 seat_rewards = table.rewards()
