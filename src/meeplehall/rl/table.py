@@ -127,12 +127,6 @@ class Table:
     def view(self, seat: int) -> dict[str, Any]:
         return self.game.player_view(self.state, seat)
 
-    def observation_into(self, seat: int, out: np.ndarray | memoryview) -> None:
-        """Write the observation of ``seat`` into ``out`` (a float32 row, or a float32
-        memoryview of one)."""
-        self.observer.encode(self.state, seat)
-        out[:] = self.observer.view(seat)
-
     def observation(self, seat: int) -> np.ndarray:
         """The float32 observation of ``seat`` (a new array): what its view shows, read
         from the state (:class:`~meeplehall.rl.encoders.base.Observer`)."""
@@ -140,8 +134,7 @@ class Table:
 
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``(observation(seat), mask(seat))`` in one call (new arrays)."""
-        mask = self._mask if self._to_move == seat else self._no_mask
-        return self.observer.encode(self.state, seat).copy(), mask.copy()
+        return self.observer.encode(self.state, seat).copy(), self.mask_view(seat).copy()
 
     def reference_observation(self, seat: int) -> np.ndarray:
         """The same observation encoded from the seat's player view (slow; for tests)."""

@@ -380,7 +380,6 @@ class Encoder:
 
 
 _UNSET = object()
-_UNSET = object()
 
 
 def _kept(key: tuple[Any, ...]) -> tuple[Any, ...]:
