@@ -42,7 +42,7 @@ import websockets
 
 from meeplehall.core.rng import SEED_BOUND, Rng
 from meeplehall.server import jsontext
-from meeplehall.server.cli import tune_gc
+from meeplehall.server.cli import tune_gc, tune_switching
 from tools.services import (
     find_postgres,
     find_redis,
@@ -602,6 +602,7 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
               file=sys.stderr)
         return 2
     tune_gc()  # the client's own collector pauses would count as server latency
+    tune_switching()  # so would its own threads' waits for the interpreter lock
     if processes > 1 and find_redis() is None:
         print("bench server: --processes needs redis-server (live updates between the "
               "processes)", file=sys.stderr)
