@@ -18,6 +18,14 @@ def main_state(page: Any) -> dict[str, str]:
     return state
 
 
+def join_by_link(page: Any, url: str) -> None:
+    """Open an invite link (``.../#/table/{id}/join/{seat}``) in a browser that has given
+    no name and holds no seat at that table: the page asks for a name; take the seat
+    without one."""
+    page.goto(url)
+    page.click("#join-take")
+
+
 def wait_ready(page: Any, prev_seq: str | None = None, timeout: float = 30_000) -> dict[str, str]:
     """Wait until the game is over or it is this page's turn at a new seq."""
     page.wait_for_function(READY, arg=prev_seq or "", timeout=timeout)

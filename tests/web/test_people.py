@@ -1,5 +1,6 @@
 """Online play between people, in Chromium at 1280×720: players' names (chosen in the
-lobby, for hotseat seats, when joining by an invite link, changed at the table; shown in
+lobby, for hotseat seats, when joining by an invite link (asked there of someone new),
+changed at the table; shown in
 the Players panel, the prompt, the lobby list and the end screen; never read as HTML),
 presence seen by spectators, and three things of the end and the header: the Praga
 header counts turns as the prompt does (the mover's own, of 16), the Praga solo end screen
@@ -115,6 +116,37 @@ def test_names_from_the_lobby_and_invites_shown_everywhere_as_text(new_page: Any
     entry.wait_for()
     assert SCRIPT in entry.inner_text() and "Bob" in entry.inner_text()
     for page in (host, watcher):
+        assert page.evaluate(NO_MARKUP) == {"scripts": 0, "images": 0, "x": False}
+        assert not page.errors, page.errors
+
+
+def test_a_first_time_invitee_is_asked_for_a_name(new_page: Any, server_url: str) -> None:
+    """Joining by an invite link on a device that has given no name before asks for one
+    (optional) before taking the seat; the name is kept for the next invite."""
+    host, guest = new_page(), new_page()
+    _trap(guest)
+    table = _create(host, 54, ("here", "invite"), {0: "Ann"})
+    guest.goto(f"/#/table/{table}/join/1")
+    guest.wait_for_selector("#join-invite")
+    assert "seat 2" in guest.inner_text("#join-invite")
+    assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["open"]
+    guest.fill("#join-name", f" {IMAGE}")  # trimmed; the field holds 24 characters
+    guest.click("#join-take")
+    guest.wait_for_url(f"**/#/table/{table}")
+    assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["name"] == IMAGE
+    assert guest.evaluate("() => localStorage.getItem('meeplehall.playerName')") == IMAGE
+    host.wait_for_function("(n) => document.querySelector(\"#seats li[data-seat='1']\")?"
+                           ".textContent.includes(n)", arg=IMAGE)
+    # Another device, no name given: the seat is taken without one.
+    second = _create(host, 55, ("here", "invite"), {0: "Ann"})
+    other = new_page()
+    other.goto(f"/#/table/{second}/join/1")
+    other.wait_for_selector("#join-invite")
+    other.press("#join-name", "Enter")
+    other.wait_for_url(f"**/#/table/{second}")
+    seats = httpx.get(f"{server_url}/api/tables/{second}").json()["seats"]
+    assert seats[1]["name"] is None and not seats[1]["open"]
+    for page in (host, guest, other):
         assert page.evaluate(NO_MARKUP) == {"scripts": 0, "images": 0, "x": False}
         assert not page.errors, page.errors
 

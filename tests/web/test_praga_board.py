@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 
 from meeplehall.games.praga import GAME
+from tests.web.play import join_by_link
 
 SEED = 20261126
 PARTS = ("crane", "rows", "grid-hunger-wall", "grid-cathedral", "city", "side",
@@ -42,7 +43,10 @@ def _open_table(new_page: Any, server_url: str, join: bool = True) -> tuple[Any,
         "game": "praga", "options": {"players": 2}, "seed": SEED,
         "seats": ["human", "random"]})
     page = new_page()
-    page.goto(f"{server_url}/#/table/{table['id']}" + ("/join/0" if join else ""))
+    if join:
+        join_by_link(page, f"{server_url}/#/table/{table['id']}/join/0")
+    else:
+        page.goto(f"{server_url}/#/table/{table['id']}")
     page.wait_for_selector("svg.praga-board [data-part='crane']")
     page.wait_for_selector(".praga-table [data-part='player-1']")
     return page, table["id"]

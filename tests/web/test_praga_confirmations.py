@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from tests.web.play import wait_ready
+from tests.web.play import join_by_link, wait_ready
 from tests.web.test_praga_table import _table
 
 LONE = {"end-turn", "perform"}
@@ -17,7 +17,7 @@ def test_skip_confirmations_takes_a_lone_end_of_turn_or_perform(new_page: Any,
                                                                 server_url: str) -> None:
     table = _table(server_url, ["human", "random"])
     page = new_page()
-    page.goto(f"{server_url}/#/table/{table}/join/0")
+    join_by_link(page, f"{server_url}/#/table/{table}/join/0")
     posted: list[str] = []
     page.on("request", lambda r: posted.append(str((r.post_data_json or {}).get("action")))
             if r.method == "POST" and r.url.endswith("/actions") else None)

@@ -20,7 +20,7 @@ from babel.messages.pofile import read_po
 
 from meeplehall.games.praga.components import ACTIONS
 from meeplehall.web import LANGUAGES, LOCALE, praga_geometry
-from tests.web.play import wait_ready
+from tests.web.play import join_by_link, wait_ready
 from tests.web.test_praga_table import _table
 
 # Render the board of a table into a fresh element with the given legal actions (every
@@ -66,7 +66,7 @@ def _language(page: Any, lang: str) -> None:
 
 def _open(new_page: Any, server_url: str, table: int, seat: int = 0) -> Any:
     page = new_page()
-    page.goto(f"{server_url}/#/table/{table}/join/{seat}")
+    join_by_link(page, f"{server_url}/#/table/{table}/join/{seat}")
     page.wait_for_selector(".praga-table [data-part='player-0']")
     return page
 

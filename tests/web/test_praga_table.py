@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from meeplehall.games.praga import GAME
-from tests.web.play import shot, wait_ready
+from tests.web.play import join_by_link, shot, wait_ready
 
 SEED = 20261126
 MIN_TEXT_PX = 11
@@ -84,7 +84,7 @@ def measure_decisions(page: Any, decisions: int) -> tuple[list[tuple[float, str]
 def test_text_and_targets_are_large_enough_at_1280x720(new_page: Any, server_url: str) -> None:
     table = _table(server_url, ["human", "random"])
     page = new_page()
-    page.goto(f"{server_url}/#/table/{table}/join/0")
+    join_by_link(page, f"{server_url}/#/table/{table}/join/0")
     texts, targets = measure_decisions(page, 16)
     sizes = sorted(s for s, _ in texts)
     boxes = sorted(s for s, _ in targets)
@@ -102,7 +102,10 @@ def _open(new_page: Any, server_url: str, table: int, seat: int | None = 0,
           size: tuple[int, int] = (1280, 720)) -> Any:
     page = new_page()
     page.set_viewport_size({"width": size[0], "height": size[1]})
-    page.goto(f"{server_url}/#/table/{table}" + ("" if seat is None else f"/join/{seat}"))
+    if seat is None:
+        page.goto(f"{server_url}/#/table/{table}")
+    else:
+        join_by_link(page, f"{server_url}/#/table/{table}/join/{seat}")
     page.wait_for_selector(".praga-table [data-part='player-0']")
     return page
 

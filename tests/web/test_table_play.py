@@ -14,7 +14,7 @@ import httpx
 
 from meeplehall.core.testing import random_playout
 from meeplehall.games import GAMES
-from tests.web.play import click_move, create_from_lobby, wait_ready
+from tests.web.play import click_move, create_from_lobby, join_by_link, wait_ready
 
 
 def test_the_first_click_on_create_after_changing_players_works(new_page: Any,
@@ -128,7 +128,7 @@ def test_online_joins_presence_own_invite_and_giving_up_a_seat(new_page: Any,
     host.wait_for_selector("#invite-2")
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][2]["open"]
     # A friend joins: the host's Players panel shows it at once, without a move.
-    guest.goto(f"/#/table/{table}/join/1")
+    join_by_link(guest, f"/#/table/{table}/join/1")  # asked for a name: none given
     guest.wait_for_url(f"**/#/table/{table}")
     guest.wait_for_selector("#prompt")
     host.wait_for_function("() => !document.getElementById('invite-1')")
@@ -142,7 +142,7 @@ def test_online_joins_presence_own_invite_and_giving_up_a_seat(new_page: Any,
     host.once("dialog", lambda dialog: dialog.accept())
     host.click("#seats button[data-leave='0']")
     host.wait_for_selector("#invite-0")
-    other.goto(f"/#/table/{table}/join/0")
+    join_by_link(other, f"/#/table/{table}/join/0")
     other.wait_for_url(f"**/#/table/{table}")
     wait_ready(other)
     assert other.locator("#choices button").count() > 0

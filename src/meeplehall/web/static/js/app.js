@@ -310,6 +310,23 @@ function askToJoin(id, seat, held, summary) {
   });
 }
 
+/** The invitee's name (public, optional; "" for none), asked on the page of the link. */
+function askName(id, seat, summary) {
+  return new Promise((resolve) => {
+    const input = h("input", { type: "text", id: "join-name", maxlength: MAX_NAME, autocomplete: "nickname" });
+    const take = () => resolve(input.value.trim().slice(0, MAX_NAME));
+    root.replaceChildren(h("h1", {}, `${gameTitle(summary.game)} #${id}`),
+      h("form", { class: "card", id: "join-invite", onsubmit: (e) => { e.preventDefault(); take(); } },
+        h("p", {}, t("You are invited to play seat {n} at this table.", { n: seat + 1 })),
+        h("p", {}, h("label", { for: "join-name" }, t("Your name (optional)")), " ", input),
+        h("p", { class: "toolbar" },
+          h("button", { class: "primary", id: "join-take", type: "submit" }, t("Take seat {n} here", { n: seat + 1 })),
+          h("a", { href: `#/table/${id}`, id: "join-watch" }, t("Watch this table instead")))));
+    root.dataset.page = "join";
+    input.focus();
+  });
+}
+
 async function importRecord(file, error) {
   if (!file) return;
   error.textContent = "";
@@ -333,6 +350,7 @@ async function joinByLink(id, seat) {
     const tokens = tokensFor(id);
     if (!(seat in tokens)) {
       const summary = await api("GET", `/tables/${id}`);
+      if (!games) games = await api("GET", "/games");  // the game's title on the pages below
       const info = summary.seats.find((x) => x.seat === seat);
       if (info && info.kind === "human" && !info.open) {
         throw new Error(t("Seat {n} at this table is already taken.", { n: seat + 1 }));
@@ -341,7 +359,10 @@ async function joinByLink(id, seat) {
       // ask before taking the seat that was meant for someone else.
       const held = Object.keys(tokens).map((x) => Number(x) + 1);
       if (held.length && !await askToJoin(id, seat, held, summary)) return;
-      const joined = await api("POST", `/tables/${id}/seats/${seat}/join`, { body: nameBody(savedName()) });
+      // Someone new on this device (no name given here before) is asked for one first.
+      const name = held.length || savedName() ? savedName() : await askName(id, seat, summary);
+      const joined = await api("POST", `/tables/${id}/seats/${seat}/join`, { body: nameBody(name) });
+      saveName((name || "").trim());
       rememberSeat(id, summary.game, seat, joined.token);
     }
     location.replace(`#/table/${id}`);
