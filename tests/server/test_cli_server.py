@@ -90,10 +90,11 @@ def test_serve_shortens_the_interpreter_switch_interval(
     monkeypatch.setattr(cli, "tune_gc", lambda: None)  # keep this process's collector
     monkeypatch.setattr(uvicorn, "run", lambda *_a, **_k: seen.append(sys.getswitchinterval()))
     before = sys.getswitchinterval()
+    sys.setswitchinterval(0.005)  # Python's default (an in-process benchmark may have changed it)
     try:
         assert cli.main(["serve", "--db", f"sqlite:///{tmp_path / 'm.db'}", "--port",
                          str(free_port()), "--quiet"]) == 0
     finally:
         sys.setswitchinterval(before)
-    assert seen == [pytest.approx(cli.SWITCH_INTERVAL)] and before > cli.SWITCH_INTERVAL
+    assert seen == [pytest.approx(cli.SWITCH_INTERVAL)]
     assert cli.tune_switching(before) == pytest.approx(before)

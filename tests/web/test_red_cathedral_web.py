@@ -15,6 +15,7 @@ from tests.web.play import (
     check_views,
     click_move,
     create_from_lobby,
+    join_by_link,
     play_to_end,
     shot,
     wait_ready,
@@ -152,7 +153,7 @@ def test_two_browsers_play_online_and_see_only_their_own_secrets(
                               options={"round_limit": "3"})
     link = host.input_value("#invite-1")
     assert link.endswith(f"/#/table/{table}/join/1")
-    guest.goto(link)
+    join_by_link(guest, link)
     guest.wait_for_url(f"**/#/table/{table}")
     guest.wait_for_selector("#prompt")
     watcher.goto(f"/#/table/{table}")

@@ -723,26 +723,28 @@ class TableView {
     this.nameForms = this.nameForms || {};
     let form = this.nameForms[seat.seat];
     if (!form) {
+      // Typed but not yet saved: kept through the re-renders that updates cause.
       const input = h("input", { type: "text", id: `name-${seat.seat}`, maxlength: MAX_NAME,
-        placeholder: t("Your name (optional)") });
+        placeholder: t("Your name (optional)"), oninput: () => { input.dataset.edited = "1"; } });
       const error = h("span", { class: "error", role: "alert" });
       form = h("form", { class: "name-form", "data-name-seat": seat.seat,
-        onsubmit: (ev) => { ev.preventDefault(); this.rename(seat.seat, input.value, error); } },
+        onsubmit: (ev) => { ev.preventDefault(); this.rename(seat.seat, input, error); } },
       h("label", { for: `name-${seat.seat}` }, t("Your name")), " ", input, " ",
       h("button", { type: "submit" }, t("Save name")), " ", error);
       this.nameForms[seat.seat] = form;
     }
     const input = form.querySelector("input");
-    if (document.activeElement !== input) input.value = seat.name || "";
+    if (document.activeElement !== input && !input.dataset.edited) input.value = seat.name || "";
     return form;
   }
 
-  async rename(seat, value, error) {
+  async rename(seat, input, error) {
     error.textContent = "";
-    const name = value.trim();
+    const name = input.value.trim();
     try {
       this.summary = await api("POST", `/tables/${this.id}/name`, { token: this.tokens[seat], body: { name: name || null } });
       saveName(name);
+      if (input.value.trim() === name) delete input.dataset.edited;
       this.render();
     } catch (err) {
       error.textContent = err.message;
