@@ -122,6 +122,13 @@ class StateBlock:
         default=None, repr=False)
 
 
+def top_of_stack(state: Any, seat: int) -> Any:
+    """An encoder's ``pending`` where every seat sees the decision on top of the stack
+    (``state.stack``, top last) whole: that decision, or None (read inline by the
+    observer)."""
+    return state.stack[-1] if state.stack else None
+
+
 def pending_key(state: Any, seat: int, pending: Any) -> Any:
     """A state block's ``key``: the pending decision itself (read inline by the observer)."""
     return pending
@@ -456,7 +463,6 @@ class Observer:
         # assigning to a numpy slice.
         self._views = [row.data for row in self.rows]
         self._arrays = list(self.rows)
-        self._pending = encoder.pending
         self._lent: int | None = None  # the seat whose observation is in _target
         self._target: memoryview | None = None
 
@@ -474,7 +480,7 @@ class Observer:
         next call for that seat (copy it to keep it)."""
         if self._lent == seat:
             self._take_back()
-        self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
+        self._run(state, seat, self._views[seat], self._keys[seat])
         return self._arrays[seat]
 
     def write_to(self, state: Any, seat: int, target: memoryview) -> None:
@@ -493,7 +499,7 @@ class Observer:
             target[:] = self._views[seat]
             self._views[seat] = target
             self._lent, self._target = seat, target
-        self._run(state, seat, self._pending(state, seat), target, self._keys[seat])
+        self._run(state, seat, target, self._keys[seat])
 
     def _take_back(self) -> None:
         """Copy the seat kept in the target (see :meth:`write_to`) back to its own row."""
@@ -548,8 +554,8 @@ class _Source:
 
 
 def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, tuple[Any, ...]]:
-    """The encoder's ``run(s, seat, p, row, K)`` (write ``seat``'s row of state ``s``,
-    ``p`` the pending decision, ``K`` the seat's kept keys), its source and the first
+    """The encoder's ``run(s, seat, row, K)`` (write ``seat``'s row of state ``s``, ``K``
+    the seat's kept keys; ``p`` in it is the pending decision), its source and the first
     value of each kept key; built once per encoder.
 
     Raises:
@@ -641,8 +647,11 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, tuple[Any, ..
                 emit(f"    v = array('f', {fill})",
                      f"    if len(v) != {part}: v = {pad}(v)")
             emit(f"    row[{a}:{z}] = v")
+    names["PENDING"] = encoder.pending
     prelude = [f"q{n}_{k} = (seat + {k}) % {n}" for n, k in sorted(src.sides)]
-    source = "def run(s, seat, p, row, K):\n" + "".join(
+    prelude.append("p = s.stack[-1] if s.stack else None" if encoder.pending is top_of_stack
+                   else "p = PENDING(s, seat)")
+    source = "def run(s, seat, row, K):\n" + "".join(
         f"    {line}\n" for line in prelude + src.body) + "    return None\n"
     code = compile(source, f"<{game} observer>", "exec")
     exec(code, names)

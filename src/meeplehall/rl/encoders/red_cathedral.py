@@ -45,6 +45,7 @@ from meeplehall.rl.encoders.base import (
     relative,
     rotate,
     scaled,
+    top_of_stack,
 )
 
 C = load()
@@ -330,12 +331,6 @@ _CARD_MONEY = tuple((c.rp / 10, c.rubles / 10) for c in C.cards)
 _NO_WS_BOARD = (-1,) * len(WS_POSITIONS)
 
 
-def pending(s: Any, seat: int) -> Any:
-    """The decision on top of the stack (every seat sees the same; a frozen value, so it
-    is its own block key), or None."""
-    return s.stack[-1] if s.stack else None
-
-
 def _one(index: int, classes: int) -> list[float]:
     row = [0.0] * classes
     if 0 <= index < classes:
@@ -566,4 +561,4 @@ def state_blocks(players: int) -> list[StateBlock]:
 def make_encoder(players: int) -> Encoder:
     """The encoder for a game of ``players`` seats (1 = solo against Ivan)."""
     return Encoder("red-cathedral", players, catalogue(players), blocks(players),
-                   state_blocks(players), pending)
+                   state_blocks(players), top_of_stack)
