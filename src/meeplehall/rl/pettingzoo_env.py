@@ -97,9 +97,15 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
 
     def _after_move(self) -> None:
         """Point at the next agent and fill infos; pay rewards if the game ended."""
-        self._cached = None
-        outcome = self.table.outcome()
-        if outcome is not None:
+        self._next(self.table.to_move())
+
+    def _next(self, seat: int | None) -> None:
+        """``_after_move`` with the seat to move (None: the game is over)."""
+        if self._cached is not None:
+            self._cached = None
+        if seat is None:
+            outcome = self.table.outcome()
+            assert outcome is not None
             self._infos_set = True
             final = outcome.to_dict()
             for agent, reward in zip(self.possible_agents, self.table.rewards(), strict=True):
@@ -110,23 +116,33 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
                     if self.views:
                         self.infos[agent]["view"] = self._view(self._seat[agent])
             return
-        seat = self.table.to_move()
-        assert seat is not None
         self.agent_selection = self.possible_agents[seat]
-        infos = self.infos
         if self._infos_set:
+            infos = self.infos
             for agent in self.agents:
                 if infos[agent]:
                     infos[agent] = {}
             self._infos_set = False
         if self.views:
             self._infos_set = True
-            infos[self.agent_selection] = {
+            self.infos[self.agent_selection] = {
                 "view": self._view(seat), "legal": [str(a) for a in self.table.legal]}
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         observation, mask = self.table.observe(self._seat[agent])
         return {"observation": observation, "action_mask": mask}
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The agent to act's observation (None with ``observe=False``), cumulative
+        reward, termination, truncation and info (PettingZoo's ``last``)."""
+        agent = self.agent_selection
+        if observe:
+            observation, mask = self.table.observe(self._seat[agent])
+            obs: Any = {"observation": observation, "action_mask": mask}
+        else:
+            obs = None
+        return (obs, self._cumulative_rewards[agent], self.terminations[agent],
+                self.truncations[agent], self.infos[agent])
 
     def step(self, action: int | None) -> None:
         """Play catalogue index ``action`` for the agent to act (None for a finished
@@ -150,9 +166,9 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
             self._refuse(agent)
         else:
             assert action is not None  # is_legal(None) is False
-            table.play(int(action))
-            self._after_move()
-            if table.outcome() is None:
+            seat = table.play(action if type(action) is int else int(action))
+            self._next(seat)
+            if seat is not None:
                 return  # rewards are paid only at the end: nothing to accumulate
         self._accumulate_rewards()
 

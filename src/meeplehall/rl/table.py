@@ -73,6 +73,12 @@ class Table:
         self._no_mask.flags.writeable = False
         self._to_move: int | None = None
         self._outcome: Outcome | None = None
+        # the protocol's methods bound once (one look-up less at every move)
+        self._outcome_of = self.game.outcome
+        self._current_player = self.game.current_player
+        self._legal_actions = self.game.legal_actions
+        self._apply = self.game.apply_unchecked
+        self._legal_of = self.encoder.legal
 
     def clone(self) -> Table:
         """An independent copy: the engine state is cloned, game and encoder shared."""
@@ -104,13 +110,20 @@ class Table:
         was replaced from outside)."""
         self._refresh()
 
-    def _refresh(self) -> None:
-        game = self.game
-        self._outcome = outcome = game.outcome(self.state)
-        self._to_move = None if outcome is not None else game.current_player(self.state)
-        self._legal = legal = () if outcome is not None else game.legal_actions(self.state)
-        self._indices, mask = self.encoder.legal(legal)
+    def _refresh(self) -> int | None:
+        """Read the new position; returns the seat to move (None: the game is over)."""
+        state = self.state
+        self._outcome = outcome = self._outcome_of(state)
+        if outcome is not None:
+            self._to_move, self._legal = None, ()
+            self._indices, mask = self.encoder.legal(())
+            self._mask_bytes[:] = mask
+            return None
+        self._to_move = seat = self._current_player(state)
+        self._legal = legal = self._legal_actions(state)
+        self._indices, mask = self._legal_of(legal)
         self._mask_bytes[:] = mask
+        return seat
 
     @property
     def legal(self) -> tuple[Any, ...]:
@@ -134,7 +147,8 @@ class Table:
 
     def observe(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """``(observation(seat), mask(seat))`` in one call (new arrays)."""
-        return self.observer.encode(self.state, seat).copy(), self.mask_view(seat).copy()
+        return (self.observer.encode(self.state, seat).copy(),
+                (self._mask if self._to_move == seat else self._no_mask).copy())
 
     def reference_observation(self, seat: int) -> np.ndarray:
         """The same observation encoded from the seat's player view (slow; for tests)."""
@@ -147,10 +161,14 @@ class Table:
     def is_legal(self, index: Any) -> bool:
         """Whether catalogue ``index`` is a legal action now (False once the game is
         over, or for anything that is not an index)."""
-        try:
-            i = int(index)
-        except (TypeError, ValueError, OverflowError):
-            return False
+        i: int
+        if type(index) is int:
+            i = index
+        else:
+            try:
+                i = int(index)
+            except (TypeError, ValueError, OverflowError):
+                return False
         return 0 <= i < len(self._mask_bytes) and self._mask_bytes[i] == 1
 
     def mask_view(self, seat: int) -> np.ndarray:
@@ -183,15 +201,15 @@ class Table:
                 raise ValueError(f"action index {int(index)} ({action}) is not legal now; "
                                  f"{self.game.describe_decision(self.state)} "
                                  f"({len(self._legal)} legal actions)")
-        self.game.apply_unchecked(self.state, action)
+        self._apply(self.state, action)
         self._refresh()
         return action
 
-    def play(self, index: int) -> None:
+    def play(self, index: int) -> int | None:
         """Apply the action at catalogue ``index``, which :meth:`is_legal` accepted (not
-        checked again)."""
-        self.game.apply_unchecked(self.state, self._legal[self._indices.index(index)])
-        self._refresh()
+        checked again); returns the seat to move next (None: the game is over)."""
+        self._apply(self.state, self._legal[self._indices.index(index)])
+        return self._refresh()
 
     def step_action(self, action: Any) -> None:
         """Apply an action value (from a bot), checked against the legal list."""

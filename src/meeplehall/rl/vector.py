@@ -288,10 +288,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 seat_rewards = [0.0] * self.players
                 seat_rewards[seat] = -1.0
             else:
-                table.play(action)
-                if table.outcome() is None:  # the next decision (the mask is in the batch)
-                    now = table.to_move()
-                    assert now is not None  # the game goes on: someone is to move
+                now = table.play(action)
+                if now is not None:  # the next decision (the mask is in the batch)
                     to_move[i] = now
                     table.observer.write_to(table.state, now, rows[i])
                     continue

@@ -21,9 +21,11 @@ encoded the same way, so a policy can play any seat.
 
 from __future__ import annotations
 
+import operator
 from array import array
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import compress
 from typing import Any
 
 import numpy as np
@@ -90,13 +92,20 @@ class StateBlock:
             rewritten on its own, when that side's key changed.
         reads: instead of ``key``: the names of the state fields ``fill`` reads (each a
             value, or a list of immutable values, with the pending decision as ``p``);
-            the block is rewritten when one of them changed (a live key, read inline).
+            the block is rewritten when one of them changed (a live key, read inline:
+            the field itself with one name, the tuple of them with several).
         columns: instead of ``key`` and ``fill``: the block (each side's part, with
             ``sides``) is made of :class:`Column` s that tile it, each the numbers of one
-            state field (with ``sides``, a list of one value per side); a column is
-            rewritten (for every side) only when its field changed. A tuple of columns
-            is a group, checked as one first (for fields that rarely change: one
-            comparison instead of several).
+            state field (with ``sides``, a list of one immutable value per side, checked
+            as a whole first); a column is rewritten (for the sides whose value changed)
+            only when its field changed. A tuple of columns is a group, checked as one
+            first (for fields that rarely change: one comparison instead of several).
+        update: instead of ``fill``, with ``reads`` or ``key``: when the key changed,
+            ``update(s, seat, p, row, at, old)`` writes into ``row`` (the float32
+            memoryview of the whole observation, the block starting at ``at``) the numbers
+            that changed since ``old``, the key kept at the last write (None: nothing was
+            written yet, write them all). For large blocks of which a move changes a
+            little (one Cathedral card, one die).
     """
 
     name: str
@@ -109,6 +118,20 @@ class StateBlock:
     sides: int = 0
     reads: tuple[str, ...] = ()
     columns: tuple[Column | tuple[Column, ...], ...] = ()
+    update: Callable[[Any, int, Any, memoryview, int, Any], None] | None = field(
+        default=None, repr=False)
+
+
+def top_of_stack(state: Any, seat: int) -> Any:
+    """An encoder's ``pending`` where every seat sees the decision on top of the stack
+    (``state.stack``, top last) whole: that decision, or None (read inline by the
+    observer)."""
+    return state.stack[-1] if state.stack else None
+
+
+def pending_key(state: Any, seat: int, pending: Any) -> Any:
+    """A state block's ``key``: the pending decision itself (read inline by the observer)."""
+    return pending
 
 
 @dataclass(frozen=True)
@@ -131,6 +154,9 @@ class Column:
         numbers: ``numbers(value)``: the value's ``size`` numbers, instead (kept per
             value, as with ``number``).
         size: how many numbers ``numbers`` gives.
+        each: the field is a list of ``each`` values (not with ``sides``, ``item`` or
+            several fields) and item ``i`` gives its numbers (as above) at
+            ``at + i * width``; only the items that changed are rewritten.
     """
 
     attr: str | tuple[str, ...]
@@ -143,10 +169,16 @@ class Column:
     table: Sequence[Sequence[float]] | None = field(default=None, repr=False)
     numbers: Callable[[Any], Sequence[float]] | None = field(default=None, repr=False)
     size: int = 1
+    each: int = 0
 
     @property
     def width(self) -> int:
         """How many numbers the column writes (per side)."""
+        return self.item_width * (self.each or 1)
+
+    @property
+    def item_width(self) -> int:
+        """How many numbers one value gives."""
         if self.table is not None:
             return len(self.table[0])
         return self.size if self.numbers is not None else 1
@@ -425,13 +457,12 @@ class Observer:
             raise ValueError(f"{encoder.game_name}: no state encoder")
         self.encoder = encoder
         self.rows = np.zeros((seats, encoder.size), dtype=np.float32)
-        self._run, self.source, slots = _compiled(encoder)
-        self._keys: list[list[Any]] = [[_UNSET] * slots for _ in range(seats)]
+        self._run, self.source, self._init = _compiled(encoder)
+        self._keys: list[list[Any]] = [list(self._init) for _ in range(seats)]
         # Blocks are written through a float32 memoryview: about half the cost of
         # assigning to a numpy slice.
         self._views = [row.data for row in self.rows]
         self._arrays = list(self.rows)
-        self._pending = encoder.pending
         self._lent: int | None = None  # the seat whose observation is in _target
         self._target: memoryview | None = None
 
@@ -442,14 +473,14 @@ class Observer:
     def forget(self) -> None:
         """Drop what was kept (call it when the table starts a new game)."""
         for keys in self._keys:
-            keys[:] = [_UNSET] * len(keys)
+            keys[:] = self._init
 
     def encode(self, state: Any, seat: int) -> np.ndarray:
         """``seat``'s observation of ``state``: the observer's own row, overwritten by the
         next call for that seat (copy it to keep it)."""
         if self._lent == seat:
             self._take_back()
-        self._run(state, seat, self._pending(state, seat), self._views[seat], self._keys[seat])
+        self._run(state, seat, self._views[seat], self._keys[seat])
         return self._arrays[seat]
 
     def write_to(self, state: Any, seat: int, target: memoryview) -> None:
@@ -468,7 +499,7 @@ class Observer:
             target[:] = self._views[seat]
             self._views[seat] = target
             self._lent, self._target = seat, target
-        self._run(state, seat, self._pending(state, seat), target, self._keys[seat])
+        self._run(state, seat, target, self._keys[seat])
 
     def _take_back(self) -> None:
         """Copy the seat kept in the target (see :meth:`write_to`) back to its own row."""
@@ -484,41 +515,75 @@ class Observer:
         return self._views[seat]
 
 
-_COMPILED: dict[int, tuple[Encoder, Callable[..., None], str, int]] = {}
+_COMPILED: dict[int, tuple[Encoder, Callable[..., None], str, tuple[Any, ...]]] = {}
 
 
-def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
-    """The encoder's ``run(s, seat, p, row, K)`` (write ``seat``'s row of state ``s``,
-    ``p`` the pending decision, ``K`` the seat's kept keys), its source and the number
-    of keys it keeps; built once per encoder.
+class _Source:
+    """The lines of an observer's ``run`` being built, the names they use, and the first
+    value of each key they keep (``K[j]``)."""
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.names: dict[str, Any] = {"array": array, "keep": keep, "_kept": _kept,
+                                      "MEMO_ENTRIES": MEMO_ENTRIES, "compress": compress,
+                                      "ne": operator.ne, "_UNSET": _UNSET}
+        self.body: list[str] = []
+        self.sides: set[tuple[int, int]] = set()  # the side numbers q{n}_{k} read
+        self.init: list[Any] = []
+
+    def emit(self, *lines: str) -> None:
+        self.body.extend(lines)
+
+    def slot(self, first: Any = _UNSET) -> int:
+        """A new kept key, ``first`` until the first write (nothing equals ``_UNSET``)."""
+        self.init.append(first)
+        return len(self.init) - 1
+
+    def name(self, value: Any) -> str:
+        """A new global of the generated code holding ``value``."""
+        name = f"N{len(self.names)}"
+        self.names[name] = value
+        return name
+
+    def side(self, sides: int, k: int) -> str:
+        """The expression of side ``(seat + k) % sides``."""
+        if k == 0:
+            return "seat"
+        self.sides.add((sides, k))
+        return f"q{sides}_{k}"
+
+
+def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, tuple[Any, ...]]:
+    """The encoder's ``run(s, seat, row, K)`` (write ``seat``'s row of state ``s``, ``K``
+    the seat's kept keys; ``p`` in it is the pending decision), its source and the first
+    value of each kept key; built once per encoder.
 
     Raises:
-        ValueError: a block's parts or columns do not tile it.
+        ValueError: a block's parts or columns do not tile it, or it mixes options
+            that do not go together.
     """
     hit = _COMPILED.get(id(encoder))
     if hit is not None and hit[0] is encoder:
         return hit[1], hit[2], hit[3]
     game = encoder.game_name
-    names: dict[str, Any] = {"array": array, "keep": keep, "_kept": _kept,
-                             "MEMO_ENTRIES": MEMO_ENTRIES}
-    body: list[str] = []
-    prelude: set[str] = set()
-    slots = 0
-
-    def emit(*lines: str) -> None:
-        body.extend(lines)
-
+    src = _Source(game)
+    names, emit = src.names, src.emit
     for i, (b, (start, size), memo) in enumerate(zip(
             encoder.state_blocks, encoder.state_slices, encoder.memos, strict=True)):
         names[f"F{i}"], names[f"KEY{i}"], names[f"M{i}"] = b.fill, b.key, memo
+        names[f"U{i}"] = b.update
         if sum(bool(x) for x in (b.key, b.reads, b.columns)) > 1:
             raise ValueError(f"{game}: state block {b.name!r} has more than one of key, "
                              f"reads and columns")
-        if b.fill is None and not b.columns:
-            raise ValueError(f"{game}: state block {b.name!r} has neither fill nor columns")
+        if sum(x is not None for x in (b.fill, b.update)) + bool(b.columns) != 1:
+            raise ValueError(f"{game}: state block {b.name!r} needs one of fill, update "
+                             f"and columns")
+        if b.update is not None and ((b.key is None and not b.reads) or b.memo or b.ident):
+            raise ValueError(f"{game}: state block {b.name!r}: update needs key or reads, "
+                             f"and no memo")
         emit(f"# {b.name}")
         if b.columns:
-            slots = _emit_columns(b, start, size, slots, names, emit, prelude, game)
+            _emit_columns(b, start, size, src)
             continue
         parts = b.sides or 1
         if size % parts:
@@ -527,8 +592,10 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
         part = size // parts
         names[f"PAD{i}"] = (lambda numbers, size=part, name=b.name:
                             _padded(numbers, size, name, game))
+        if b.ident:  # per seat (or side): the numbers of each decision object seen, by id
+            names[f"I{i}"] = [{} for _ in range(max(encoder.players, parts))]
         for k in range(parts):
-            who = "seat" if not b.sides else "seat" if k == 0 else f"(seat + {k}) % {parts}"
+            who = "seat" if not b.sides else src.side(parts, k)
             a, z = start + k * part, start + (k + 1) * part
             pad = f"PAD{i}"
             fill = f"F{i}(s, {who}, p)"
@@ -537,29 +604,41 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
                      f"if len(v) != {part}: v = {pad}(v)",
                      f"row[{a}:{z}] = v")
                 continue
-            j = slots
-            slots += 1
-            if b.reads:
+            j = src.slot()
+            if b.reads == ("p",):
+                emit("k = p")
+                kept = "k"
+            elif len(b.reads) == 1:  # the field itself (a copy of a list) is the key
+                emit(f"k = s.{b.reads[0]}")
+                kept = "k[:] if type(k) is list else k"
+            elif b.reads:
                 emit(f"k = ({''.join(f's.{r}, ' if r != 'p' else 'p, ' for r in b.reads)})")
                 # the kept key: the state's lists in it copied
                 kept = "(" + "".join(
                     f"k[{n}], " if r == "p" else f"k[{n}][:] if type(k[{n}]) is list else "
                     f"k[{n}], " for n, r in enumerate(b.reads)) + ")"
+            elif b.key is pending_key:
+                emit("k = p")
             else:
                 emit(f"k = KEY{i}(s, {who}, p)")
             if b.ident:
                 emit(f"if k is not K[{j}]:",
                      f"    K[{j}] = k",
-                     f"    hit = M{i}.get(({who}, id(k)))",
+                     f"    hit = I{i}[{who}].get(id(k))",
                      "    if hit is None or hit[0] is not k:",
                      f"        v = M{i}.get(({who}, k))",
                      "        if v is None:",
                      f"            v = keep(M{i}, ({who}, k), {pad}({fill}), MEMO_ENTRIES)",
-                     f"        hit = keep(M{i}, ({who}, id(k)), (k, v), MEMO_ENTRIES)",
+                     f"        hit = keep(I{i}[{who}], id(k), (k, v), MEMO_ENTRIES)",
                      f"    row[{a}:{z}] = hit[1]")
                 continue
-            emit(f"if k is not K[{j}] and k != K[{j}]:",
-                 f"    K[{j}] = {kept if b.reads else '_kept(k)' if b.live else 'k'}")
+            emit(f"if k is not K[{j}] and k != K[{j}]:")
+            if b.update is not None:
+                emit(f"    o = K[{j}]")
+            emit(f"    K[{j}] = {kept if b.reads else '_kept(k)' if b.live else 'k'}")
+            if b.update is not None:
+                emit(f"    U{i}(s, {who}, p, row, {a}, None if o is _UNSET else o)")
+                continue
             if memo is not None:
                 emit(f"    v = M{i}.get(({who}, k))",
                      "    if v is None:",
@@ -568,17 +647,20 @@ def _compiled(encoder: Encoder) -> tuple[Callable[..., None], str, int]:
                 emit(f"    v = array('f', {fill})",
                      f"    if len(v) != {part}: v = {pad}(v)")
             emit(f"    row[{a}:{z}] = v")
-    sides = [q[1:].split("_") for q in sorted(prelude - {"seat"})]
-    body[:0] = [f"q{n}_{k} = (seat + {k}) % {n}" for n, k in sides]
-    source = "def run(s, seat, p, row, K):\n" + "".join(
-        f"    {line}\n" for line in body) + "    return None\n"
+    names["PENDING"] = encoder.pending
+    prelude = [f"q{n}_{k} = (seat + {k}) % {n}" for n, k in sorted(src.sides)]
+    prelude.append("p = s.stack[-1] if s.stack else None" if encoder.pending is top_of_stack
+                   else "p = PENDING(s, seat)")
+    source = "def run(s, seat, row, K):\n" + "".join(
+        f"    {line}\n" for line in prelude + src.body) + "    return None\n"
     code = compile(source, f"<{game} observer>", "exec")
     exec(code, names)
     run: Callable[..., None] = names["run"]
     if len(_COMPILED) >= 64:
         _COMPILED.clear()
-    _COMPILED[id(encoder)] = (encoder, run, source, slots)
-    return run, source, slots
+    init = tuple(src.init)
+    _COMPILED[id(encoder)] = (encoder, run, source, init)
+    return run, source, init
 
 
 def _maker(memo: dict[Any, Any], c: Column, block: str, game: str) -> Callable[[Any], Any]:
@@ -597,19 +679,9 @@ def _maker(memo: dict[Any, Any], c: Column, block: str, game: str) -> Callable[[
     return make
 
 
-def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[str, Any],
-                  emit: Callable[..., None], prelude: set[str], game: str) -> int:
-    """The lines of a block made of columns; returns the keys kept so far. Adds to
-    ``prelude`` the side numbers ``q{sides}_{k}`` (side ``(seat + k) % sides``) it reads.
-
-    Raises:
-        ValueError: the columns do not tile each side's part.
-    """
-    sides = b.sides or 1
-    if size % sides:
-        raise ValueError(f"{game}: state block {b.name!r} of {size} values is not {sides} "
-                         f"equal parts")
-    part = size // sides
+def _check_columns(b: StateBlock, part: int, game: str) -> None:
+    """Raises ValueError unless the columns of ``b`` tile each side's part of ``part``
+    values, each with at most one of number, table and numbers."""
     flat = [c for entry in b.columns
             for c in (entry if isinstance(entry, tuple) else (entry,))]
     at = 0
@@ -620,6 +692,9 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
         if c.table is not None and len({len(x) for x in c.table}) != 1:
             raise ValueError(f"{game}: the table of column {c.attr!r} of state block "
                              f"{b.name!r} has entries of different lengths")
+        if c.each and (b.sides or c.item is not None or not isinstance(c.attr, str)):
+            raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r}: each "
+                             f"goes with one field, no item and no sides")
         if c.at != at:
             raise ValueError(f"{game}: the columns of state block {b.name!r} do not tile "
                              f"its parts (a gap or overlap at {at})")
@@ -628,73 +703,145 @@ def _emit_columns(b: StateBlock, start: int, size: int, slots: int, names: dict[
         raise ValueError(f"{game}: the columns of state block {b.name!r} fill {at} of "
                          f"{part} places per side")
 
+
+def _emit_columns(b: StateBlock, start: int, size: int, src: _Source) -> None:
+    """The lines of a block made of columns.
+
+    Raises:
+        ValueError: the columns do not tile each side's part.
+    """
+    game, emit = src.game, src.emit
+    sides = b.sides or 1
+    if size % sides:
+        raise ValueError(f"{game}: state block {b.name!r} of {size} values is not {sides} "
+                         f"equal parts")
+    part = size // sides
+    _check_columns(b, part, game)
+
     def read(c: Column) -> str:
+        """The column's value (per side: its list of values), a length without sides."""
         at = "" if c.item is None else f"[{c.item}]"
         if isinstance(c.attr, str):
-            return f"s.{c.attr}{at}"
+            value = f"s.{c.attr}{at}"
+            return f"len({value})" if c.length and not b.sides else value
         if c.number is None and c.table is None and c.numbers is None:
             raise ValueError(f"{game}: column {c.attr!r} of state block {b.name!r} reads "
                              f"several fields and has no number, table or numbers")
         return f"({''.join(f's.{a}{at}, ' for a in c.attr)})"
 
-    def write(c: Column, name: str, side: str, k: int, indent: str) -> None:
-        """The lines writing side part ``k`` of column ``c`` from the value ``side``."""
-        a = start + k * part + c.at
-        z = a + c.width
+    def maker(c: Column) -> str:
+        """The global holding the column's table, or its memo of numbers per value."""
         if c.table is not None:
-            emit(f"{indent}row[{a}:{z}] = {name}[{side}]")
-        elif c.number is not None or c.numbers is not None:
-            emit(f"{indent}x = {name}.get({side}) if type({side}) is not list else None",
-                 f"{indent}if x is None: x = {name}_({side})",
-                 f"{indent}row[{a}{'' if c.number is not None else f':{z}'}] = x")
-        else:
-            x = f"len({side})" if c.length else side
-            if c.offset:
-                x = f"({x} - {float(c.offset)!r})"
-            emit(f"{indent}row[{a}] = {x} / {float(c.scale)!r}")
-
-    def column(c: Column, value: str, indent: str) -> None:
-        nonlocal slots
-        name = f"N{len(names)}"
-        if c.table is not None:
-            names[name] = tuple(array("f", x) for x in c.table)
-        elif c.number is not None or c.numbers is not None:
+            return src.name(tuple(array("f", x) for x in c.table))
+        if c.number is not None or c.numbers is not None:
             # the numbers of each (hashable) value seen, kept: a call costs more than a
             # look-up
-            names[name] = {}
-            names[name + "_"] = _maker(names[name], c, b.name, game)
-        if not b.sides:
-            j = slots
-            slots += 1
-            kept = "c[:] if type(c) is list else c" if isinstance(c.attr, str) else \
-                "_kept(c)"
-            emit(f"{indent}c = {value}",
-                 f"{indent}if c != K[{j}]:",
-                 f"{indent}    K[{j}] = {kept}")
-            write(c, name, "c", 0, indent + "    ")
+            name = src.name({})
+            src.names[name + "_"] = _maker(src.names[name], c, b.name, game)
+            return name
+        return ""
+
+    def write(c: Column, name: str, value: str, at: str, indent: str,
+              measured: bool) -> None:
+        """The lines writing ``value``'s numbers at ``at`` (an expression; ``measured``:
+        a length column's value is the length already)."""
+        z = f"{at} + {c.item_width}"
+        if c.table is not None:
+            emit(f"{indent}row[{at}:{z}] = {name}[{value}]")
+        elif c.number is not None or c.numbers is not None:
+            emit(f"{indent}x = {name}.get({value}) if type({value}) is not list else None",
+                 f"{indent}if x is None: x = {name}_({value})",
+                 f"{indent}row[{at}{'' if c.number is not None else f':{z}'}] = x")
+        else:
+            x = f"len({value})" if c.length and not measured else value
+            if c.offset:
+                x = f"({x} - {float(c.offset)!r})"
+            emit(f"{indent}row[{at}] = {x} / {float(c.scale)!r}")
+
+    def changes(c: Column, name: str, old: str, indent: str) -> None:
+        """The lines writing the numbers of the value ``c`` (changed since ``old``,
+        without ``sides``): every number, or with ``each`` the items that changed."""
+        a = start + c.at
+        if not c.each:
+            write(c, name, "c", str(a), indent, True)
             return
-        # per side: each side's value kept and compared on its own (no copy of the list)
-        emit(f"{indent}c = {value}")
+        w = c.item_width
+        for i in range(c.each):  # unrolled: a comparison costs less than a loop step
+            emit(f"{indent}v = c[{i}]",
+                 f"{indent}if v != {old}[{i}]:")
+            write(c, name, "v", str(a + i * w), indent + "    ", False)
+
+    def each_side(c: Column, name: str, old: str, indent: str) -> None:
+        """The lines writing the part of each side whose value in ``c`` (the list of
+        the sides' values) changed since ``old``."""
         for k in range(sides):
-            j = slots
-            slots += 1
-            q = "seat" if k == 0 else f"q{sides}_{k}"
-            prelude.add(q)
-            v = f"c[{q}]" if isinstance(c.attr, str) else \
-                f"({''.join(f'c[{n}][{q}], ' for n in range(len(c.attr)))})"
-            emit(f"{indent}v = {v}",
-                 f"{indent}if v is not K[{j}] and v != K[{j}]:",
-                 f"{indent}    K[{j}] = v[:] if type(v) is list else v")
-            write(c, name, "v", k, indent + "    ")
+            q = src.side(sides, k)
+            emit(f"{indent}v = c[{q}]",
+                 f"{indent}if v != {old}[{q}]:")
+            write(c, name, "v", str(start + c.at + k * part), indent + "    ", False)
+
+    def first(c: Column) -> Any:
+        """What the kept value of ``c`` is before the first write."""
+        return (_UNSET,) * c.each if c.each else _UNSET
+
+    def column(c: Column, value: str) -> None:
+        name = maker(c)
+        a = start + c.at
+        if not b.sides:
+            j = src.slot(first(c))
+            kept = "c" if c.length else "c[:] if type(c) is list else c" \
+                if isinstance(c.attr, str) else "_kept(c)"
+            emit(f"c = {value}",
+                 f"if c != K[{j}]:")
+            if c.each:
+                emit(f"    o = K[{j}]")
+            emit(f"    K[{j}] = {kept}")
+            changes(c, name, "o", "    ")
+            return
+        if isinstance(c.attr, str):
+            # the list of the sides' values checked as one, then each side's value
+            j = src.slot([_UNSET] * sides)
+            emit(f"c = {value}",
+                 f"if c != K[{j}]:",
+                 f"    o = K[{j}]",
+                 f"    K[{j}] = c[:]")
+            each_side(c, name, "o", "    ")
+            return
+        # several fields per side: each side's value kept and compared on its own
+        emit(f"c = {value}")
+        for k in range(sides):
+            j = src.slot()
+            q = src.side(sides, k)
+            v = f"({''.join(f'c[{n}][{q}], ' for n in range(len(c.attr)))})"
+            emit(f"v = {v}",
+                 f"if v is not K[{j}] and v != K[{j}]:",
+                 f"    K[{j}] = v")
+            write(c, name, "v", str(a + k * part), "    ", False)
 
     for entry in b.columns:
-        if isinstance(entry, Column) or b.sides:  # per-side columns: each on its own
+        if isinstance(entry, Column) or (b.sides and not all(
+                isinstance(c.attr, str) for c in entry)):
             for c in (entry,) if isinstance(entry, Column) else entry:
-                column(c, read(c), "")
+                column(c, read(c))
             continue
-        # the group's fields as a list against the kept values of its columns
-        emit(f"g = [{', '.join(read(c) for c in entry)}]",
-             f"if g != K[{slots}:{slots + len(entry)}]:")
+        if b.sides:  # a group of per-side lists: as one, then each list, then each side
+            j = src.slot(tuple([_UNSET] * sides for _ in entry))
+            emit(f"g = ({''.join(f'{read(c)}, ' for c in entry)})",
+                 f"if g != K[{j}]:",
+                 f"    o = K[{j}]",
+                 f"    K[{j}] = _kept(g)")
+            for n, c in enumerate(entry):
+                emit(f"    c = g[{n}]",
+                     f"    if c != o[{n}]:")
+                each_side(c, maker(c), f"o[{n}]", "        ")
+            continue
+        # a group: its values as one tuple against the kept one, then each column's
+        j = src.slot(tuple(first(c) for c in entry))
+        emit(f"g = ({''.join(f'{read(c)}, ' for c in entry)})",
+             f"if g != K[{j}]:",
+             f"    o = K[{j}]",
+             f"    K[{j}] = _kept(g)")
         for n, c in enumerate(entry):
-            column(c, f"g[{n}]", "    ")
-    return slots
+            emit(f"    c = g[{n}]",
+                 f"    if c != o[{n}]:")
+            changes(c, maker(c), f"o[{n}]", "        ")

@@ -16,7 +16,9 @@ of the stack through ``view_sections.decision``, the accessor the views use.
 from __future__ import annotations
 
 from array import array
-from itertools import combinations, combinations_with_replacement
+from collections.abc import Callable
+from itertools import combinations, combinations_with_replacement, compress
+from operator import ne
 from typing import Any
 
 from meeplehall.games.red_cathedral import actions as A
@@ -39,9 +41,11 @@ from meeplehall.rl.encoders.base import (
     View,
     keep,
     one_hot,
+    pending_key,
     relative,
     rotate,
     scaled,
+    top_of_stack,
 )
 
 C = load()
@@ -231,12 +235,17 @@ def _solo(v: View, seat: int) -> list[float]:
             *one_hot([-1 if carrying is None else carrying], len(IVAN_CARDS))]
 
 
+def _per_slot(sides: int) -> int:
+    """The numbers of one Cathedral slot (see the ``cathedral`` block)."""
+    return 1 + len(CARD_KINDS) + 6 + 6 + sides + 1 + sides + TOWERS + 4
+
+
 def blocks(players: int) -> list[Block]:
     """The observation layout for ``players`` seats (solo: you and Ivan, two sides)."""
     sides = 2 if players == 1 else players
     ns = max_slots(players)
     n_res = len(RESOURCES)
-    per_slot = 1 + len(CARD_KINDS) + 6 + 6 + sides + 1 + sides + TOWERS + 4
+    per_slot = _per_slot(sides)
     out = [
         Block("decision", len(DECISION_NAMES),
               f"one-hot of the pending decision type ({', '.join(DECISION_NAMES)})",
@@ -322,12 +331,6 @@ _CARD_MONEY = tuple((c.rp / 10, c.rubles / 10) for c in C.cards)
 _NO_WS_BOARD = (-1,) * len(WS_POSITIONS)
 
 
-def pending(s: Any, seat: int) -> Any:
-    """The decision on top of the stack (every seat sees the same; a frozen value, so it
-    is its own block key), or None."""
-    return s.stack[-1] if s.stack else None
-
-
 def _one(index: int, classes: int) -> list[float]:
     row = [0.0] * classes
     if 0 <= index < classes:
@@ -341,10 +344,6 @@ def _s_decision(s: Any, seat: int, d: Any, sides: int, slots: int) -> list[float
     return [*_one(-1 if p is None else _DEC_INDEX[p["kind"]], _N_DEC),
             *_one(-1 if p is None else (p["seat"] - seat) % sides, sides),
             *_args(p, slots)]
-
-
-def _k_pending(s: Any, seat: int, p: Any) -> Any:
-    return p
 
 
 _MK_BITS = tuple([float(m >> b & 1) for b in range(3)] for m in range(8))
@@ -367,26 +366,13 @@ def _s_market(s: Any, seat: int, p: Any) -> list[float]:
     return out
 
 
-# Each die's one-hot market space and value as float32 bytes: a block is one join.
-_DIE_AT = tuple(array("f", _one(sp, MARKET_SPACES)).tobytes() for sp in range(MARKET_SPACES))
-_DIE_OFF = array("f", [0.0] * MARKET_SPACES).tobytes()
-_DIE_VALUE = tuple(array("f", [v / 6]).tobytes() for v in range(7))
-_NO_VALUE = array("f", [0.0]).tobytes()
-
-
-def _s_dice(s: Any, seat: int, p: Any) -> bytes:
-    """die_positions (a market-space one-hot per die) then die_values (value / 6 per die
-    on the market, 0 off it), as float32 bytes."""
-    spaces = []
-    values = []
-    for sp, v in zip(s.die_pos, s.die_val, strict=True):
-        if 0 <= sp < MARKET_SPACES:
-            spaces.append(_DIE_AT[sp])
-            values.append(_DIE_VALUE[v] if 0 <= v <= 6 else array("f", [v / 6]).tobytes())
-        else:
-            spaces.append(_DIE_OFF)
-            values.append(_NO_VALUE)
-    return b"".join(spaces + values)
+# dice (RC-MARKET-1: always on a market space): per die its space one-hot, then per die
+# its pips / 6; each die rewritten only when it changed
+_DICE_COLUMNS = (
+    Column("die_pos", 0, each=DICE, numbers=lambda sp: _one(sp, MARKET_SPACES),
+           size=MARKET_SPACES),
+    Column("die_val", DICE * MARKET_SPACES, 6, each=DICE),
+)
 
 
 # sides of a game of 2-4 players (solo: Ivan's part is written by _s_side)
@@ -417,6 +403,11 @@ def _k_side(s: Any, side: int, p: Any) -> tuple[Any, ...]:
             s.score[side])
 
 
+def _ws_board(codes: tuple[int, ...]) -> list[float]:
+    """One side's part of ``workshops``: its Workshop positions' codes (``state.ws``)."""
+    return [x for code in codes for x in _WS_FEATURES[code]]
+
+
 def _s_workshops(s: Any, seat: int, p: Any) -> list[float]:
     out: list[float] = []
     sides = s.sides
@@ -433,58 +424,93 @@ _SLOT_ORDER: dict[tuple[Any, ...], tuple[Any, Any, list[_SlotPlace]]] = {}
 
 
 def _slot_order(s: Any) -> list[_SlotPlace]:
-    """Per Cathedral slot in slot order: (slot, (its card, tower, level), the card's
-    features, its tower one-hot, level and card money): what never changes in a game,
-    worked out once per layout."""
+    """Per Cathedral slot in slot order (slot ``n`` is the ``n``-th): (slot, (its card,
+    tower, level), the card's features, its tower one-hot, level and card money): what
+    never changes in a game, worked out once per layout.
+
+    Raises:
+        ValueError: the slot numbers are not 0 .. n-1 (a layout bug).
+    """
     towers, card_of = s.towers, s.card_of
     # by the identity of the game's own tuples first (hashing them costs more)
     hit = _SLOT_ORDER.get((id(towers), id(card_of)))
     if hit is not None and hit[0] is towers and hit[1] is card_of:
         return hit[2]
     key = (towers, card_of)
-    order = _SLOT_ORDER.get(key)
-    if order is None:
+    layout = _SLOT_ORDER.get(key)
+    if layout is None:
         entries = sorted((slot, t, level) for t, tower in enumerate(towers)
                          for level, slot in enumerate(tower))
-        order = keep(_SLOT_ORDER, key, (towers, card_of, [
+        if [e[0] for e in entries] != list(range(len(card_of))):
+            raise ValueError("the Cathedral slots are not numbered 0 .. n-1 over the towers")
+        order: list[_SlotPlace] = [
             (slot, (card_of[slot], t, level), [1.0, *_CARD_BY_INDEX[card_of[slot]]],
              [*_one(t, TOWERS), level / 5, *_CARD_MONEY[card_of[slot]]])
-            for slot, t, level in entries]), 256)
-    keep(_SLOT_ORDER, (id(towers), id(card_of)), (towers, card_of, order[2]), 256)
-    return order[2]
+            for slot, t, level in entries]
+        layout = keep(_SLOT_ORDER, key, (towers, card_of, order), 256)
+    keep(_SLOT_ORDER, (id(towers), id(card_of)), (towers, card_of, layout[2]), 256)
+    return layout[2]
 
 
 _SLOT_ROWS: dict[tuple[Any, ...], array[float]] = {}
 
 
-def _s_slots(s: Any, seat: int, p: Any) -> array[float]:
+def _slot_row(s: Any, seat: int, entry: _SlotPlace) -> array[float]:
+    """One Cathedral slot's numbers as ``seat`` sees them, kept per (its card and place,
+    what is on it, its owners relative to the viewer)."""
+    slot, where, card, place = entry
     sides = s.sides
-    owners = s.owner
-    ornaments = s.orn
-    delivered = s.delivered
-    done = s.done
-    ws_tile = s.ws_tile
-    rows = _SLOT_ROWS
+    owner = s.owner[slot]
+    orn = s.orn[slot]
+    delivered = s.delivered[slot]
+    key = (where, sides, owner if owner < 0 else (owner - seat) % sides, delivered,
+           s.done[slot], orn if orn < 0 else (orn - seat) % sides, s.ws_tile[slot] >= 0)
+    row = _SLOT_ROWS.get(key)
+    if row is None:
+        row = keep(_SLOT_ROWS, key, array("f", [
+            *card, *[n / 5 for n in delivered], *_one(key[2], sides), float(key[4]),
+            *_one(key[5], sides), *place, float(key[6])]))
+    return row
+
+
+def _s_slots(s: Any, seat: int, p: Any) -> array[float]:
     out = array("f")
-    for slot, where, card, place in _slot_order(s):
-        owner = owners[slot]
-        orn = ornaments[slot]
-        # a slot's numbers, kept per (its card and place, what is on it, as the viewer
-        # sees its owners)
-        key = (where, sides, owner if owner < 0 else (owner - seat) % sides,
-               delivered[slot], done[slot], orn if orn < 0 else (orn - seat) % sides,
-               ws_tile[slot] >= 0)
-        row = rows.get(key)
-        if row is None:
-            row = keep(rows, key, array("f", [
-                *card, *[n / 5 for n in delivered[slot]], *_one(key[2], sides),
-                float(done[slot]), *_one(key[5], sides), *place, float(key[6])]))
-        out += row
+    for entry in _slot_order(s):
+        out += _slot_row(s, seat, entry)
     return out
 
 
-def _k_slots(s: Any, seat: int, p: Any) -> tuple[Any, ...]:
-    return (s.towers, s.card_of, s.owner, s.delivered, s.done, s.orn, s.ws_tile)
+_CATHEDRAL_READS = ("towers", "card_of", "owner", "delivered", "done", "orn", "ws_tile")
+_UNSEEN = object()
+
+
+def _slots_update(slots: int, width: int,
+                  ) -> Callable[[Any, int, Any, memoryview, int, Any], None]:
+    """The cathedral block's ``update`` (``slots`` of ``width`` values): the slots whose
+    owner, deliveries, completion, Ornamentation or Workshop tile changed since ``old``
+    (the fields of ``_CATHEDRAL_READS`` then); every slot, absent ones zero, when the
+    layout changed or nothing was written."""
+    size = slots * width
+
+    def update(s: Any, seat: int, p: Any, row: memoryview, at: int, old: Any) -> None:
+        towers, card_of = s.towers, s.card_of
+        if old is None or old[0] != towers or old[1] != card_of:
+            values = _s_slots(s, seat, p)
+            values.frombytes(bytes(4 * (size - len(values))))
+            row[at:at + size] = values
+            return
+        everything = range(len(card_of))
+        changed: set[int] = set()
+        for now, before in ((s.owner, old[2]), (s.delivered, old[3]), (s.done, old[4]),
+                            (s.orn, old[5]), (s.ws_tile, old[6])):
+            if now != before:
+                changed.update(compress(everything, map(ne, now, before)))
+        order = _slot_order(s)
+        for slot in changed:
+            a = at + slot * width
+            row[a:a + width] = _slot_row(s, seat, order[slot])
+
+    return update
 
 
 def _s_ivan(s: Any, seat: int, p: Any) -> list[float]:
@@ -509,21 +535,23 @@ def state_blocks(players: int) -> list[StateBlock]:
     out = [
         # decision, to_move and decision_args: one write when the decision changes
         StateBlock("decision", lambda s, seat, d: _s_decision(s, seat, d, sides, ns),
-                   _k_pending, covers=3, ident=True),
+                   pending_key, covers=3, ident=True),
         StateBlock("flags", columns=_FLAG_COLUMNS),
         StateBlock("moved_die", lambda s, seat, p: [
             *_one(s.moved_die, DICE), *_one(s.dest, MARKET_SPACES)],
             reads=("moved_die", "dest"), covers=2, memo=True),
         StateBlock("market_tiles", _s_market, reads=("tiles",)),
-        StateBlock("die_positions", _s_dice, reads=("die_pos", "die_val"), covers=2),
+        StateBlock("die_positions", columns=_DICE_COLUMNS, covers=2),
         StateBlock("influence", lambda s, seat, p: one_hot(s.influence, len(C.influence)),
                    reads=("influence",)),
-        StateBlock("supply", lambda s, seat, p: [n / 20 for n in s.supply],
-                   reads=("supply",)),
+        StateBlock("supply", columns=(Column("supply", 0, 20, each=len(MATERIALS)),)),
         StateBlock("sides", sides=sides, columns=_SIDE_COLUMNS) if players > 1 else
         StateBlock("sides", _s_side, _k_side, sides=sides),
-        StateBlock("workshops", _s_workshops, reads=("ws",)),
-        StateBlock("cathedral", _s_slots, _k_slots, live=True),
+        StateBlock("workshops", sides=sides, columns=(
+            Column("ws", 0, numbers=_ws_board, size=len(WS_POSITIONS) * 18),))
+        if players > 1 else StateBlock("workshops", _s_workshops, reads=("ws",)),
+        StateBlock("cathedral", update=_slots_update(ns, _per_slot(sides)),
+                   reads=_CATHEDRAL_READS),
     ]
     if players == 1:
         out.append(StateBlock("ivan", _s_ivan, _k_ivan))
@@ -533,4 +561,4 @@ def state_blocks(players: int) -> list[StateBlock]:
 def make_encoder(players: int) -> Encoder:
     """The encoder for a game of ``players`` seats (1 = solo against Ivan)."""
     return Encoder("red-cathedral", players, catalogue(players), blocks(players),
-                   state_blocks(players), pending)
+                   state_blocks(players), top_of_stack)
