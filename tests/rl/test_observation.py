@@ -188,3 +188,32 @@ def test_state_encoding_hides_the_technologies_another_seat_draws() -> None:
                 assert same == (p != seat), f"seed {seed}, seat {p}"
             return
     raise AssertionError("no technology draw in 30 random games")
+
+
+@pytest.mark.parametrize(("game", "players", "seed"), [
+    ("red-cathedral", 2, 11), ("red-cathedral", 4, 12), ("praga", 2, 11), ("praga", 3, 12),
+])
+def test_a_seat_that_looks_only_now_and_then_sees_everything_that_changed(
+        game: str, players: int, seed: int) -> None:
+    """The observer rewrites only the parts of a seat's row that changed since that seat
+    last looked. Here only the seat to move looks (as in the AEC environment), and every
+    5th decision one seat drawn at random too, so seats skip many decisions between two
+    looks; each look must equal the encoding of the seat's view."""
+    g = GAMES[game]
+    enc = make_encoder(game, players)
+    observer = Observer(enc, players)
+    rng = Rng.from_seed(seed + 5)
+    looks = 0
+    for n, (state, _legal) in enumerate(playout(game, players, seed)):
+        if n == 700:
+            break
+        mover = g.current_player(state)
+        seats = [] if mover is None else [mover]
+        if n % 5 == 0:
+            seats.append(rng.randbelow(players))
+        for seat in seats:
+            ref = enc.encode(g.player_view(state, seat), seat)
+            got = observer.encode(state, seat)
+            assert np.array_equal(ref, got), _diff(enc, ref, got, f"decision {n} seat {seat}")
+            looks += 1
+    assert looks > 150
