@@ -97,4 +97,3 @@ def test_serve_shortens_the_interpreter_switch_interval(
     finally:
         sys.setswitchinterval(before)
     assert seen == [pytest.approx(cli.SWITCH_INTERVAL)]
-    assert cli.tune_switching(before) == pytest.approx(before)
