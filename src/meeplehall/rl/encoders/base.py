@@ -824,19 +824,11 @@ def _emit_columns(b: StateBlock, start: int, size: int, src: _Source) -> None:
             for c in (entry,) if isinstance(entry, Column) else entry:
                 column(c, read(c))
             continue
-        if b.sides:  # a group of per-side lists: as one, then each list, then each side
-            j = src.slot(tuple([_UNSET] * sides for _ in entry))
-            emit(f"g = ({''.join(f'{read(c)}, ' for c in entry)})",
-                 f"if g != K[{j}]:",
-                 f"    o = K[{j}]",
-                 f"    K[{j}] = _kept(g)")
-            for n, c in enumerate(entry):
-                emit(f"    c = g[{n}]",
-                     f"    if c != o[{n}]:")
-                each_side(c, maker(c), f"o[{n}]", "        ")
-            continue
         # a group: its values as one tuple against the kept one, then each column's
-        j = src.slot(tuple(first(c) for c in entry))
+        # (a group of per-side lists: then each list, then each side)
+        j = src.slot(tuple([_UNSET] * sides for _ in entry) if b.sides
+                     else tuple(first(c) for c in entry))
+        rewrite = each_side if b.sides else changes
         emit(f"g = ({''.join(f'{read(c)}, ' for c in entry)})",
              f"if g != K[{j}]:",
              f"    o = K[{j}]",
@@ -844,4 +836,4 @@ def _emit_columns(b: StateBlock, start: int, size: int, src: _Source) -> None:
         for n, c in enumerate(entry):
             emit(f"    c = g[{n}]",
                  f"    if c != o[{n}]:")
-            changes(c, maker(c), f"o[{n}]", "        ")
+            rewrite(c, maker(c), f"o[{n}]", "        ")
