@@ -142,13 +142,60 @@ def test_worker_processes_play_the_same_games_until_new_seeds_are_drawn() -> Non
             strict.step(bad)
         obs, _ = strict.reset(seed=2)  # the workers go on after an error
         strict.step(_random_legal(obs["action_mask"], np.random.default_rng(1)))
+        # the caller steps the first share itself, one worker process the other
         procs = [shard.proc for shard in strict._shards]
+        assert procs[0] is None and procs[1] is not None and procs[1].is_alive()
     finally:
         strict.close()
-    assert not any(p.is_alive() for p in procs)
+    assert not procs[1].is_alive()
     with pytest.raises(ValueError, match="workers must be"):
         vector_env("praga", 2, workers=3)
 
+
+
+def test_every_share_reports_its_endings_and_errors() -> None:
+    """``workers=3`` over 3 games: the caller's own share (game 0) and two workers' (games
+    1 and 2) each report an illegal action's ending, seat and reward in the same call; an
+    error in the caller's share is raised only after the workers answered, and they go on;
+    no spinning (``spin=0``) plays the same games."""
+    env = vector_env("praga", 3, workers=3, spin=0)
+    try:
+        obs, info = env.reset(seed=4)
+        seats = info["seat"].tolist()
+        bad = [int(np.flatnonzero(row == 0)[0]) for row in obs["action_mask"]]
+        obs, rewards, terminated, _trunc, info = env.step(np.array(bad))
+        assert terminated.tolist() == [True] * 3 and info["illegal"].tolist() == [True] * 3
+        assert rewards.tolist() == [-1.0] * 3
+        assert [info["rewards"][i][seats[i]] for i in range(3)] == [-1.0] * 3
+        assert all(info["final_obs"][i]["observation"].shape == (env.encoder.size,)
+                   for i in range(3))
+        assert env.observation_space.contains(obs)
+        assert all(obs["action_mask"][i][np.flatnonzero(obs["action_mask"][i])].all()
+                   and obs["action_mask"][i].any() for i in range(3))
+    finally:
+        env.close()
+    strict = vector_env("praga", 3, workers=3, illegal_action="raise")
+    one = vector_env("praga", 3)
+    try:
+        obs, _ = strict.reset(seed=6)
+        obs1, _ = one.reset(seed=6)
+        acts = _random_legal(obs["action_mask"], np.random.default_rng(0))
+        bad = acts.copy()
+        bad[0] = int(np.flatnonzero(obs["action_mask"][0] == 0)[0])
+        with pytest.raises(ValueError, match="is not legal now"):
+            strict.step(bad)
+        obs, _ = strict.reset(seed=6)
+        rng, rng1 = np.random.default_rng(2), np.random.default_rng(2)
+        for _ in range(40):
+            assert np.array_equal(obs["observation"], obs1["observation"])
+            obs, *_ = strict.step(_random_legal(obs["action_mask"], rng))
+            obs1, *_ = one.step(_random_legal(obs1["action_mask"], rng1))
+    finally:
+        strict.close()
+        one.close()
+    for bad_spin in (-1, "1", True):
+        with pytest.raises(ValueError, match="spin must be"):
+            vector_env("praga", 2, workers=2, spin=bad_spin)
 
 
 def test_batches_handed_out_without_copies_are_read_only() -> None:

@@ -23,13 +23,18 @@ is (0 = the first seat).
 Seeds: ``reset(seed=s)`` starts game ``i`` from seed ``s + i``; later games draw their seeds
 from a generator seeded with ``s``, so a run replays from its first seed.
 
-``workers=K`` (K > 1) steps the games in K worker processes, each holding a contiguous
-share of them, so that the engines run on K cores: actions go to the workers through
-pipes, and the workers write observations and masks straight into one shared-memory
-batch. Rows, rewards and infos are as above; each worker draws its later seeds from its
+``workers=K`` (K > 1) steps the games in K processes, each holding a contiguous share of
+them, so that the engines run on K cores: the calling process steps the first share
+itself and K - 1 worker processes the others. Actions go to the workers through pipes,
+and every share writes its observations and masks straight into one shared-memory
+batch. Rows, rewards and infos are as above; each share draws its later seeds from its
 own generator (seeded with ``s`` plus its first game's index), so a run replays given
-its seed and its ``K``. ``tables`` is empty then (the games live in the workers); call
-``close()`` to stop the workers.
+its seed and its ``K``. A worker that has answered waits for the next command by polling
+its pipe for up to ``spin`` seconds before it sleeps (a sleeping process wakes tens of
+microseconds late, which a step of a few games cannot hide), and the caller polls for the
+answers; neither polls when there are more processes than cores the caller may run on
+(each would hold a core another one needs). ``tables`` is empty then (the games live in
+the shares); call ``close()`` to stop the workers.
 """
 
 from __future__ import annotations
@@ -37,6 +42,8 @@ from __future__ import annotations
 import contextlib
 import itertools
 import multiprocessing
+import os
+import time
 from multiprocessing.connection import Connection
 from multiprocessing.shared_memory import SharedMemory
 from typing import Any
@@ -47,6 +54,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 
 from meeplehall.rl.encoders.base import OBS_BOUND
 from meeplehall.rl.table import Table
+
+#: How long (seconds) a worker polls its pipe for the next command before it sleeps.
+SPIN = 0.001
+#: How long (seconds) the caller polls a worker's pipe for its answer before it sleeps.
+ANSWER_SPIN = 0.01
 
 
 class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
@@ -62,7 +74,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
 
     def __init__(self, game: str, num_envs: int, players: int = 2, reward: str = "rank",
                  illegal_action: str = "end", copy: bool = True, workers: int = 1,
-                 **options: Any) -> None:
+                 spin: float = SPIN, **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if illegal_action not in ("end", "raise"):
@@ -71,8 +83,10 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 not 1 <= workers <= num_envs:
             raise ValueError(f"workers must be an integer from 1 to num_envs ({num_envs}), "
                              f"got {workers!r}")
+        if isinstance(spin, bool) or not isinstance(spin, int | float) or spin < 0:
+            raise ValueError(f"spin must be a number of seconds, 0 or more, got {spin!r}")
         first = Table(game, players, reward, **options)  # checks the game and options
-        self._shards: list[_Shard] = []
+        self._shards: list[_Shard | _LocalShard] = []
         self._shm: list[SharedMemory] = []
         if workers > 1:
             self.tables: list[Table] = []
@@ -100,33 +114,48 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         self._bind()
         self._seeds = np.random.default_rng()
         if workers > 1:
-            self._start_workers(game, players, reward, illegal_action, workers, options)
+            self._start_workers(game, players, reward, illegal_action, workers, float(spin),
+                                options)
 
     # -- worker processes (``workers`` > 1) ---------------------------------------------------
 
     def _start_workers(self, game: str, players: int, reward: str, illegal_action: str,
-                       workers: int, options: dict[str, Any]) -> None:
+                       workers: int, spin: float, options: dict[str, Any]) -> None:
         n = self.num_envs
         obs_shm = SharedMemory(create=True, size=max(1, self._obs.nbytes))
         mask_shm = SharedMemory(create=True, size=max(1, self._mask.nbytes))
-        self._shm = [obs_shm, mask_shm]
+        aux_shm = SharedMemory(create=True, size=_AUX_BYTES * n)
+        self._shm = [obs_shm, mask_shm, aux_shm]
         self._obs = np.ndarray(self._obs.shape, np.float32, buffer=obs_shm.buf)
         self._mask = np.ndarray(self._mask.shape, np.int8, buffer=mask_shm.buf)
+        self._seat, self._rewards, self._terminated = _aux(aux_shm, n)
         # fork where there is one (no main-module guard needed in the caller's script)
         methods = multiprocessing.get_all_start_methods()
         context = multiprocessing.get_context("fork") if "fork" in methods else \
             multiprocessing.get_context("spawn")
         bounds = [n * k // workers for k in range(workers + 1)]
+        if workers > _cores():  # a polling process would hold a core that another needs
+            spin = 0.0
+        self._answer_spin = ANSWER_SPIN if spin else 0.0
         try:
-            for lo, hi in itertools.pairwise(bounds):
+            for lo, hi in itertools.pairwise(bounds[1:]):
                 mine, theirs = context.Pipe()
                 proc = context.Process(
                     target=_worker, daemon=True,
                     args=(theirs, game, players, reward, illegal_action, options,
-                          obs_shm.name, mask_shm.name, n, lo, hi))
+                          [shm.name for shm in self._shm], n, lo, hi, spin))
                 proc.start()
                 theirs.close()
-                self._shards.append(_Shard(lo, hi, mine, proc))
+                self._shards.append(_Shard(lo, hi, mine, proc, self._answer_spin))
+            # the caller's own share, made after the fork (the workers need no copy of it)
+            local = MeeplehallVectorEnv(game, bounds[1], players, reward, illegal_action,
+                                        copy=False, **options)
+            hi = bounds[1]
+            local._obs, local._mask, local._seat = self._obs[:hi], self._mask[:hi], \
+                self._seat[:hi]
+            local._bind()
+            self._shards.insert(0, _LocalShard(
+                0, hi, local, self._rewards[:hi], self._terminated[:hi]))
             for shard in self._shards:
                 shard.answer()  # built (or the reason it could not be)
         except BaseException:
@@ -134,8 +163,10 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             raise
 
     def _ask(self, command: str, args: list[Any]) -> list[Any]:
-        for shard, arg in zip(self._shards, args, strict=True):
-            shard.conn.send((command, arg))
+        pairs = list(zip(self._shards, args, strict=True))
+        for shard, arg in pairs[1:]:  # the workers first, then the caller's own share
+            shard.send(command, arg)
+        pairs[0][0].send(command, pairs[0][1])
         answers: list[Any] = []
         error: BaseException | None = None
         for shard in self._shards:
@@ -148,35 +179,29 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         return answers
 
     def _reset_workers(self, seeds: list[int], base: int | None) -> None:
-        answers = self._ask("reset", [
+        # each share writes its seats into the shared ``_seat``
+        self._ask("reset", [
             (seeds[s.lo:s.hi], None if base is None else base + s.lo) for s in self._shards])
-        for shard, seat in zip(self._shards, answers, strict=True):
-            self._seat[shard.lo:shard.hi] = seat
 
     def _step_workers(self, acts: np.ndarray) -> tuple[dict[str, np.ndarray], np.ndarray,
                                                           np.ndarray, np.ndarray,
                                                           dict[str, Any]]:
         n = self.num_envs
-        answers = self._ask("step", [acts[s.lo:s.hi] for s in self._shards])
-        rewards = np.zeros(n, np.float32)
-        terminated = np.zeros(n, bool)
+        # each share writes its seats, rewards and terminations into the shared arrays and
+        # answers None, or the infos of its games that ended
+        answers = self._ask("step", [acts[s.lo:s.hi].tolist() for s in self._shards])
+        rewards = self._rewards.copy()
+        terminated = self._terminated.copy()
         infos: dict[str, Any] = {}
-        ended = any("rewards" in info for _r, _t, info in answers)
-        if ended:
+        if any(answer is not None for answer in answers):
             infos = {"rewards": np.zeros((n, self.players), np.float32),
                      "final_obs": np.empty(n, dtype=object), "illegal": np.zeros(n, bool)}
-        for shard, (shard_rewards, shard_terminated, info) in zip(self._shards, answers,
-                                                                  strict=True):
-            lo, hi = shard.lo, shard.hi
-            rewards[lo:hi] = shard_rewards
-            terminated[lo:hi] = shard_terminated
-            self._seat[lo:hi] = info["seat"]
-            if "rewards" in info:
-                for key in ("rewards", "final_obs", "illegal"):
-                    infos[key][lo:hi] = info[key]
-        infos["seat"] = self._seat.copy()
-        if ended:
+            for shard, info in zip(self._shards, answers, strict=True):
+                if info is not None:
+                    for key in ("rewards", "final_obs", "illegal"):
+                        infos[key][shard.lo:shard.hi] = info[key]
             infos["_final_obs"] = terminated.copy()
+        infos["seat"] = self._seat.copy()
         return self._batch(), rewards, terminated, np.zeros(n, bool), infos
 
     def close_extras(self, **kwargs: Any) -> None:
@@ -186,7 +211,9 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         self._shards = []
         if self._shm:
             # the batch arrays keep views on the shared memory: give them their own copy
-            self._obs, self._mask = self._obs.copy(), self._mask.copy()
+            self._obs, self._mask, self._seat = \
+                self._obs.copy(), self._mask.copy(), self._seat.copy()
+            self._rewards, self._terminated = self._rewards.copy(), self._terminated.copy()
             for shm in self._shm:
                 # a batch handed out with copy=False may still view it: then the
                 # mapping goes with this process
@@ -315,16 +342,100 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         return self._batch(), rewards, terminated, np.zeros(n, bool), infos
 
 
+def _cores() -> int:
+    """The number of cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - platforms without affinity
+        return os.cpu_count() or 1
+
+
+def _wait(conn: Connection, spin: float) -> None:
+    """Return when ``conn`` has something to read: poll it for up to ``spin`` seconds, then
+    sleep until it has."""
+    if spin and not conn.poll():
+        deadline = time.perf_counter() + spin
+        while not conn.poll():
+            if time.perf_counter() > deadline:
+                break
+
+
+#: Bytes per game of the shared seats (int64), rewards (float32) and terminations (bool).
+_AUX_BYTES = 8 + 4 + 1
+
+
+def _aux(shm: SharedMemory, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The seat, reward and termination arrays of ``n`` games in ``shm``."""
+    return (np.ndarray((n,), np.int64, buffer=shm.buf),
+            np.ndarray((n,), np.float32, buffer=shm.buf, offset=8 * n),
+            np.ndarray((n,), bool, buffer=shm.buf, offset=12 * n))
+
+
+def _handle(env: MeeplehallVectorEnv, command: str, arg: Any, rewards: np.ndarray,
+            terminated: np.ndarray) -> Any:
+    """Carry out a ``reset`` or ``step`` command on one share's games (whose seats go to
+    the shared ``env._seat``, rewards and terminations to ``rewards`` and ``terminated``);
+    the answer: None, or the infos of the games that ended."""
+    if command == "reset":
+        seeds, base = arg
+        env.reset(seed=list(seeds))
+        if base is not None:  # later seeds: a generator of its own
+            env._seeds = np.random.default_rng(base)
+        return None
+    _obs, rewards[:], terminated[:], _trunc, info = env.step(arg)
+    if "rewards" not in info:
+        return None
+    return {key: info[key] for key in ("rewards", "final_obs", "illegal")}
+
+
+class _LocalShard:
+    """The games ``lo .. hi - 1`` that the calling process steps itself."""
+
+    proc = None
+
+    def __init__(self, lo: int, hi: int, env: MeeplehallVectorEnv, rewards: np.ndarray,
+                 terminated: np.ndarray) -> None:
+        self.lo, self.hi, self.env = lo, hi, env
+        self.rewards, self.terminated = rewards, terminated
+        self._answer: tuple[str, Any] = ("ok", None)
+
+    def send(self, command: str, arg: Any) -> None:
+        try:
+            self._answer = ("ok", _handle(self.env, command, arg, self.rewards,
+                                          self.terminated))
+        except ValueError as exc:
+            self._answer = ("error", str(exc))
+
+    def answer(self) -> Any:
+        status, payload = self._answer
+        if status == "error":
+            raise ValueError(payload)
+        return payload
+
+    def stop(self) -> None:
+        """Drop the games and their views of the shared batch."""
+        self.env.tables, self.env._rows = [], []
+        env = self.env
+        env._obs, env._mask = env._obs[:0].copy(), env._mask[:0].copy()
+        env._seat = env._seat[:0].copy()
+        self.rewards = self.terminated = np.zeros(0)
+
+
 class _Shard:
     """One worker process and the games ``lo .. hi - 1`` it steps."""
 
     def __init__(self, lo: int, hi: int, conn: Connection,
-                 proc: multiprocessing.process.BaseProcess) -> None:
+                 proc: multiprocessing.process.BaseProcess, spin: float) -> None:
         self.lo, self.hi, self.conn, self.proc = lo, hi, conn, proc
+        self.spin = spin
+
+    def send(self, command: str, arg: Any) -> None:
+        self.conn.send((command, arg))
 
     def answer(self) -> Any:
         """The worker's answer to the last command; its error raised as ValueError."""
         try:
+            _wait(self.conn, self.spin)
             status, payload = self.conn.recv()
         except EOFError:
             raise RuntimeError(f"the worker of games {self.lo}..{self.hi - 1} "
@@ -344,42 +455,41 @@ class _Shard:
 
 
 def _worker(conn: Connection, game: str, players: int, reward: str, illegal_action: str,
-            options: dict[str, Any], obs_name: str, mask_name: str, total: int, lo: int,
-            hi: int) -> None:
+            options: dict[str, Any], shm_names: list[str], total: int, lo: int, hi: int,
+            spin: float) -> None:
     """A worker process: games ``lo .. hi - 1`` of the batch, written into the shared
-    observation and mask arrays in place."""
-    obs_shm = SharedMemory(name=obs_name)
-    mask_shm = SharedMemory(name=mask_name)
+    observation, mask, seat, reward and termination arrays in place."""
+    shms = [SharedMemory(name=name) for name in shm_names]
     env: MeeplehallVectorEnv | None = None
+    rewards = terminated = np.zeros(0)
     try:
         try:
             env = MeeplehallVectorEnv(game, hi - lo, players, reward, illegal_action,
                                       copy=False, **options)
             size, actions = env.encoder.size, env.encoder.num_actions
-            env._obs = np.ndarray((total, size), np.float32, buffer=obs_shm.buf)[lo:hi]
-            env._mask = np.ndarray((total, actions), np.int8, buffer=mask_shm.buf)[lo:hi]
+            env._obs = np.ndarray((total, size), np.float32, buffer=shms[0].buf)[lo:hi]
+            env._mask = np.ndarray((total, actions), np.int8, buffer=shms[1].buf)[lo:hi]
+            seats, all_rewards, all_terminated = _aux(shms[2], total)
+            env._seat, rewards, terminated = \
+                seats[lo:hi], all_rewards[lo:hi], all_terminated[lo:hi]
+            del seats, all_rewards, all_terminated
             env._bind()
         except Exception as exc:
             conn.send(("error", f"{type(exc).__name__}: {exc}"))
             return
         conn.send(("ok", None))
         while True:
+            _wait(conn, spin)
             command, arg = conn.recv()
+            if command not in ("reset", "step"):
+                return
             try:
-                if command == "reset":
-                    seeds, base = arg
-                    _obs, info = env.reset(seed=list(seeds))
-                    if base is not None:  # later seeds: a generator of its own
-                        env._seeds = np.random.default_rng(base)
-                    conn.send(("ok", info["seat"]))
-                elif command == "step":
-                    _obs, rewards, terminated, _trunc, info = env.step(arg)
-                    conn.send(("ok", (rewards, terminated, info)))
-                else:
-                    return
+                answer = _handle(env, command, arg, rewards, terminated)
             except ValueError as exc:
                 conn.send(("error", str(exc)))
+            else:
+                conn.send(("ok", answer))
     finally:
-        del env  # the batch arrays are views on the shared memory
-        obs_shm.close()
-        mask_shm.close()
+        del env, rewards, terminated  # views on the shared memory
+        for shm in shms:
+            shm.close()
