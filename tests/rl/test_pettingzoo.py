@@ -172,3 +172,37 @@ def test_parallel_env_plays_a_whole_game_like_the_aec_env() -> None:
             totals[a] += r
     assert sorted(totals.values()) in ([-1.0, 1.0], [0.0, 0.0])
     assert par.table.outcome() is not None
+
+
+def _trace(e: object, seed: int, decisions: int) -> list[tuple[bytes, bytes, float]]:
+    """Every observation, mask and reward of ``decisions`` random decisions."""
+    e.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    out: list[tuple[bytes, bytes, float]] = []
+    for n, _agent in enumerate(e.agent_iter()):
+        obs, reward, term, trunc, _info = e.last()
+        out.append((obs["observation"].tobytes(), obs["action_mask"].tobytes(), reward))
+        if n == decisions:
+            break
+        if term or trunc:
+            e.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        e.step(int(legal[rng.integers(len(legal))]))
+    return out
+
+
+@pytest.mark.parametrize("game", ["red-cathedral", "praga"])
+def test_the_engine_log_is_kept_only_where_something_shows_it(game: str) -> None:
+    """The game log is text for people: without ``views`` the environment's engine state
+    keeps none (observations never read it; a log per game costs the garbage collector),
+    ``views=True`` or ``log=True`` keeps it, and the same seed plays the same game with
+    the same observations, masks and rewards either way."""
+    plain, shown, kept = env(game, 2), env(game, 2, views=True), env(game, 2, log=True)
+    traces = [_trace(e, 7, 400) for e in (plain, shown, kept)]
+    assert traces[0] == traces[1] == traces[2]
+    assert len(plain.unwrapped.table.state.log) == 0
+    assert len(shown.unwrapped.table.state.log) > 20
+    assert len(kept.unwrapped.table.state.log) == len(shown.unwrapped.table.state.log)
+    shown.reset(seed=7)
+    assert shown.last()[4]["view"]  # the views (with their log) are still there

@@ -198,6 +198,26 @@ def test_every_share_reports_its_endings_and_errors() -> None:
             vector_env("praga", 2, workers=2, spin=bad_spin)
 
 
+def test_games_keep_no_log_unless_asked() -> None:
+    """By default the games' engine states discard their log (text nobody reads in
+    self-play), clones included; ``log=True`` keeps it; either way the same seeds give
+    the same batches."""
+    quiet, logged = vector_env("red-cathedral", 2), vector_env("red-cathedral", 2, log=True)
+    obs_q, _ = quiet.reset(seed=9)
+    obs_l, _ = logged.reset(seed=9)
+    rng_q, rng_l = np.random.default_rng(1), np.random.default_rng(1)
+    for _ in range(150):
+        assert np.array_equal(obs_q["observation"], obs_l["observation"])
+        assert np.array_equal(obs_q["action_mask"], obs_l["action_mask"])
+        obs_q, *_ = quiet.step(_random_legal(obs_q["action_mask"], rng_q))
+        obs_l, *_ = logged.step(_random_legal(obs_l["action_mask"], rng_l))
+    assert [len(t.state.log) for t in quiet.tables] == [0, 0]
+    assert all(len(t.state.log) > 20 for t in logged.tables)
+    clone = quiet.tables[0].clone()
+    clone.play(clone.legal_indices()[0])
+    assert len(clone.state.log) == 0
+
+
 def test_batches_handed_out_without_copies_are_read_only() -> None:
     # copy=False: the observers keep each seat's observation in its batch row and the
     # tables their masks, so the caller reads the batch but cannot write to it.

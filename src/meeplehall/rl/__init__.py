@@ -59,9 +59,10 @@ def single_agent_env(game: str, players: int = 2, opponent: str = "random", seat
 def vector_env(game: str, num_envs: int, players: int = 2, reward: str = "rank",
                **options: Any) -> Any:
     """A Gymnasium vector environment: ``num_envs`` games of ``game``, every seat played
-    by the caller (:mod:`meeplehall.rl.vector`); ``workers=K`` steps them in K worker
-    processes (call ``close()`` when done), ``copy=False`` hands out read-only views of
-    the batch arrays, ``illegal_action="raise"`` raises on an illegal action.
+    by the caller (:mod:`meeplehall.rl.vector`); ``workers=K`` steps them in K processes
+    (the caller and K - 1 workers; call ``close()`` when done), ``copy=False`` hands out
+    read-only views of the batch arrays, ``illegal_action="raise"`` raises on an illegal
+    action, ``log=True`` keeps the games' logs (discarded by default).
 
     Raises:
         ValueError: unknown game, reward or option, ``num_envs`` below 1, or

@@ -12,7 +12,9 @@ Rewards are paid only at the end (see :mod:`meeplehall.rl.rewards`); when the ga
 every agent's info carries ``outcome``. With ``views=True`` the info of the agent to act
 also carries ``view`` (its player view, JSON-ready) and ``legal`` (the legal actions'
 text), and the final infos the final views: handy for debugging and reward shaping,
-about ten times slower.
+about ten times slower. The engine keeps its game log (the text views show) only with
+``views=True`` or ``log=True``: observations never read it, and without it a step is
+cheaper (``env.unwrapped.table.view(seat)`` then shows an empty log).
 
 An illegal action (out of range, masked out, or not an integer) never raises by default
 (``illegal_action="end"``), as in PettingZoo's classic games: the move is refused, the
@@ -41,7 +43,7 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
 
     def __init__(self, game: str, players: int = 2, reward: str = "rank",
                  render_mode: str | None = None, illegal_action: str = "end",
-                 views: bool = False, **options: Any) -> None:
+                 views: bool = False, log: bool | None = None, **options: Any) -> None:
         super().__init__()
         if render_mode not in (None, "ansi"):
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -49,7 +51,9 @@ class MeeplehallEnv(AECEnv):  # type: ignore[misc]
             raise ValueError(f"illegal_action must be 'end' or 'raise', got {illegal_action!r}")
         self.illegal_action = illegal_action
         self.views = bool(views)
-        self.table = Table(game, players, reward, **options)
+        # the engine's log is kept only where something shows it (the views)
+        self.table = Table(game, players, reward, log=self.views if log is None else log,
+                           **options)
         self.encoder = self.table.encoder
         self.render_mode = render_mode
         self.metadata = {**self.metadata, "name": f"meeplehall_{game.replace('-', '_')}_v0"}

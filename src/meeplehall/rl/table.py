@@ -21,6 +21,27 @@ from meeplehall.rl.encoders.base import Observer
 from meeplehall.rl.rewards import DEFAULT_MARGIN_SCALE, REWARDS, terminal_rewards
 
 
+class DiscardedLog(list[Any]):
+    """A game log that keeps nothing: a table's engine state holds one in place of its
+    log when nobody will read it (``Table(log=False)``). The log is the game's text for
+    people (views, saves); the rules never read it back, and a log kept by each of many
+    games in one process costs the garbage collector a pass over every entry."""
+
+    __slots__ = ()
+
+    def append(self, entry: Any) -> None:
+        pass
+
+    def insert(self, index: Any, entry: Any) -> None:
+        pass
+
+    def extend(self, entries: Any) -> None:
+        pass
+
+    def __iadd__(self, entries: Any) -> DiscardedLog:  # type: ignore[misc]
+        return self
+
+
 def game_named(name: str) -> Game:
     """The registered game called ``name``.
 
@@ -40,6 +61,8 @@ class Table:
         players: number of seats (1: solo, where the game has a solo mode).
         reward: ``"rank"`` or ``"margin"`` (see :mod:`meeplehall.rl.rewards`).
         margin_scale: divisor of the score margin.
+        log: keep the engine's game log (False: a :class:`DiscardedLog` keeps nothing,
+            so views show an empty log; observations never read it).
         options: other game options, checked by the game (``initial_state``).
 
     Raises:
@@ -47,7 +70,8 @@ class Table:
     """
 
     def __init__(self, game: str, players: int = 2, reward: str = "rank",
-                 margin_scale: float = DEFAULT_MARGIN_SCALE, **options: Any) -> None:
+                 margin_scale: float = DEFAULT_MARGIN_SCALE, log: bool = True,
+                 **options: Any) -> None:
         self.game = game_named(game)
         if reward not in REWARDS:
             raise ValueError(f"unknown reward {reward!r}; rewards are: {', '.join(REWARDS)}")
@@ -61,6 +85,7 @@ class Table:
         self.players = players
         self.reward = reward
         self.margin_scale = float(margin_scale)
+        self.log = bool(log)
         self.encoder: Encoder = make_encoder(self.game.name, players)
         self.observer = Observer(self.encoder, players)
         self.state: Any = None
@@ -85,6 +110,8 @@ class Table:
         new = object.__new__(Table)
         new.__dict__.update(self.__dict__)
         new.state = None if self.state is None else self.state.clone()
+        if new.state is not None and not self.log:  # a clone copies the log as a list
+            new.state.log = DiscardedLog()
         new.observer = Observer(self.encoder, self.players)
         new._mask_bytes = bytearray(self._mask_bytes)
         new._mask = np.frombuffer(new._mask_bytes, dtype=np.int8)
@@ -102,6 +129,8 @@ class Table:
     def reset(self, seed: int) -> None:
         """Start a new game from ``seed``."""
         self.state = self.game.initial_state(self.params, int(seed))
+        if not self.log:
+            self.state.log = DiscardedLog()
         self.observer.forget()
         self._refresh()
 

@@ -20,6 +20,10 @@ is (0 = the first seat).
   game ends (and is reset), ``infos["illegal"][i]`` is True; ``illegal_action="raise"``
   raises ``ValueError``.
 
+The games keep no log (their engine states hold a
+:class:`~meeplehall.rl.table.DiscardedLog`: nothing here shows the log, and many games'
+logs cost the garbage collector a pass over every entry); ``log=True`` keeps them.
+
 Seeds: ``reset(seed=s)`` starts game ``i`` from seed ``s + i``; later games draw their seeds
 from a generator seeded with ``s``, so a run replays from its first seed.
 
@@ -74,7 +78,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
 
     def __init__(self, game: str, num_envs: int, players: int = 2, reward: str = "rank",
                  illegal_action: str = "end", copy: bool = True, workers: int = 1,
-                 spin: float = SPIN, **options: Any) -> None:
+                 spin: float = SPIN, log: bool = False, **options: Any) -> None:
         if isinstance(num_envs, bool) or not isinstance(num_envs, int) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if illegal_action not in ("end", "raise"):
@@ -85,7 +89,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                              f"got {workers!r}")
         if isinstance(spin, bool) or not isinstance(spin, int | float) or spin < 0:
             raise ValueError(f"spin must be a number of seconds, 0 or more, got {spin!r}")
-        first = Table(game, players, reward, **options)  # checks the game and options
+        # checks the game and options
+        first = Table(game, players, reward, log=log, **options)
         self._shards: list[_Shard | _LocalShard] = []
         self._shm: list[SharedMemory] = []
         if workers > 1:
@@ -115,7 +120,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         self._seeds = np.random.default_rng()
         if workers > 1:
             self._start_workers(game, players, reward, illegal_action, workers, float(spin),
-                                options)
+                                {**options, "log": log})
 
     # -- worker processes (``workers`` > 1) ---------------------------------------------------
 
