@@ -92,6 +92,7 @@ def _vector(game_name: str, warmup: int, steps: int, num_envs: int) -> None:
     import numpy as np
 
     from meeplehall.rl import vector_env
+    from meeplehall.rl.bench import random_legal
 
     env = vector_env(game_name, num_envs, 2, copy=False)
     rng = np.random.default_rng(0)
@@ -100,11 +101,8 @@ def _vector(game_name: str, warmup: int, steps: int, num_envs: int) -> None:
     for c in range(calls):
         if c == warmup // num_envs:
             os.getppid()
-        mask = obs["action_mask"]
-        pick = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
-        legal_before = np.cumsum(mask, axis=1, dtype=np.int32)
-        actions = (legal_before > pick[:, None]).argmax(axis=1)
-        obs, _rewards, _terminated, _truncated, _infos = env.step(actions)
+        obs, _rewards, _terminated, _truncated, _infos = env.step(
+            random_legal(obs["action_mask"], rng))
     os.getppid()
 
 

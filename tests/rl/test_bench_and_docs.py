@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("pettingzoo")
 
-from meeplehall.rl.bench import bench_env, bench_vector
+from meeplehall.rl.bench import bench_env, bench_vector, random_legal
 from meeplehall.rl.docs import render
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -38,6 +38,21 @@ def test_bench_vector_reports_steps_over_all_games() -> None:
     assert "steps_per_cpu_s" not in sharded  # the workers' CPU time is not the caller's
     with pytest.raises(ValueError, match="num_envs must be a positive integer"):
         bench_vector("praga", 0, seconds=0.1)
+
+
+def test_the_vector_benchmark_draws_each_legal_action_of_each_row_evenly() -> None:
+    np = pytest.importorskip("numpy")
+    mask = np.zeros((4, 9), np.int8)
+    legal = [[0], [3, 8], [1, 2, 4, 5, 6], [8]]
+    for row, indices in enumerate(legal):
+        mask[row, indices] = 1
+    rng = np.random.default_rng(0)
+    draws = np.array([random_legal(mask, rng) for _ in range(6000)])
+    for row, indices in enumerate(legal):
+        counts = np.bincount(draws[:, row], minlength=9)
+        assert set(np.flatnonzero(counts)) == set(indices)  # only, and every, legal one
+        expected = 6000 / len(indices)
+        assert all(abs(counts[i] - expected) < 0.1 * expected for i in indices)
 
 
 def test_docs_rl_md_holds_the_generated_tables() -> None:

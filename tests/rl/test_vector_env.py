@@ -198,6 +198,43 @@ def test_every_share_reports_its_endings_and_errors() -> None:
             vector_env("praga", 2, workers=2, spin=bad_spin)
 
 
+def test_a_call_interrupted_in_the_callers_share_leaves_no_answer_behind(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """An interrupt (or any error) while the caller steps its own share comes out of
+    ``step``; the worker's answer to that call is dropped, not read as the next one's."""
+    import meeplehall.rl.vector as vector
+
+    env = vector_env("praga", 2, workers=2, illegal_action="raise")
+    try:
+        obs, _ = env.reset(seed=3)
+        handle = vector._handle
+
+        def interrupted(*args: object) -> None:
+            raise KeyboardInterrupt
+
+        monkeypatch.setattr(vector, "_handle", interrupted)  # the caller's share only
+        bad = _random_legal(obs["action_mask"], np.random.default_rng(0))
+        bad[1] = int(np.flatnonzero(obs["action_mask"][1] == 0)[0])  # the worker's error
+        with pytest.raises(KeyboardInterrupt):
+            env.step(bad)
+        monkeypatch.setattr(vector, "_handle", handle)
+        obs, _ = env.reset(seed=3)  # not the worker's error from the interrupted call
+        obs, *_ = env.step(_random_legal(obs["action_mask"], np.random.default_rng(1)))
+
+        def broken(*args: object) -> None:
+            raise RuntimeError("a bug")
+
+        monkeypatch.setattr(vector, "_handle", broken)
+        with pytest.raises(RuntimeError, match="a bug"):
+            env.step(bad)  # raised after the worker's answer (its error) was read
+        monkeypatch.setattr(vector, "_handle", handle)
+        assert env._shards[1].unread == 0
+        obs, _ = env.reset(seed=4)
+        env.step(_random_legal(obs["action_mask"], np.random.default_rng(2)))
+    finally:
+        env.close()
+
+
 def test_games_keep_no_log_unless_asked() -> None:
     """By default the games' engine states discard their log (text nobody reads in
     self-play), clones included; ``log=True`` keeps it; either way the same seeds give

@@ -31,6 +31,17 @@ def _engine_rate(game: str, players: int, seconds: float, options: dict[str, Any
     return round(bench_players(g, params, seconds).decisions_per_s, 1)
 
 
+def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A uniform random legal action per row of a batch of masks (each row with at least
+    one legal action): the legal indices of all rows in one flat array, and in each
+    row's stretch of it a position drawn below the row's count."""
+    legal = np.flatnonzero(mask)
+    counts = np.count_nonzero(mask, axis=1)
+    starts = np.cumsum(counts) - counts
+    picks = legal[starts + (rng.random(len(counts)) * counts).astype(np.int64)]
+    return picks % mask.shape[1]
+
+
 def _load() -> float | None:
     try:
         return round(os.getloadavg()[0], 2)
@@ -133,12 +144,7 @@ def bench_vector(game: str, num_envs: int, players: int = 2, seconds: float = 5.
         cpu_start = time.process_time()
         deadline = start + seconds
         while time.perf_counter() < deadline:
-            # a uniform random legal action per game: the (pick + 1)-th legal index, with
-            # pick uniform below the game's number of legal actions
-            mask = obs["action_mask"]
-            pick = (rng.random(num_envs) * mask.sum(axis=1)).astype(np.int64)
-            legal_before = np.cumsum(mask, axis=1, dtype=np.int32)
-            actions = (legal_before > pick[:, None]).argmax(axis=1)
+            actions = random_legal(obs["action_mask"], rng)
             obs, _rewards, terminated, _truncated, _infos = env.step(actions)
             games += int(terminated.sum())
             calls += 1

@@ -168,16 +168,18 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
             raise
 
     def _ask(self, command: str, args: list[Any]) -> list[Any]:
+        for shard in self._shards:  # answers left unread by an interrupted call
+            shard.drain()
         pairs = list(zip(self._shards, args, strict=True))
         for shard, arg in pairs[1:]:  # the workers first, then the caller's own share
             shard.send(command, arg)
         pairs[0][0].send(command, pairs[0][1])
         answers: list[Any] = []
-        error: BaseException | None = None
+        error: Exception | None = None
         for shard in self._shards:
             try:
                 answers.append(shard.answer())
-            except ValueError as exc:  # every worker answers before the error is raised
+            except Exception as exc:  # every share answers before the error is raised
                 error = error or exc
         if error is not None:
             raise error
@@ -402,20 +404,23 @@ class _LocalShard:
                  terminated: np.ndarray) -> None:
         self.lo, self.hi, self.env = lo, hi, env
         self.rewards, self.terminated = rewards, terminated
-        self._answer: tuple[str, Any] = ("ok", None)
+        self._answer: Any = None
+        self._error: Exception | None = None
 
     def send(self, command: str, arg: Any) -> None:
+        self._answer, self._error = None, None
         try:
-            self._answer = ("ok", _handle(self.env, command, arg, self.rewards,
-                                          self.terminated))
-        except ValueError as exc:
-            self._answer = ("error", str(exc))
+            self._answer = _handle(self.env, command, arg, self.rewards, self.terminated)
+        except Exception as exc:  # raised once the workers have answered too
+            self._error = exc
 
     def answer(self) -> Any:
-        status, payload = self._answer
-        if status == "error":
-            raise ValueError(payload)
-        return payload
+        if self._error is not None:
+            raise self._error
+        return self._answer
+
+    def drain(self) -> None:
+        pass
 
     def stop(self) -> None:
         """Drop the games and their views of the shared batch."""
@@ -433,9 +438,11 @@ class _Shard:
                  proc: multiprocessing.process.BaseProcess, spin: float) -> None:
         self.lo, self.hi, self.conn, self.proc = lo, hi, conn, proc
         self.spin = spin
+        self.unread = 1  # answers not read yet: the first says whether the games were built
 
     def send(self, command: str, arg: Any) -> None:
         self.conn.send((command, arg))
+        self.unread += 1
 
     def answer(self) -> Any:
         """The worker's answer to the last command; its error raised as ValueError."""
@@ -445,9 +452,17 @@ class _Shard:
         except EOFError:
             raise RuntimeError(f"the worker of games {self.lo}..{self.hi - 1} "
                                f"died (exit code {self.proc.exitcode})") from None
+        self.unread -= 1
         if status == "error":
             raise ValueError(payload)
         return payload
+
+    def drain(self) -> None:
+        """Read and drop the answers of commands sent before the last one was answered
+        (a call interrupted while waiting)."""
+        while self.unread:
+            with contextlib.suppress(ValueError):
+                self.answer()
 
     def stop(self) -> None:
         with contextlib.suppress(OSError, ValueError):
@@ -485,7 +500,10 @@ def _worker(conn: Connection, game: str, players: int, reward: str, illegal_acti
         conn.send(("ok", None))
         while True:
             _wait(conn, spin)
-            command, arg = conn.recv()
+            try:
+                command, arg = conn.recv()
+            except EOFError:  # the caller is gone
+                return
             if command not in ("reset", "step"):
                 return
             try:
