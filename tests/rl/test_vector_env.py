@@ -91,8 +91,14 @@ def test_an_illegal_action_ends_only_its_game() -> None:
     assert env.tables[1].state is not before  # a new game
     strict = vector_env("red-cathedral", 2, illegal_action="raise")
     obs, _ = strict.reset(seed=1)
+    rows = obs["observation"].copy()
     with pytest.raises(ValueError, match="is not legal now"):
         strict.step(np.array([legal0, illegal1]))
+    # raised before any game moved: game 0 still offers the same decision
+    assert strict.tables[0].is_legal(legal0)
+    assert np.array_equal(strict.tables[0].observation(int(strict._seat[0])), rows[0])
+    obs, *_ = strict.step(np.array([legal0, int(np.flatnonzero(obs["action_mask"][1])[0])]))
+    assert not np.array_equal(obs["observation"][0], rows[0])
     with pytest.raises(ValueError, match="step needs 2 actions"):
         strict.step(np.array([legal0]))
 

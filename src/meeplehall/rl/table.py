@@ -240,6 +240,17 @@ class Table:
         self._apply(self.state, self._legal[self._indices.index(index)])
         return self._refresh()
 
+    def apply(self, index: int) -> None:
+        """The first half of :meth:`play`: apply the action at catalogue ``index``, which
+        :meth:`is_legal` accepted; legal actions, mask and seat to move are stale until
+        :meth:`refresh_after_move`."""
+        self._apply(self.state, self._legal[self._indices.index(index)])
+
+    def refresh_after_move(self) -> int | None:
+        """The second half of :meth:`play`: read the new position; returns the seat to
+        move next (None: the game is over)."""
+        return self._refresh()
+
     def step_action(self, action: Any) -> None:
         """Apply an action value (from a bot), checked against the legal list."""
         self.step(self.encoder.action_index(action))
