@@ -38,8 +38,8 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     legal = np.flatnonzero(mask)
     counts = np.count_nonzero(mask, axis=1)
     starts = np.cumsum(counts) - counts
-    picks = legal[starts + (rng.random(len(counts)) * counts).astype(np.int64)]
-    return picks % mask.shape[1]
+    picks: np.ndarray = legal[starts + (rng.random(len(counts)) * counts).astype(np.int64)]
+    return np.remainder(picks, mask.shape[1])
 
 
 def _load() -> float | None:
