@@ -39,7 +39,8 @@ def random_legal(mask: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     counts = np.count_nonzero(mask, axis=1)
     starts = np.cumsum(counts) - counts
     picks: np.ndarray = legal[starts + (rng.random(len(counts)) * counts).astype(np.int64)]
-    return np.remainder(picks, mask.shape[1])
+    picks %= mask.shape[1]
+    return picks
 
 
 def _load() -> float | None:
