@@ -298,9 +298,11 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 def spectate(served: Served, table: int, compression: str | None) -> tuple[ClientConnection,
                                                                            dict[str, Any]]:
+    # No keepalive pings: the client's keepalive thread joins its reader thread while
+    # close() joins it too, and Python 3.11's Thread.join can fail on that race.
     ws = served.sockets.enter_context(ws_connect(
         f"ws://127.0.0.1:{served.port}/api/tables/{table}/ws", compression=compression,
-        max_size=None))
+        max_size=None, ping_interval=None))
     ws.send(jsontext.dumps_text({"token": None, "since": None}))
     sync = jsontext.loads(ws.recv(timeout=10))
     assert sync["type"] == "sync"
