@@ -26,6 +26,8 @@ def _quiet_api_test(e: object, cycles: int) -> None:
     ("praga", 2, 300),  # a whole game (about 240 decisions)
     ("red-cathedral", 2, 150),
     ("praga", 3, 60),
+    ("red-cathedral", 3, 40),
+    ("praga", 4, 40),
     ("red-cathedral", 4, 40),
     ("red-cathedral", 1, 200),  # solo against Ivan, to the end
     ("praga", 1, 200),  # solo against the rulebook's dummy, to the end
@@ -40,7 +42,9 @@ def test_api_test_with_parler_bots() -> None:
 
 
 @pytest.mark.parametrize(("game", "players", "cycles"), [
-    ("praga", 2, 60), ("red-cathedral", 2, 60), ("praga", 4, 25)])
+    ("praga", 1, 40), ("praga", 2, 60), ("praga", 3, 25), ("praga", 4, 25),
+    ("red-cathedral", 1, 40), ("red-cathedral", 2, 60), ("red-cathedral", 3, 25),
+    ("red-cathedral", 4, 25)])
 def test_seed_test(game: str, players: int, cycles: int) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)
@@ -140,8 +144,8 @@ def test_an_illegal_action_is_refused_and_ends_the_game_by_default(bad: object) 
     assert sorted(finished) == sorted(e.possible_agents) and not e.agents
 
 
-@pytest.mark.parametrize(("game", "players"), [
-    ("praga", 2), ("red-cathedral", 2), ("praga", 3), ("red-cathedral", 1)])
+@pytest.mark.parametrize("game", ["praga", "red-cathedral"])
+@pytest.mark.parametrize("players", [1, 2, 3, 4])
 def test_parallel_api_test(game: str, players: int) -> None:
     from pettingzoo.test import parallel_api_test
 
