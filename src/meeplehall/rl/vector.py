@@ -39,8 +39,8 @@ and every share writes its observations and masks straight into one shared-memor
 batch. Rows, rewards and infos are as above; each share draws its later seeds from its
 own generator (seeded with ``s`` plus its first game's index), so a run replays given
 its seed and its ``K``. A worker that has answered waits for the next command by polling
-its pipe for up to ``spin`` seconds before it sleeps (a sleeping process wakes tens of
-microseconds late, which a step of a few games cannot hide), and the caller polls for the
+its pipe for up to ``spin`` seconds before it sleeps (woken from sleep, a process may
+start a tenth of a millisecond late: a few games' steps), and the caller polls for the
 answers; neither polls when there are more processes than cores the caller may run on
 (each would hold a core another one needs). ``tables`` is empty then (the games live in
 the shares); call ``close()`` to stop the workers.
