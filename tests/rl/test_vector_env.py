@@ -199,7 +199,7 @@ def test_every_share_reports_its_endings_and_errors() -> None:
     finally:
         strict.close()
         one.close()
-    for bad_spin in (-1, "1", True):
+    for bad_spin in (-1, "1", True, float("nan"), float("inf")):
         with pytest.raises(ValueError, match="spin must be"):
             vector_env("praga", 2, workers=2, spin=bad_spin)
 

@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+import math
 import multiprocessing
 import os
 import time
@@ -92,7 +93,8 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
                 not 1 <= workers <= num_envs:
             raise ValueError(f"workers must be an integer from 1 to num_envs ({num_envs}), "
                              f"got {workers!r}")
-        if isinstance(spin, bool) or not isinstance(spin, int | float) or spin < 0:
+        if isinstance(spin, bool) or not isinstance(spin, int | float) or \
+                not 0 <= spin < math.inf:
             raise ValueError(f"spin must be a number of seconds, 0 or more, got {spin!r}")
         # checks the game and options
         first = Table(game, players, reward, log=log, **options)
