@@ -255,6 +255,8 @@ def test_games_keep_no_log_unless_asked() -> None:
         obs_q, *_ = quiet.step(_random_legal(obs_q["action_mask"], rng_q))
         obs_l, *_ = logged.step(_random_legal(obs_l["action_mask"], rng_l))
     assert [len(t.state.log) for t in quiet.tables] == [0, 0]
+    with pytest.raises(ValueError, match="log must be True or False"):
+        vector_env("red-cathedral", 2, log="no")
     assert all(len(t.state.log) > 20 for t in logged.tables)
     clone = quiet.tables[0].clone()
     clone.play(clone.legal_indices()[0])

@@ -66,7 +66,8 @@ class Table:
         options: other game options, checked by the game (``initial_state``).
 
     Raises:
-        ValueError: unknown game, reward or option, or a bad player count.
+        ValueError: unknown game, reward or option, a bad player count, or a ``log``
+            that is not a bool.
     """
 
     def __init__(self, game: str, players: int = 2, reward: str = "rank",
@@ -85,7 +86,9 @@ class Table:
         self.players = players
         self.reward = reward
         self.margin_scale = float(margin_scale)
-        self.log = bool(log)
+        if not isinstance(log, bool):
+            raise ValueError(f"log must be True or False, got {log!r}")
+        self.log = log
         self.encoder: Encoder = make_encoder(self.game.name, players)
         self.observer = Observer(self.encoder, players)
         self.state: Any = None
