@@ -137,10 +137,11 @@ class Table:
         self.observer.forget()
         self._refresh()
 
-    def refresh(self) -> None:
+    def refresh(self) -> int | None:
         """Recompute the legal actions, mask, outcome and seat to move (after ``state``
-        was replaced from outside)."""
-        self._refresh()
+        was replaced or changed from outside, or after :meth:`apply`); returns the seat
+        to move (None: the game is over)."""
+        return self._refresh()
 
     def _refresh(self) -> int | None:
         """Read the new position; returns the seat to move (None: the game is over)."""
@@ -246,13 +247,8 @@ class Table:
     def apply(self, index: int) -> None:
         """The first half of :meth:`play`: apply the action at catalogue ``index``, which
         :meth:`is_legal` accepted; legal actions, mask and seat to move are stale until
-        :meth:`refresh_after_move`."""
+        :meth:`refresh`."""
         self._apply(self.state, self._legal[self._indices.index(index)])
-
-    def refresh_after_move(self) -> int | None:
-        """The second half of :meth:`play`: read the new position; returns the seat to
-        move next (None: the game is over)."""
-        return self._refresh()
 
     def step_action(self, action: Any) -> None:
         """Apply an action value (from a bot), checked against the legal list."""

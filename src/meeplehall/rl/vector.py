@@ -330,7 +330,7 @@ class MeeplehallVectorEnv(VectorEnv[Any, Any, Any]):
         for i, table in enumerate(tables):
             seat = seats[i]
             if legal[i]:
-                now = table.refresh_after_move()
+                now = table.refresh()
                 if now is not None:  # the next decision (the mask is in the batch)
                     to_move[i] = now
                     continue
