@@ -6,6 +6,8 @@ import time
 from typing import Any
 
 from fastapi.testclient import TestClient
+from websockets.sync.client import ClientConnection
+from websockets.sync.client import connect as _ws_connect
 
 from meeplehall.core.rng import Rng
 
@@ -75,3 +77,11 @@ def wait_finished(client: TestClient, table: int, timeout: float = 60.0) -> dict
             return state
         time.sleep(0.05)
     raise AssertionError(f"table {table} did not finish within {timeout} s")
+
+
+def connect(uri: str, **kwargs: Any) -> ClientConnection:
+    """websockets' sync client, without keepalive pings unless asked: its keepalive
+    thread joins the reader thread while ``close()`` joins it too, and Python 3.11's
+    ``Thread.join`` can fail on that race (``RuntimeError: release unlocked lock``)."""
+    kwargs.setdefault("ping_interval", None)
+    return _ws_connect(uri, **kwargs)

@@ -25,13 +25,13 @@ import httpx
 import pytest
 from tools.services import TempPostgres, free_port
 from websockets.exceptions import ConnectionClosed, InvalidStatus
-from websockets.sync.client import connect
 
 from meeplehall.core.record import GameRecord
 from meeplehall.core.rng import Rng
 from tests.server.helpers import (
     QUICK,
     bearer,
+    connect,
     hotseat,
     join,
     new_table,

@@ -20,7 +20,6 @@ from tools.services import free_port
 from websockets.protocol import State
 from websockets.server import ServerProtocol
 from websockets.sync.client import ClientConnection
-from websockets.sync.client import connect as ws_connect
 
 from meeplehall.core.rng import Rng
 from meeplehall.server import jsontext
@@ -30,6 +29,7 @@ from meeplehall.server.limits import LimitConfig
 from meeplehall.server.live import FANOUT_SLICE, Connection, Hub
 from meeplehall.server.live_table import Built, replay_entries
 from meeplehall.server.patch import apply_patch
+from tests.server.helpers import connect as ws_connect
 from tests.server.helpers import hotseat, random_move
 from tests.server.test_fanout import FakeSocket, OneTable, connect, move, new_live
 
@@ -298,11 +298,9 @@ def served(tmp_path: Path) -> Iterator[Served]:
 
 def spectate(served: Served, table: int, compression: str | None) -> tuple[ClientConnection,
                                                                            dict[str, Any]]:
-    # No keepalive pings: the client's keepalive thread joins its reader thread while
-    # close() joins it too, and Python 3.11's Thread.join can fail on that race.
     ws = served.sockets.enter_context(ws_connect(
         f"ws://127.0.0.1:{served.port}/api/tables/{table}/ws", compression=compression,
-        max_size=None, ping_interval=None))
+        max_size=None))
     ws.send(jsontext.dumps_text({"token": None, "since": None}))
     sync = jsontext.loads(ws.recv(timeout=10))
     assert sync["type"] == "sync"

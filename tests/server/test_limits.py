@@ -10,13 +10,12 @@ from typing import Any
 
 import httpx
 from tools.services import TempPostgres
-from websockets.sync.client import connect
 
 from meeplehall.core.record import GameRecord
 from meeplehall.games import GAMES
 from meeplehall.server.limits import LimitConfig, Rate
 from tests.server.conftest import make_client
-from tests.server.helpers import GAME, QUICK, bearer, random_move
+from tests.server.helpers import GAME, QUICK, bearer, connect, random_move
 from tests.server.procs import running_server
 
 

@@ -8,10 +8,9 @@ from typing import Any
 
 import httpx
 from tools.services import TempPostgres
-from websockets.sync.client import connect
 
 from meeplehall.core.rng import Rng
-from tests.server.helpers import QUICK, bearer, join, new_table
+from tests.server.helpers import QUICK, bearer, connect, join, new_table
 from tests.server.procs import running_server
 
 

@@ -10,11 +10,10 @@ from typing import Any
 import httpx
 import pytest
 from tools.services import find_redis, temp_postgres, temp_redis_server
-from websockets.sync.client import connect
 
 from meeplehall.core.rng import Rng
 from tests.server.conftest import _postgres_missing
-from tests.server.helpers import bearer, hotseat, play_random, random_move
+from tests.server.helpers import bearer, connect, hotseat, play_random, random_move
 from tests.server.procs import running_server
 
 

@@ -12,10 +12,9 @@ from typing import Any
 
 import httpx
 from tools.services import TempPostgres
-from websockets.sync.client import connect
 
 from meeplehall.server.live import Hub
-from tests.server.helpers import join, new_table
+from tests.server.helpers import connect, join, new_table
 from tests.server.procs import running_server
 
 

@@ -10,9 +10,8 @@ from typing import Any
 import httpx
 from tools.services import TempPostgres
 from websockets.exceptions import ConnectionClosed
-from websockets.sync.client import connect
 
-from tests.server.helpers import bearer, hotseat, join, new_table
+from tests.server.helpers import bearer, connect, hotseat, join, new_table
 from tests.server.procs import running_server
 
 _STACK = contextlib.ExitStack()  # the sockets of the running check, closed at its end
