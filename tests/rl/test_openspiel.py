@@ -90,3 +90,51 @@ def test_resample_from_infostate_keeps_the_seat_information_and_feeds_ismcts(
     bot = ismcts.ISMCTSBot(g, mcts.RandomRolloutEvaluator(1, np.random.RandomState(0)),
                            uct_c=2.0, max_simulations=3, random_state=np.random.RandomState(1))
     assert bot.step(state) in state.legal_actions()
+
+
+def test_praga_with_explicit_chance_passes_openspiels_random_sim_test_with_serialize() -> None:
+    g = pyspiel.load_game("meeplehall_praga", {"players": 2, "seed": 9, "chance": "explicit"})
+    assert g.get_type().chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    pyspiel.random_sim_test(g, num_sims=1, serialize=True, verbose=False)
+
+
+@pytest.mark.parametrize("short", ["meeplehall_praga", "meeplehall_red_cathedral"])
+def test_explicit_chance_deals_then_serialises_to_the_identical_state(short: str) -> None:
+    import pickle
+
+    g = pyspiel.load_game(short, {"players": 2, "seed": 4, "chance": "explicit",
+                                  "deals": 8})
+    state = g.new_initial_state()
+    assert state.is_chance_node()
+    outcomes = state.chance_outcomes()
+    assert [k for k, _ in outcomes] == list(range(8))
+    assert sum(p for _, p in outcomes) == pytest.approx(1.0)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 3) == "deal 3"
+    with pytest.raises(ValueError, match=r"deal 8 is not one of 0\.\.7"):
+        state.clone().apply_action(8)
+    two = g.new_initial_state()
+    state.apply_action(3)
+    two.apply_action(3)
+    assert state.information_state_string(0) == two.information_state_string(0)
+    other = g.new_initial_state()
+    other.apply_action(5)
+    assert other.information_state_string(0) != state.information_state_string(0)
+    rng = np.random.default_rng(1)
+    for step in range(60):
+        if step in (0, 1, 7, 59):
+            text = pyspiel.serialize_game_and_state(g, state)
+            _, back = pyspiel.deserialize_game_and_state(text)
+            assert back.history() == state.history()
+            assert str(back) == str(state)
+            assert back.information_state_string(1) == state.information_state_string(1)
+            assert back.legal_actions() == state.legal_actions()
+            copy = pickle.loads(pickle.dumps(state.table))
+            assert (copy.game.to_json(copy.state) == state.table.game.to_json(state.table.state))
+        state.apply_action(int(rng.choice(state.legal_actions())))
+
+
+def test_chance_mode_and_deals_are_checked() -> None:
+    with pytest.raises(ValueError, match="chance must be one of sampled, explicit"):
+        pyspiel.load_game("meeplehall_praga", {"chance": "hidden"})
+    with pytest.raises(ValueError, match="deals must be at least 1"):
+        pyspiel.load_game("meeplehall_praga", {"chance": "explicit", "deals": 0})

@@ -16,8 +16,15 @@ algorithms (MCTS, random rollouts, policy evaluation...) run on them.
   observation vector of the seat's player view (not a perfect-recall history);
   ``information_state_string`` is the seat's view as JSON (it includes the public log),
   ``observation_string`` the same without the log.
-* Parameters: ``players``, ``seed``, ``reward``, and ``options``: further game options
-  as ``"name=value,name=value"`` text.
+* Parameters: ``players``, ``seed``, ``reward``, ``options`` (further game options as
+  ``"name=value,name=value"`` text) and ``chance``: ``"sampled"`` (the default, above) or
+  ``"explicit"``: the game then opens with one chance node, nature choosing the deal
+  (one of ``deals`` equally likely seeds, ``seed + outcome``), after which every move
+  is determined by the actions. With explicit chance a state is its action history, so
+  OpenSpiel's own serialisation (``serialize_game_and_state``, ``random_sim_test`` with
+  ``serialize=True``, checkpoints) works; a sampled stochastic Python game cannot be
+  serialised by OpenSpiel, which asks such a game for a generator state that Python
+  games cannot give.
 
 A cloned state shares its future dice with the original (sampled stochastic), so search
 that clones the true state knows them: use it as OpenSpiel uses its other sampled
@@ -48,6 +55,8 @@ SHORT_NAMES: dict[str, str] = {
 # 2,400 decisions in The Red Cathedral and 500 in Praga).
 MAX_GAME_LENGTH: dict[str, int] = {"red-cathedral": 20000, "praga": 5000}
 _MAX_SCORE = 300.0
+CHANCE_MODES = ("sampled", "explicit")
+DEFAULT_DEALS = 1 << 16  # outcomes of the explicit deal: seeds seed .. seed + deals - 1
 
 
 def parse_options(text: str) -> dict[str, str]:
@@ -71,13 +80,15 @@ def parse_options(text: str) -> dict[str, str]:
     return out
 
 
-def _game_type(name: str) -> Any:
+def _game_type(name: str, chance: str = "sampled") -> Any:
     players = next(o for o in game_named(name).options if o.name == "players")
+    mode = (pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC if chance == "explicit"
+            else pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC)
     return pyspiel.GameType(
         short_name=SHORT_NAMES[name],
         long_name=f"meeplehall {game_named(name).title}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
-        chance_mode=pyspiel.GameType.ChanceMode.SAMPLED_STOCHASTIC,
+        chance_mode=mode,
         information=pyspiel.GameType.Information.IMPERFECT_INFORMATION,
         utility=pyspiel.GameType.Utility.GENERAL_SUM,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
@@ -88,7 +99,8 @@ def _game_type(name: str) -> Any:
         provides_observation_string=True,
         provides_observation_tensor=True,
         parameter_specification={"players": int(players.default), "seed": 0,
-                                 "reward": "rank", "options": ""},
+                                 "reward": "rank", "options": "", "chance": "sampled",
+                                 "deals": DEFAULT_DEALS},
     )
 
 
@@ -104,20 +116,30 @@ class MeeplehallGame(pyspiel.Game):  # type: ignore[misc]
         options: dict[str, Any] = parse_options(str(params.get("options", "")))
         self.table = Table(self.game_name, players, reward, **options)
         self.seed = int(params.get("seed", 0))
+        self.chance = str(params.get("chance", "sampled"))
+        if self.chance not in CHANCE_MODES:
+            raise ValueError(f"chance must be one of {', '.join(CHANCE_MODES)}; "
+                             f"got {self.chance!r}")
+        self.deals = int(params.get("deals", DEFAULT_DEALS))
+        if self.deals < 1:
+            raise ValueError(f"deals must be at least 1; got {self.deals}")
         self._made = 0
         bound = 1.0 if reward == "rank" else _MAX_SCORE / DEFAULT_MARGIN_SCALE
         info = pyspiel.GameInfo(
             num_distinct_actions=self.table.encoder.num_actions,
-            max_chance_outcomes=0,
+            max_chance_outcomes=self.deals if self.chance == "explicit" else 0,
             num_players=players,
             min_utility=-bound,
             max_utility=bound,
             utility_sum=None,
             max_game_length=MAX_GAME_LENGTH[self.game_name])
-        super().__init__(_game_type(self.game_name), info, params)
+        super().__init__(_game_type(self.game_name, self.chance), info, params)
 
     def new_initial_state(self) -> MeeplehallState:
         table = self.table.clone()
+        if self.chance == "explicit":
+            table.reset(self.seed)  # replaced when nature deals
+            return MeeplehallState(self, table, dealt=False)
         table.reset(self.seed + self._made)
         self._made += 1
         return MeeplehallState(self, table)
@@ -133,23 +155,42 @@ class MeeplehallGame(pyspiel.Game):  # type: ignore[misc]
 class MeeplehallState(pyspiel.State):  # type: ignore[misc]
     """A game in progress; wraps a :class:`~meeplehall.rl.table.Table`."""
 
-    def __init__(self, game: MeeplehallGame, table: Table) -> None:
+    def __init__(self, game: MeeplehallGame, table: Table, dealt: bool = True) -> None:
         super().__init__(game)
         self.table = table
+        self.dealt = dealt  # False only at the explicit-chance game's opening deal
 
     def current_player(self) -> int:
+        if not self.dealt:
+            return int(pyspiel.PlayerId.CHANCE)
         seat = self.table.to_move()
         return int(pyspiel.PlayerId.TERMINAL) if seat is None else seat
 
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """The opening deal's outcomes (explicit chance only): every seed equally likely."""
+        if self.dealt:
+            return []
+        deals = self.get_game().deals
+        return [(k, 1.0 / deals) for k in range(deals)]
+
     def _legal_actions(self, player: int) -> list[int]:
-        if player != self.table.to_move():
+        if not self.dealt or player != self.table.to_move():
             return []
         return self.table.legal_indices()
 
     def _apply_action(self, action: int) -> None:
+        if not self.dealt:
+            game = self.get_game()
+            if not 0 <= action < game.deals:
+                raise ValueError(f"deal {action} is not one of 0..{game.deals - 1}")
+            self.table.reset(game.seed + action)
+            self.dealt = True
+            return
         self.table.step(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
+        if player == int(pyspiel.PlayerId.CHANCE):
+            return f"deal {action}"
         return str(self.table.encoder.action_at(action))
 
     def is_terminal(self) -> bool:
@@ -166,6 +207,8 @@ class MeeplehallState(pyspiel.State):  # type: ignore[misc]
         information-set MCTS. ``probability_sampler`` (a callable giving a float in
         [0, 1), as ``pyspiel.UniformProbabilitySampler``) draws the deal; without one the
         deal is drawn at random."""
+        if not self.dealt:
+            return MeeplehallState(self.get_game(), self.table.clone(), dealt=False)
         try:
             u = float(probability_sampler())
         except TypeError:
@@ -179,9 +222,11 @@ class MeeplehallState(pyspiel.State):  # type: ignore[misc]
         return MeeplehallState(self.get_game(), table)
 
     def __deepcopy__(self, memo: dict[int, Any]) -> MeeplehallState:
-        return MeeplehallState(self.get_game(), self.table.clone())
+        return MeeplehallState(self.get_game(), self.table.clone(), self.dealt)
 
     def __str__(self) -> str:
+        if not self.dealt:
+            return "before the deal"
         outcome = self.table.outcome()
         if outcome is not None:
             return f"game over: scores {list(outcome.scores)}"

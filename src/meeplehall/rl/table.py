@@ -120,6 +120,15 @@ class Table:
         new._mask = np.frombuffer(new._mask_bytes, dtype=np.int8)
         return new
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled as its configuration and the engine state's JSON form (the encoder and
+        observer are rebuilt), so a table travels between processes and into OpenSpiel's
+        serialised states."""
+        options = {k: v for k, v in self.params.items() if k != "players"}
+        state = None if self.state is None else self.game.to_json(self.state)
+        return (_restore_table, (self.game.name, self.players, self.reward,
+                                 self.margin_scale, self.log, options, state))
+
     def bind_mask(self, out: np.ndarray) -> None:
         """Keep the legal mask in ``out`` (an int8 row of the encoder's action count, such
         as a row of a vector environment's batch) instead of the table's own array."""
@@ -260,3 +269,14 @@ class Table:
         if outcome is None:
             return [0.0] * self.players
         return terminal_rewards(outcome, self.players, self.reward, self.margin_scale)
+
+
+def _restore_table(game: str, players: int, reward: str, margin_scale: float, log: bool,
+                   options: dict[str, Any], state: dict[str, Any] | None) -> Table:
+    table = Table(game, players, reward, margin_scale, log, **options)
+    if state is not None:
+        table.state = table.game.from_json(state)
+        if not log:
+            table.state.log = DiscardedLog()
+        table._refresh()
+    return table
