@@ -59,12 +59,14 @@ from meeplehall.server.schemas import (
     LegalOut,
     MoveIn,
     NameIn,
+    RulesOut,
     SeatState,
     TableList,
     TableOut,
     UndoIn,
     ViewOut,
 )
+from meeplehall.server.rules_text import split_rules
 from meeplehall.server.security import BodySizeLimit, RateLimiter, hash_token
 from meeplehall.server.service import HUMAN, TableService, games
 
@@ -367,6 +369,18 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 "ranked": [{"text": str(a),
                             "label": labels.get(str(a), message_json(str(a))),
                             "score": float(score)} for a, score in ranked]}
+
+    @app.get("/api/tables/{table_id}/rules", response_model=RulesOut, responses=_ERRORS)
+    async def rules(table_id: TableId, credentials: Bearer) -> dict[str, Any]:
+        """The rule text of the decision asked now (the terminal's ``rules``): the same
+        for every seat and spectator, so it shows nothing hidden; a token, if sent, must
+        be one of the table's."""
+        if credentials is not None:
+            live, _ = await service.authenticate(table_id, _token(credentials))
+        else:
+            live = await service.get_live(table_id)
+        rule_ids, text = split_rules(live.game.rules_text(live.state))
+        return {"table_id": table_id, "seq": live.seq, "rule_ids": rule_ids, "text": text}
 
     @app.get("/api/tables/{table_id}/replay/{k}",
              responses={200: {"model": ViewOut}, **_ERRORS})

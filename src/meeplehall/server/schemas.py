@@ -177,6 +177,16 @@ class AnalysisOut(BaseModel):
     ranked: list[RankedAction]
 
 
+class RulesOut(BaseModel):
+    """The rule text of the decision asked now, for players: its rule IDs (a reference)
+    and the text without them (English; clients translate it by its catalogue)."""
+
+    table_id: int
+    seq: int
+    rule_ids: list[str]
+    text: str
+
+
 class ErrorOut(BaseModel):
     detail: str
 
