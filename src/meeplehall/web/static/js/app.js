@@ -3,7 +3,7 @@
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
 import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
-import { COLOURS, badge, h } from "./dom.js";
+import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
 
@@ -13,6 +13,11 @@ const liveRegion = document.getElementById("live");
 let games = null;          // GET /api/games
 let current = null;        // the open TableView, if any
 let lobbyChoice = { game: null };
+// The open table's title and the drawer's toggle live in the header row (one compact row
+// above the board); the table view fills them.
+const tableTitle = h("h1", { id: "table-title" });
+const sideToggle = h("button", { id: "side-toggle", type: "button", "aria-controls": "side", "aria-expanded": "false",
+  onclick: () => { if (current) current.toggleSide(); } });
 
 // -- header -------------------------------------------------------------------------------
 
@@ -27,12 +32,14 @@ function renderHeader() {
     h("option", { value: code, selected: code === currentLanguage() }, name)));
   const mute = h("input", { type: "checkbox", id: "mute", checked: muted(),
     onchange: (e) => localStorage.setItem("meeplehall.muted", e.target.checked ? "1" : "0") });
+  sideToggle.textContent = `☰ ${t("Choices and log")}`;
   top.replaceChildren(
     h("a", { class: "brand", href: "#/" }, "meeplehall"),
     h("a", { href: "#/", id: "nav-lobby" }, t("Lobby")),
-    h("span", { class: "spacer" }),
-    h("label", { for: "mute" }, mute, " ", t("Mute the turn sound")),
-    h("label", { for: "language" }, t("Language"), " "), select);
+    tableTitle, sideToggle,
+    h("label", { for: "mute", class: "mute", title: t("Mute the turn sound") }, mute, " ",
+      h("span", { class: "mute-icon", "aria-hidden": "true" }, "♪"), h("span", { class: "mute-text" }, t("Mute the turn sound"))),
+    h("label", { for: "language" }, h("span", { class: "visually-hidden" }, t("Language")), " "), select);
 }
 
 function rerender() {
@@ -41,6 +48,11 @@ function rerender() {
 }
 
 function announce(text) { liveRegion.textContent = text; }
+
+// Escape closes the side panel's drawer (on a phone) wherever the focus is.
+document.addEventListener("keydown", (ev) => {
+  if (ev.key === "Escape" && current && current.sideOpen) current.toggleSide(false);
+});
 
 // -- players' names -------------------------------------------------------------------------
 
@@ -65,6 +77,10 @@ async function route() {
 function closeTable() {
   if (current) { current.close(); current = null; }
   document.title = "meeplehall";
+  tableTitle.replaceChildren();
+  document.body.classList.remove("at-table");
+  document.documentElement.classList.remove("at-table");
+  delete root.dataset.view;
 }
 
 // -- lobby --------------------------------------------------------------------------------
@@ -244,7 +260,7 @@ async function fillOpenTables(list) {
     for (const tb of tables) {
       const open = tb.seats.filter((x) => x.open);
       list.append(h("li", {}, h("a", { href: `#/table/${tb.id}` }, `${gameTitle(tb.game)} #${tb.id}`), " ",
-        h("span", { class: "muted" }, t("{n} players, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
+        h("span", { class: "muted" }, t("{n} player, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
         tb.seats.some((x) => x.name) ? [" ", h("span", { class: "people" }, "(", tb.seats.filter((x) => x.name).map((x) => x.name).join(", "), ")")] : null,
         tb.seed_chosen ? [" ", h("span", { class: "muted seed-chosen" }, t("seed chosen by the table's creator"))] : null,
         open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
@@ -390,6 +406,17 @@ async function openTable(id) {
   await current.start();
 }
 
+/** The readable name of a seat whose player gave none: its colour's player. */
+function defaultName(colour) {
+  const names = {
+    yellow: () => t("Yellow player"), red: () => t("Red player"), blue: () => t("Blue player"),
+    green: () => t("Green player"), white: () => t("White player"), purple: () => t("Purple player"),
+    black: () => t("Black player"), orange: () => t("Orange player"),
+  };
+  const key = String(colour).toLowerCase();
+  return names[key] ? names[key]() : t("{colour} player", { colour: tr(colour) });
+}
+
 let audio = null;
 function beep() {
   if (muted()) return;
@@ -448,12 +475,29 @@ class TableView {
       });
   }
 
-  close() { if (this.live) this.live.close(); clearTimeout(this.watchdog); }
+  close() {
+    if (this.live) this.live.close();
+    clearTimeout(this.watchdog);
+    if (this.resizer) this.resizer.disconnect();
+  }
 
   build() {
+    // A name typed but not saved survives the rebuild (a language switch); the forms
+    // themselves are made again, in the new language.
+    const typed = {};
+    for (const [seat, form] of Object.entries(this.nameForms || {})) {
+      const input = form.querySelector("input");
+      if (input && input.dataset.edited) typed[seat] = input.value;
+    }
+    this.nameForms = {};
+    this.typedNames = typed;
     this.els = {
       board: h("div", { class: "board", id: "board", "aria-label": t("Game board") }),
+      promptBar: h("p", { class: "prompt-bar", id: "prompt-bar" }),
       prompt: h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
+      rulesButton: h("button", { type: "button", id: "rules-toggle", class: "rules-toggle", "aria-expanded": "false",
+        "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, t("Rules")),
+      rules: h("div", { class: "rules-panel", id: "rules-panel", hidden: true }),
       status: h("p", { class: "error", role: "alert", id: "table-error" }),
       choices: h("div", { class: "choices", id: "choices", role: "group" }),
       toolbar: h("div", { class: "toolbar" }),
@@ -464,14 +508,79 @@ class TableView {
       end: h("section", { id: "end", hidden: true }),
     };
     const e = this.els;
-    this.title = h("h1", {});
-    root.replaceChildren(this.title, e.end, h("div", { class: "table-layout" }, e.board,
-      h("div", { class: "side" },
-        h("section", { "aria-labelledby": "decide" }, h("h2", { id: "decide", class: "visually-hidden" }, t("Decision")),
-          e.prompt, e.status, e.choices, e.toolbar),
+    this.layout = h("div", { class: "table-layout", id: "table-layout" },
+      h("div", { class: "board-col" }, e.promptBar, e.board),
+      e.side = h("aside", { class: "side", id: "side", "aria-label": t("Choices and log") },
+        h("button", { type: "button", class: "side-close", id: "side-close", onclick: () => this.toggleSide(false) },
+          `× ${t("Close")}`),
+        h("section", { "aria-labelledby": "decide", class: "decision" },
+          h("h2", { id: "decide", class: "visually-hidden" }, t("Decision")),
+          h("div", { class: "prompt-row" }, e.prompt, e.rulesButton), e.rules, e.status, e.choices, e.toolbar),
         e.since, e.seats,
-        h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, t("Log")), e.notes, e.log))));
+        h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, t("Log")), e.notes, e.log)));
+    root.replaceChildren(e.end, this.layout);
     root.dataset.page = "table";
+    root.dataset.view = "table";
+    document.body.classList.add("at-table");
+    document.documentElement.classList.add("at-table");
+    this.toggleSide(!!this.sideOpen);
+    // The board is drawn again whenever its region changes size (a window resized, the
+    // phone turned, the side panel opened beside it).
+    if (this.resizer) this.resizer.disconnect();
+    this.boardSize = null;
+    if (typeof ResizeObserver === "function") {
+      this.resizer = new ResizeObserver(() => {
+        const r = e.board.getBoundingClientRect();
+        const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
+        if (this.boardSize === null) { this.boardSize = size; return; }
+        if (size === this.boardSize) return;
+        this.boardSize = size;
+        cancelAnimationFrame(this.redraw);
+        this.redraw = requestAnimationFrame(() => { if (this.msg) this.renderBoard(); });
+      });
+      this.resizer.observe(e.board);
+    }
+  }
+
+  /** Open or close the side panel (a drawer below 60rem; beside the board above). */
+  toggleSide(open = !this.sideOpen) {
+    this.sideOpen = open;
+    if (this.layout) this.layout.classList.toggle("drawer-open", open);
+    sideToggle.setAttribute("aria-expanded", String(open));
+    if (open && this.els && window.matchMedia && window.matchMedia("(max-width: 60rem)").matches) {
+      const close = this.els.side.querySelector("#side-close");
+      setTimeout(() => close.focus(), 200);  // once the drawer is shown
+    }
+  }
+
+  /** The rule text of the decision asked now, in the player's language (the rule IDs small). */
+  async toggleRules(open) {
+    const e = this.els;
+    open = open === undefined ? e.rules.hidden : open;
+    e.rulesButton.setAttribute("aria-expanded", String(open));
+    e.rules.hidden = !open;
+    if (!open) return;
+    const seq = this.msg ? this.msg.seq : null;
+    if (!this.rulesReply || this.rulesReply.seq !== seq) {
+      try {
+        const token = this.primary === null ? null : this.tokens[this.primary];
+        this.rulesReply = await api("GET", `/tables/${this.id}/rules`, { token });
+      } catch (err) {
+        e.rules.replaceChildren(h("p", { class: "error" }, err.message));
+        return;
+      }
+    }
+    this.renderRules();
+  }
+
+  renderRules() {
+    const e = this.els;
+    const reply = this.rulesReply;
+    if (!reply || e.rules.hidden) return;
+    e.rules.replaceChildren(h("div", {},
+      h("p", { class: "rules-text" }, reply.text ? tr(reply.text) : t("No rules text for this decision.")),
+      reply.rule_ids.length ? h("p", { class: "rule-ref" }, t("Rule reference:"), " ",
+        h("small", { "data-rule-ref": reply.rule_ids.join(" ") }, reply.rule_ids.join(", "))) : null));
   }
 
   async onMessage(msg) {
@@ -502,16 +611,26 @@ class TableView {
     // turn ended.
     const logLen = (msg.view.log || []).length;
     if (prev) {
+      const log = msg.view.log || [];
+      const before = Math.min((prev.view.log || []).length, logLen);
       for (const seat of this.held) {
         const mark = typeof this.marks[seat] === "number" ? { from: this.marks[seat] } : this.marks[seat];
-        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: logLen };
+        // The first line of this update by someone else (another seat, an automaton):
+        // against Ivan, the dummy or Peter Parler the seat moves again at once, and what
+        // they did comes in the same update as its own last move.
+        let others = -1;
+        if (prev.to_move === seat) {
+          others = log.slice(before).findIndex((line) => { const a = this.actorOf(line); return a !== undefined && a !== seat; });
+        }
+        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: others >= 0 ? before + others : logLen };
+        else if (prev.to_move === seat && others >= 0) this.marks[seat] = { from: before + others, to: logLen };
         else if (prev.to_move !== seat && toMove === seat && mark) this.marks[seat] = { from: mark.from, to: logLen };
       }
       tablePref(this.id, "marks", this.marks);
       // Opponents' moves, for screen readers (the live region is polite).
       const prevLen = (prev.view.log || []).length;
       if (prev.to_move !== null && !this.held.includes(prev.to_move) && logLen > prevLen) {
-        announce((msg.view.log || []).slice(prevLen).slice(-3).map((line) => render(line)).join(" "));
+        announce((msg.view.log || []).slice(prevLen).slice(-3).map((line) => this.line(line)).join(" "));
       }
     }
     this.acting = acting;
@@ -560,13 +679,56 @@ class TableView {
   /** The players' own names by seat (null: none given). */
   people() { return this.summary.seats.map((x) => x.name || null); }
 
-  /** A seat as people read it: its player's name and its colour ("Ada (green)"), or
-   * the colour, or "Seat N". */
-  who(seat, names = this.names()) {
-    const colour = names[seat] ? tr(names[seat]) : t("Seat {n}", { n: seat + 1 });
-    const person = (this.summary.seats[seat] || {}).name;
-    return person ? `${person} (${colour})` : colour;
+  /** A seat's identity: its player's name (null: none given), its colour (translated)
+   * and its piece symbol (the colour's shape, so that colour is never the only cue). */
+  identity(seat, names = this.names()) {
+    const colour = names[seat] || null;
+    return { name: (this.summary.seats[seat] || {}).name || null, colour: colour ? tr(colour) : null,
+      symbol: symbolOf(colour), key: colour };
   }
+
+  /** A seat as people read it everywhere: "Ada (green)", or for a seat without a name
+   * the colour's player ("Green player"). */
+  who(seat, names = this.names()) {
+    const id = this.identity(seat, names);
+    if (id.name && id.colour) return t("{name} ({colour})", { name: id.name, colour: id.colour });
+    if (id.name) return id.name;
+    if (id.key) return defaultName(id.key);
+    return t("Player {n}", { n: seat + 1 });
+  }
+
+  /** The seat named by an engine's log argument (a seat number or a colour), as
+   * ``who`` writes it; null where it is no seat (an automaton). */
+  whoOf(seatOrColour) {
+    const names = this.names();
+    const seat = typeof seatOrColour === "number" ? seatOrColour
+      : names.findIndex((n) => n && String(n).toLowerCase() === String(seatOrColour).toLowerCase());
+    return seat >= 0 && seat < this.summary.seats.length ? this.who(seat, names) : null;
+  }
+
+  /** Who made a log line: a seat number, -1 for an automaton (Ivan, the dummy, a
+   * Parler bot), undefined when the line names nobody. */
+  actorOf(line) {
+    if (!line || typeof line !== "object") return undefined;
+    const key = String(line.key || "");
+    const args = line.args || {};
+    if ("bot" in args || key.startsWith("Ivan")) return -1;
+    for (const name of ["who", "seat", "player"]) {
+      const v = args[name];
+      if (v === undefined) continue;
+      if (v && typeof v === "object" && v.key === "{who} (seat {n})" && v.args && typeof v.args.n === "number") return v.args.n;
+      if (v && typeof v === "object" && typeof v.key === "string") {
+        const names = this.names();
+        const seat = names.findIndex((n) => n && String(n).toLowerCase() === v.key.toLowerCase());
+        return seat >= 0 ? seat : -1;
+      }
+      if (typeof v === "string") return -1;
+    }
+    return undefined;
+  }
+
+  /** A log line as the shell shows it: the seats it names by ``who``. */
+  line(message) { return render(message, { who: (x) => this.whoOf(x) }); }
 
   render() {
     if (!this.msg) return;
@@ -578,18 +740,24 @@ class TableView {
     root.dataset.finished = String(msg.finished);
     root.dataset.busy = String(this.busy);
     root.dataset.game = this.game;
+    // One screen while the game is played; the end screen scrolls as any page.
+    document.body.classList.toggle("at-table", !msg.finished);
+    document.documentElement.classList.toggle("at-table", !msg.finished);
     document.title = myTurn ? `▶ ${t("Your turn")} — ${gameTitle(this.game)} #${this.id}`
       : `${gameTitle(this.game)} #${this.id} — meeplehall`;
     const role = this.held.length
-      ? t("you play {seats}", { seats: this.held.map((x) => (names[x] || this.summary.seats[x].name ? this.who(x, names) : x + 1)).join(", ") })
+      ? t("you play {seats}", { seats: this.held.map((x) => `${this.identity(x, names).symbol} ${this.who(x, names)}`.trim()).join(", ") })
       : t("watching");
-    this.title.replaceChildren(`${gameTitle(this.game)} #${this.id}`, " ", h("span", { class: "muted", style: "font-size:1rem" }, `(${role})`));
+    tableTitle.replaceChildren(`${gameTitle(this.game)} #${this.id}`, " ", h("span", { class: "role" }, `(${role})`));
+    tableTitle.title = tableTitle.textContent;
     this.renderBoard();
     this.renderDecision();
     this.renderSince();
     this.renderSeats();
     this.renderLog();
     this.renderEnd();
+    if (this.els.rules && !this.els.rules.hidden && (!this.rulesReply || this.rulesReply.seq !== msg.seq)) this.toggleRules(true);
+    else this.renderRules();
   }
 
   renderStatus() {
@@ -600,7 +768,8 @@ class TableView {
   ctx(legal) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
       hint: this.hint && this.hint.ranked[0] ? this.hint.ranked[0].text : null,
-      choose: (text) => this.choose(text), t, tr, render, colours: COLOURS, people: this.people() };
+      choose: (text) => this.choose(text), t, tr, render, colours: COLOURS, people: this.people(),
+      who: (seat) => this.who(seat), identity: (seat) => this.identity(seat) };
   }
 
   renderBoard(container = this.els.board, view = this.view, legal = null) {
@@ -624,23 +793,26 @@ class TableView {
     this.renderStatus();
     e.choices.replaceChildren();
     e.toolbar.replaceChildren();
+    e.rulesButton.hidden = !!msg.finished;
     if (msg.finished) {
       e.prompt.className = "prompt";
       e.prompt.textContent = t("The game is over.");
+      e.promptBar.textContent = e.prompt.textContent;
       return;
     }
     if (!this.acting) {
       e.prompt.className = "prompt";
-      const who = names[msg.to_move] || this.summary.seats[msg.to_move].name
-        ? this.who(msg.to_move, names) : String(msg.to_move + 1);
+      const who = this.who(msg.to_move, names);
       const kind = (this.summary.seats[msg.to_move] || {}).kind;
       e.prompt.textContent = kind && kind !== "human"
         ? t("Waiting for {name} (bot)…", { name: who })
         : this.away(msg.to_move) ? t("Waiting for {name}, who is away (the table is not open on their device)…", { name: who })
           : t("Waiting for {name}…", { name: who });
+      e.promptBar.className = "prompt-bar";
     } else {
       e.prompt.className = "prompt mine";
       e.prompt.textContent = `${t("Your turn")}: ${render(this.acting.decision)}`;
+      e.promptBar.className = "prompt-bar mine";
       const legal = this.acting.legal;
       e.choices.setAttribute("aria-label", t("Legal choices"));
       const hinted = this.hint && this.hint.ranked[0] && this.hint.ranked[0].text;
@@ -665,6 +837,7 @@ class TableView {
             : t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
       }
     }
+    e.promptBar.textContent = e.prompt.textContent;
     const undoSeat = this.acting ? this.acting.seat : this.primary;
     const undoable = this.acting ? this.acting.undoable : msg.undoable;
     if (undoSeat !== null && undoable > 0) {
@@ -685,17 +858,20 @@ class TableView {
     if (!lines.length) { e.hidden = true; return; }
     e.hidden = false;
     e.replaceChildren(h("h2", {}, t("Since your last turn")),
-      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, render(line)))));
+      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, this.line(line)))));
   }
 
   renderSeats() {
     const e = this.els.seats;
     if (!this.msg) return;
     const names = this.names();
+    this.seatOpen = this.seatOpen || {};
     const chosen = this.summary.seed_chosen
       ? h("p", { class: "muted", id: "seed-chosen" }, t("seed chosen by the table's creator")) : null;
-    e.replaceChildren(h("h2", {}, t("Players")), chosen, h("ul", { class: "plain" }, this.summary.seats.map((seat) => {
-      const name = names[seat.seat];
+    // (DOM's replaceChildren writes a null as the text "null": only elements go in.)
+    e.replaceChildren(...[h("h2", {}, t("Players")), chosen].filter(Boolean), h("ul", { class: "plain seat-list" }, this.summary.seats.map((seat) => {
+      const id = this.identity(seat.seat, names);
+      const held = this.held.includes(seat.seat);
       const kind = seat.kind === "human" ? (seat.open ? t("open seat") : t("human")) : seatKindLabel(seat.kind);
       const invite = seat.kind === "human" && seat.open
         ? h("div", { class: "invite" }, h("label", { for: `invite-${seat.seat}` }, t("Invite link")),
@@ -703,17 +879,23 @@ class TableView {
             onfocus: (ev) => ev.target.select() })) : null;
       const away = !seat.open && this.away(seat.seat);
       const here = !seat.open && seat.kind === "human" && this.present !== null && !away;
-      const leave = this.held.includes(seat.seat) && !this.msg.finished
+      const leave = held && !this.msg.finished
         ? h("button", { class: "leave", "data-leave": seat.seat, onclick: () => this.leaveSeat(seat.seat),
           title: t("Free this seat so that it can be taken on another device (with the invite link)") }, t("Give up this seat")) : null;
-      return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null },
-        name ? badge(name) : null,
-        this.msg.to_move === seat.seat ? "▶ " : "",
-        seat.name ? [h("strong", { class: "person" }, seat.name), " · "] : null,
-        t("Seat {n}", { n: seat.seat + 1 }), name ? `: ${tr(name)}` : "", " ",
-        h("span", { class: "muted" }, `(${kind}${this.held.includes(seat.seat) ? ", " + t("you") : ""})`),
-        away ? [" ", h("span", { class: "away" }, t("away"))] : null, " ", leave, invite,
-        this.held.includes(seat.seat) ? this.nameForm(seat) : null);
+      // One line per seat; its details (kind, invite link, name form) open on demand,
+      // and at once for the seats played here and the open ones.
+      const open = seat.seat in this.seatOpen ? this.seatOpen[seat.seat] : held || seat.open;
+      const details = h("details", { class: "seat-details", open,
+        ontoggle: (ev) => { this.seatOpen[seat.seat] = ev.target.open; } },
+      h("summary", { class: "seat-line" },
+        id.key ? badge(id.key) : null,
+        this.msg.to_move === seat.seat ? h("span", { class: "to-move", title: t("to move") }, "▶ ") : null,
+        h("strong", { class: "person" }, this.who(seat.seat, names)),
+        held ? [" ", h("span", { class: "muted" }, `(${t("you")})`)] : null,
+        away ? [" ", h("span", { class: "away" }, t("away"))] : null),
+      h("div", { class: "seat-more" },
+        h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null));
+      return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null }, details);
     })));
   }
 
@@ -734,6 +916,11 @@ class TableView {
       this.nameForms[seat.seat] = form;
     }
     const input = form.querySelector("input");
+    if (this.typedNames && seat.seat in this.typedNames) {
+      input.value = this.typedNames[seat.seat];
+      input.dataset.edited = "1";
+      delete this.typedNames[seat.seat];
+    }
     if (document.activeElement !== input && !input.dataset.edited) input.value = seat.name || "";
     return form;
   }
@@ -754,7 +941,7 @@ class TableView {
   renderLog() {
     const log = (this.view && this.view.log) || [];
     const start = Math.max(0, log.length - 300);
-    this.els.log.replaceChildren(...log.slice(start).map((line, i) => h("li", { value: start + i + 1 }, render(line))));
+    this.els.log.replaceChildren(...log.slice(start).map((line, i) => h("li", { value: start + i + 1 }, this.line(line))));
     this.els.log.scrollTop = this.els.log.scrollHeight;
     const notes = this.msg.notes || [];
     this.els.notes.replaceChildren(...notes.slice(-5).map((n) => h("p", {}, tr(n.text))));
@@ -767,6 +954,7 @@ class TableView {
     e.className = "card";
     e.replaceChildren(...endScreen(this.game, this.msg.outcome, this.view, {
       t, tr, seats: this.summary.seats.length, held: this.held, people: this.people(),
+      who: (seat) => this.who(seat),
       exportRecord: () => this.exportRecord(), replay: (k, container, logEl) => this.showReplay(k, container, logEl),
       moves: this.msg.moves,
     }));
@@ -778,7 +966,7 @@ class TableView {
     const body = await api("GET", `/tables/${this.id}/replay/${k}`, { token });
     this.renderBoard(container, body.view, []);
     const log = body.view.log || [];
-    logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, render(line))));
+    logEl.replaceChildren(...log.slice(-8).map((line) => h("li", {}, this.line(line))));
     container.dataset.moves = String(k);
   }
 

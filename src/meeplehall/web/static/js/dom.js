@@ -68,6 +68,15 @@ export const COLOURS = {
   ivan: { fill: "#5b4a3a", ink: "#fff", letter: "I", shape: "star" },
 };
 
+/** The piece symbol of each shape, for text (the Players panel, the title): colour is
+ * never the only carrier of a seat. */
+const SHAPE_SYMBOLS = { circle: "●", square: "■", triangle: "▲", diamond: "◆", hexagon: "⬢",
+  pentagon: "⬟", cross: "✚", star: "★" };
+export const SYMBOLS = Object.fromEntries(Object.entries(COLOURS).map(([name, c]) => [name, SHAPE_SYMBOLS[c.shape]]));
+
+/** The text symbol of a colour's piece ("" for a colour without one). */
+export function symbolOf(name) { return SYMBOLS[String(name || "").toLowerCase()] || ""; }
+
 export function colourOf(name) {
   return COLOURS[String(name || "").toLowerCase()] || { fill: "#999", ink: "#000",
     letter: String(name || "?").slice(0, 1).toUpperCase(), shape: "circle" };

@@ -3,11 +3,15 @@
 
 import { badge, colourOf, h, s } from "./dom.js";
 
-/** Seat names (player colours) from a view; "Seat N" when the game gives none. */
+/** Seat names (player colours) from a view, null where the game gives none: The Red
+ * Cathedral's ``sides`` ({side, name}), Praga's ``sides`` (the colours in seat order). */
 export function seatNames(view, count) {
   const names = [];
   if (view && Array.isArray(view.sides)) {
-    view.sides.forEach((side) => { names[side.side] = side.name; });
+    view.sides.forEach((side, i) => {
+      if (typeof side === "string") names[i] = side;
+      else if (side && typeof side === "object" && typeof side.side === "number") names[side.side] = side.name;
+    });
   } else if (view && Array.isArray(view.seats)) {
     view.seats.forEach((line, i) => {
       if (typeof line === "string") names[i] = line.split(":")[0].trim();
@@ -44,8 +48,9 @@ export function endScreen(game, outcome, view, ctx) {
   const categories = breakdown.length ? Object.keys(breakdown[0]) : [];
   const winners = new Set(outcome.winners || []);
   const people = ctx.people || [];
-  const colourOrSeat = (i) => (names[i] ? tr(names[i]) : t("Seat {n}", { n: i + 1 }));
-  const label = (i) => (people[i] ? `${people[i]} (${colourOrSeat(i)})` : colourOrSeat(i));
+  const colourOrPlayer = (i) => (names[i] ? tr(names[i]) : t("Player {n}", { n: i + 1 }));
+  // The shell's identity of a seat ("Ada (green)", "Green player"); by itself, the colour.
+  const label = (i) => (ctx.who ? ctx.who(i) : people[i] ? `${people[i]} (${colourOrPlayer(i)})` : colourOrPlayer(i));
   const catLabel = (c) => tr(CATEGORY_LABELS[c] || c.replace(/_/g, " "));
 
   const head = h("tr", {}, h("th", { scope: "col" }, t("Player")),

@@ -108,29 +108,57 @@ function fill(text, params, value) {
   return text.replace(PLACEHOLDER, (whole, name) => (own(params, name) ? value(params[name]) : whole));
 }
 
-/** The client's own message ``msgid`` in the current language, with {name} filled in. */
+/** The client's own message ``msgid`` in the current language, with {name} filled in;
+ * a plural entry picks its form by ``params.n``. */
 export function t(msgid, params) {
-  const str = own(messages, msgid) && typeof messages[msgid] === "string" ? messages[msgid] : msgid;
+  let str = own(messages, msgid) ? messages[msgid] : msgid;
+  if (Array.isArray(str)) {
+    const n = params && typeof params.n === "number" ? params.n : 1;
+    str = str[Math.min(pluralIndex(n), str.length - 1)];
+  }
+  if (typeof str !== "string") str = msgid;
   return fill(str, params, String);
 }
 
-function renderArg(value) {
-  if (Array.isArray(value)) return value.map(renderArg).join(", ");
-  if (value !== null && typeof value === "object") return render(value);
+function renderArg(value, opts) {
+  if (Array.isArray(value)) return value.map((v) => renderArg(v, opts)).join(", ");
+  if (value !== null && typeof value === "object") return render(value, opts);
   return String(value);
 }
+
+// The arguments that name a seat in the engines' log lines (a colour term, or the Red
+// Cathedral's "{who} (seat {n})").
+const SEAT_ARGS = new Set(["who", "seat", "player"]);
 
 // Messages whose argument is a seat or side number counted from 0 by the engines: the
 // page counts seats from 1, as the lobby does.
 const SEAT_NUMBERS = { "{who} (seat {n})": "n", "side {n}: {pp} PP": "n" };
 
 /** A message ``{key, args}`` (a log entry, a prompt, an action label) in the current
- * language; a plain string is looked up as a key without arguments. */
-export function render(message) {
+ * language; a plain string is looked up as a key without arguments.
+ *
+ * ``opts.who(seatOrColour)``: the shell's identity of a seat ("Ada (green)"), given a
+ * seat number or a colour; it replaces the seats named in a line (a seat argument, the
+ * Red Cathedral's "{who} (seat {n})") where it returns a string. */
+export function render(message, opts) {
   if (message === null || message === undefined) return "";
   if (typeof message !== "object") return tr(message);
   const key = String(message.key);
   let args = message.args || {};
+  if (opts && opts.who) {
+    if (key === "{who} (seat {n})" && typeof args.n === "number") {
+      const who = opts.who(args.n);
+      if (who) return who;
+    }
+    const named = {};
+    for (const [name, value] of Object.entries(args)) {
+      if (!SEAT_ARGS.has(name) || !value || typeof value !== "object" || Array.isArray(value)) continue;
+      const who = value.key === "{who} (seat {n})" && value.args && typeof value.args.n === "number"
+        ? opts.who(value.args.n) : value.args && Object.keys(value.args).length === 0 ? opts.who(String(value.key)) : null;
+      if (who) named[name] = who;
+    }
+    if (Object.keys(named).length) args = { ...args, ...named };
+  }
   const seatArg = SEAT_NUMBERS[key];
   if (seatArg && typeof args[seatArg] === "number") args = { ...args, [seatArg]: args[seatArg] + 1 };
   let text = own(messages, key) ? messages[key] : key;
@@ -138,7 +166,7 @@ export function render(message) {
     const n = typeof args.n === "number" ? args.n : 1;
     text = text[Math.min(pluralIndex(n), text.length - 1)];
   }
-  return fill(text, args, renderArg);
+  return fill(text, args, (v) => renderArg(v, opts));
 }
 
 /** A term of a view (a colour, a resource, a component's name): its translation, found
