@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import ast
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
+from babel.messages.pofile import read_po
 from fastapi.testclient import TestClient
 
 from meeplehall.core.rng import Rng
@@ -60,3 +63,39 @@ def test_a_wrong_token_or_table_is_refused(app_client: TestClient) -> None:
 ])
 def test_rule_ids_are_taken_out_of_the_text(text: str, ids: list[str], plain: str) -> None:
     assert split_rules(text) == (ids, plain)
+
+
+def _decision_rule_texts() -> set[str]:
+    """The rule text of every decision class of both engines (``rules_text`` / ``rule``),
+    as ``GET /rules`` gives it, and the games' end."""
+    texts = {split_rules(GAMES["red-cathedral"].rules_text(_finished()))[1]}
+    engines = Path(__file__).resolve().parents[2] / "src" / "meeplehall" / "games"
+    for path in engines.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if (isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name)
+                    and node.target.id in ("rules_text", "rule") and node.value is not None):
+                value = ast.literal_eval(node.value)
+                if isinstance(value, str) and split_rules(value)[1]:
+                    texts.add(split_rules(value)[1])
+    return texts
+
+
+def _finished() -> object:
+    game = GAMES["red-cathedral"]
+    state = game.initial_state(dict(QUICK), 7)
+    state.stack.clear()  # no decision left: the game is over
+    return state
+
+
+def test_every_rule_text_is_in_the_rules_catalogue_of_every_language() -> None:
+    texts = _decision_rule_texts()
+    assert len(texts) > 25
+    locale = Path(__file__).resolve().parents[2] / "src" / "meeplehall" / "web" / "locale"
+    for lang in ("en", "de", "pl", "ru", "pt"):
+        with (locale / lang / "LC_MESSAGES" / "rules.po").open("rb") as handle:
+            entries = {m.id: m.string for m in read_po(handle) if m.id}
+        missing = sorted(texts - set(entries))
+        assert not missing, (lang, missing[:3])
+        if lang != "en":
+            untranslated = sorted(k for k in texts if not entries[k])
+            assert not untranslated, (lang, untranslated[:3])

@@ -52,8 +52,25 @@ def click_move(page: Any, k: int, board_every: int = 3) -> str:
     buttons = page.locator("#choices button[data-action]")
     n = buttons.count()
     assert n > 0, "it is this page's turn but no choice is offered"
-    buttons.nth(0 if k % 4 else (k // 4) % n).click()
+    with side_panel(page):
+        buttons.nth(0 if k % 4 else (k // 4) % n).click()
     return seq
+
+
+@contextlib.contextmanager
+def side_panel(page: Any) -> Any:
+    """The side panel in view: below 60rem it is a drawer, opened (and closed after) by
+    its toggle; above, it is beside the board already."""
+    drawer = page.is_visible("#side-toggle") and page.get_attribute(
+        "#side-toggle", "aria-expanded") != "true"
+    if drawer:
+        page.click("#side-toggle")
+        page.wait_for_selector("#side", state="visible")
+    try:
+        yield
+    finally:
+        if drawer:
+            page.keyboard.press("Escape")
 
 
 def play_to_end(page: Any, max_moves: int, on_move: Any = None) -> int:

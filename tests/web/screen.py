@@ -41,7 +41,8 @@ MEASURE = """() => {
       const hit = document.elementFromPoint(cx, cy);
       if (!hit || !(hit === el || el.contains(hit))) {
         covered = hit ? (hit.id ? '#' + hit.id : hit.tagName.toLowerCase() +
-          (hit.getAttribute('class') ? '.' + hit.getAttribute('class').split(' ')[0] : '')) : 'nothing';
+          (hit.getAttribute('class') ? '.' + hit.getAttribute('class').split(' ')[0] : ''))
+          : 'nothing';
       }
     }
     targets.push({action: el.dataset.action, inside, covered,
@@ -50,25 +51,25 @@ MEASURE = """() => {
   const small = [];
   const board = document.getElementById('board');
   if (board) {
-    for (const el of board.querySelectorAll('text, tspan, span, p, div, button, label, li, td, th')) {
+    const texts = board.querySelectorAll('text, tspan, span, p, div, button, label, li, td, th');
+    for (const el of texts) {
       const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
       if (!own) continue;
       const r = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0) continue;
       if (r.right < 0 || r.bottom < 0 || r.left > W || r.top > H) continue;  // not in view
       const style = getComputedStyle(el);
-      if (style.visibility === 'hidden' || el.closest('[aria-hidden="true"].visually-hidden, .visually-hidden')) continue;
+      if (style.visibility === 'hidden' || el.closest('.visually-hidden')) continue;
       // rendered size: an SVG text's font size times the drawing's scale
       let px = parseFloat(style.fontSize);
       if (el instanceof SVGElement && el.ownerSVGElement) {
         const m = el.getScreenCTM();
         if (m) px = px * Math.sqrt(Math.abs(m.a * m.d - m.b * m.c));
       }
-      if (px < 10.95) small.push({text: el.textContent.trim().slice(0, 40), px: Math.round(px * 10) / 10});
+      const text = el.textContent.trim().slice(0, 40);
+      if (px < 10.95) small.push({text, px: Math.round(px * 10) / 10});
     }
   }
-  const clone = document.body.cloneNode(true);
-  clone.querySelectorAll('[data-rule-ref], script, style, noscript').forEach((n) => n.remove());
   // innerText of the live page (what is rendered), less the rule references
   const refs = [...document.querySelectorAll('[data-rule-ref]')];
   const saved = refs.map((n) => n.textContent);

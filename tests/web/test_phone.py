@@ -1,14 +1,15 @@
 """Both games on a phone (390×844) and The Red Cathedral on a tablet (820×1180), in
 Chromium: no sideways scrolling of the page, the board zooms and pans with every click
-target at least 24 px (at the default zoom, or after one zoom step), the choices never in
-an inner scroll box, and screenshots in test-artifacts/."""
+target at least 24 px (at the default zoom, or after one zoom step), the choices (in the
+side panel's drawer on a phone) never in an inner scroll box, and screenshots in
+test-artifacts/."""
 
 from __future__ import annotations
 
 from pathlib import Path
 from typing import Any
 
-from tests.web.play import click_move, create_from_lobby, wait_ready
+from tests.web.play import click_move, create_from_lobby, side_panel, wait_ready
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 820, "height": 1180}
@@ -30,13 +31,15 @@ def _phone(new_page: Any) -> Any:
 
 
 def _choices_reachable(page: Any) -> None:
-    """The choices are in the page's own flow: no inner box that hides some of them."""
-    overflow = page.locator("#choices").evaluate(OVERFLOW)
-    assert overflow[0] == "visible" or overflow[1] <= overflow[2] + 1, overflow
-    buttons = page.locator("#choices button[data-action]")
-    assert buttons.count() >= 1
-    buttons.last.scroll_into_view_if_needed()
-    assert buttons.last.is_visible()
+    """The choices are in the side panel's own flow (the drawer on a phone): no inner box
+    that hides some of them."""
+    with side_panel(page):
+        overflow = page.locator("#choices").evaluate(OVERFLOW)
+        assert overflow[0] == "visible" or overflow[1] <= overflow[2] + 1, overflow
+        buttons = page.locator("#choices button[data-action]")
+        assert buttons.count() >= 1
+        buttons.last.scroll_into_view_if_needed()
+        assert buttons.last.is_visible()
 
 
 def _zoom(page: Any, viewport: str) -> float:
@@ -125,7 +128,8 @@ def test_praga_on_a_phone(new_page: Any, artifacts_dir: Path) -> None:
         if k == 4:
             page.screenshot(path=str(artifacts_dir / "praga-390x844-middle.png"))
         seq = state["seq"]
-        page.locator("#choices button[data-action]").first.click()
+        with side_panel(page):
+            page.locator("#choices button[data-action]").first.click()
         state = wait_ready(page, seq)
         if state["finished"] == "true":
             break

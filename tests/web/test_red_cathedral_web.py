@@ -139,8 +139,8 @@ def test_hotseat_one_browser_plays_both_seats(new_page: Any, server_url: str) ->
     assert sorted(tokens["tokens"]) == ["0", "1"]
     play_to_end(page, max_moves=200)
     log = page.inner_text("#log")
-    # seats are numbered from 1 on the page, as in the lobby
-    assert "yellow (seat 1)" in log and "red (seat 2)" in log and "(seat 0)" not in log
+    # every seat by its identity (no name given: its colour's player), never a seat number
+    assert "Yellow player" in log and "Red player" in log and "(seat" not in log
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["finished"]
     assert not page.errors
 

@@ -48,6 +48,7 @@ from meeplehall.server.errors import (
 )
 from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
+from meeplehall.server.rules_text import split_rules
 from meeplehall.server.schemas import (
     MAX_SEQ,
     AnalysisOut,
@@ -66,7 +67,6 @@ from meeplehall.server.schemas import (
     UndoIn,
     ViewOut,
 )
-from meeplehall.server.rules_text import split_rules
 from meeplehall.server.security import BodySizeLimit, RateLimiter, hash_token
 from meeplehall.server.service import HUMAN, TableService, games
 

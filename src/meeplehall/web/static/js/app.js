@@ -495,9 +495,9 @@ class TableView {
       board: h("div", { class: "board", id: "board", "aria-label": t("Game board") }),
       promptBar: h("p", { class: "prompt-bar", id: "prompt-bar" }),
       prompt: h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
-      rulesButton: h("button", { type: "button", id: "rules-toggle", class: "rules-toggle", "aria-expanded": "false",
+      rulesButton: h("button", { type: "button", id: "rules-toggle", class: "rules-toggle", "aria-expanded": String(!!this.rulesOpen),
         "aria-controls": "rules-panel", onclick: () => this.toggleRules() }, t("Rules")),
-      rules: h("div", { class: "rules-panel", id: "rules-panel", hidden: true }),
+      rules: h("div", { class: "rules-panel", id: "rules-panel", hidden: !this.rulesOpen }),
       status: h("p", { class: "error", role: "alert", id: "table-error" }),
       choices: h("div", { class: "choices", id: "choices", role: "group" }),
       toolbar: h("div", { class: "toolbar" }),
@@ -559,6 +559,7 @@ class TableView {
     open = open === undefined ? e.rules.hidden : open;
     e.rulesButton.setAttribute("aria-expanded", String(open));
     e.rules.hidden = !open;
+    this.rulesOpen = open;
     if (!open) return;
     const seq = this.msg ? this.msg.seq : null;
     if (!this.rulesReply || this.rulesReply.seq !== seq) {
