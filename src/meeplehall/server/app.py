@@ -28,7 +28,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
@@ -45,6 +46,14 @@ from meeplehall.server.errors import (
     Invalid,
     database_errors,
     outage,
+)
+from meeplehall.server.headers import (
+    content_security_policy,
+    docs_policy,
+    inline_scripts,
+    inline_style_hashes,
+    security_headers,
+    with_headers,
 )
 from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
@@ -101,10 +110,15 @@ class MeeplehallApp(FastAPI):
     (``server.direct``: spectators' updates are written beside it)."""
 
     fast_move: FastHandler | None = None
+    # Added to every HTTP answer (server.headers): the content security policy and
+    # the others.
+    security: list[tuple[bytes, bytes]] = []
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":  # the server's own send: see server.direct
             scope[SEND_KEY] = send
+        elif scope["type"] == "http":
+            send = with_headers(send, self.security)
         fast = self.fast_move
         if (fast is not None and scope["type"] == "http" and scope["method"] == "POST"
                 and not scope.get("root_path") and not self.root_path):
@@ -197,8 +211,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             engine.dispose()
 
     app = MeeplehallApp(title="meeplehall", version="1", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Tables, seats, views and live updates for the games of "
                               "meeplehall. Responses carry player views only.")
+    app.security = security_headers(content_security_policy(inline_style_hashes()))
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
@@ -242,6 +258,15 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     def seat_state(live: Any, seat: int | None) -> dict[str, Any]:
         return table_message(live, seat)
+
+    docs_page = get_swagger_ui_html(openapi_url="/openapi.json", title="meeplehall API")
+    docs_headers = {"Content-Security-Policy": docs_policy(
+        "".join(inline_scripts(bytes(docs_page.body).decode())))}
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """The API's documentation (Swagger UI), with a policy of its own."""
+        return HTMLResponse(bytes(docs_page.body), headers=docs_headers)
 
     # -- catalogue and tables -------------------------------------------------------------
 
