@@ -43,6 +43,7 @@ import websockets
 from meeplehall.core.rng import SEED_BOUND, Rng
 from meeplehall.server import jsontext
 from meeplehall.server.cli import tune_gc, tune_switching
+from meeplehall.server.limits import KINDS
 from tools.services import (
     find_postgres,
     find_redis,
@@ -88,8 +89,8 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # Benchmarks and tests drive many tables from one address on loopback.
-_NO_LIMITS = [arg for kind in ("create", "import", "replay", "analysis")
-              for arg in ("--limit", f"{kind}=0")]
+_NO_LIMITS = [*(arg for kind in KINDS for arg in ("--limit", f"{kind}=0")),
+              "--sockets-per-seat", "0", "--bot-tables-per-client", "0"]
 
 
 @contextlib.contextmanager

@@ -17,7 +17,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -76,7 +76,7 @@ def security_headers(policy: str) -> list[tuple[bytes, bytes]]:
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 
-def with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+def with_headers(send: Send, headers: Sequence[tuple[bytes, bytes]]) -> Send:
     """``send`` adding ``headers`` to the response's start (a header the response sets
     itself, such as its own policy, is kept)."""
 
