@@ -72,6 +72,7 @@ from meeplehall.server.schemas import (
     ImportTable,
     JoinOut,
     LegalOut,
+    LogPage,
     MoveIn,
     NameIn,
     SeatState,
@@ -86,6 +87,7 @@ from meeplehall.server.service import HUMAN, TableService, games
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
+LOG_PAGE = 200  # log entries per page of GET /tables/{id}/log at most
 HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
@@ -445,6 +447,27 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             await take("replay", request, credentials)
         view = await service.view_at(live, k, seat)
         return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
+
+    @app.get("/api/tables/{table_id}/log", response_model=LogPage, responses=_ERRORS)
+    async def log_page(table_id: TableId, credentials: Bearer, request: Request,
+                       before: Annotated[int | None, Query(ge=0, le=10_000_000)] = None,
+                       limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE
+                       ) -> dict[str, Any]:
+        """A page of the view's log: the ``limit`` entries before entry ``before``
+        (default: the end), the spectator's or, with a token, the seat's own. A sync
+        frame carries the last entries of a long game's log only (``log_base``); this
+        gives the earlier ones."""
+        await take("log", request, credentials)
+        seat: int | None = None
+        if credentials is not None:
+            live, seat = await service.authenticate(table_id, _token(credentials))
+        else:
+            live = await service.get_live(table_id)
+        lines = live.view(seat).get("log", [])
+        end = len(lines) if before is None else min(before, len(lines))
+        start = max(0, end - limit)
+        return {"table_id": table_id, "seq": live.seq, "seat": seat, "total": len(lines),
+                "from": start, "log": lines[start:end]}
 
     @app.get("/api/tables/{table_id}/record", responses=_ERRORS)
     async def export_record(table_id: TableId, request: Request) -> Response:
