@@ -105,6 +105,13 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="MOVES_PER_SECOND",
                         help="with --spectators: the crowded table's moves per second "
                              "(default 2)")
+    parser.add_argument("--hostile", action="store_true",
+                        help="a hostile neighbour beside the tables: one address running "
+                             "every limited path at the highest rate the default limits "
+                             "allow (the server runs with its default limits)")
+    parser.add_argument("--hostile-bot", default="greedy", metavar="KIND",
+                        help="with --hostile: the bot of its analyses and bot tables "
+                             "(default greedy)")
 
 
 def add_server_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -324,7 +331,8 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
                databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,
                game=args.game, rate=args.rate, arrivals=args.arrivals,
                processes=args.processes, spectators=args.spectators,
-               crowded_rate=args.crowded_rate)
+               crowded_rate=args.crowded_rate, hostile=args.hostile,
+               hostile_bot=args.hostile_bot)
 
 
 def bench_server_main(argv: Sequence[str]) -> int:
