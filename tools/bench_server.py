@@ -43,6 +43,9 @@ import websockets
 from meeplehall.core.rng import SEED_BOUND, Rng
 from meeplehall.server import jsontext
 from meeplehall.server.cli import tune_gc, tune_switching
+from meeplehall.server.limits import KINDS
+from tools import bench_hostile
+from tools.bench_hostile import Hostile
 from tools.services import (
     find_postgres,
     find_redis,
@@ -88,19 +91,22 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # Benchmarks and tests drive many tables from one address on loopback.
-_NO_LIMITS = [arg for kind in ("create", "import", "replay", "analysis")
-              for arg in ("--limit", f"{kind}=0")]
+_NO_LIMITS = [*(arg for kind in KINDS for arg in ("--limit", f"{kind}=0")),
+              "--sockets-per-seat", "0", "--bot-tables-per-client", "0"]
 
 
 @contextlib.contextmanager
 def server_process(db_url: str, port: int, *extra: str,
-                   procs: list[subprocess.Popen[bytes]] | None = None) -> Iterator[str]:
+                   procs: list[subprocess.Popen[bytes]] | None = None,
+                   limited: bool = False) -> Iterator[str]:
     """Run ``python -m meeplehall.server serve`` and wait until it answers; yields its
-    base URL. The process is appended to ``procs`` when given (tests kill it)."""
+    base URL. The process is appended to ``procs`` when given (tests kill it). Every
+    limit is off unless ``limited`` (then the defaults hold, the move rate too)."""
     errors = tempfile.TemporaryFile()  # noqa: SIM115 - closed in the finally below
     proc = subprocess.Popen(
         [sys.executable, "-m", "meeplehall.server", "serve", "--db", db_url, "--port",
-         str(port), "--move-rate", "0", "--quiet", *_NO_LIMITS, *extra],
+         str(port), "--quiet", *(() if limited else ("--move-rate", "0", *_NO_LIMITS)),
+         *extra],
         stdout=subprocess.DEVNULL, stderr=errors)
     if procs is not None:
         procs.append(proc)
@@ -138,9 +144,10 @@ class HttpConnection:
     per request (a general-purpose client costs several times what this does, which
     would measure the client rather than the server)."""
 
-    def __init__(self, host: str, port: int) -> None:
+    def __init__(self, host: str, port: int, forwarded: str | None = None) -> None:
         self.host = host
         self.port = port
+        self.forwarded = forwarded  # the client address to name in X-Forwarded-For
         self._lock = asyncio.Lock()
         self._reader: asyncio.StreamReader | None = None
         self._writer: asyncio.StreamWriter | None = None
@@ -153,6 +160,8 @@ class HttpConnection:
                 f"Content-Type: application/json\r\nContent-Length: {len(payload)}\r\n")
         if token is not None:
             head += f"Authorization: Bearer {token}\r\n"
+        if self.forwarded is not None:
+            head += f"X-Forwarded-For: {self.forwarded}\r\n"
         async with self._lock:
             for attempt in (0, 1):
                 reused = self._writer is not None
@@ -245,11 +254,13 @@ class Pacer:
         self.due = max(self.due, now)
 
 
-async def _connect(ws_url: str, token: str | None) -> tuple[Any, dict[str, Any]]:
+async def _connect(ws_url: str, token: str | None,
+                   forwarded: str | None = None) -> tuple[Any, dict[str, Any]]:
     """A seat's (or with no token a spectator's) WebSocket, after the hello, with the
     first (sync) message."""
     ws = await websockets.connect(ws_url, max_size=None, compression=None,
-                                  open_timeout=120)
+                                  open_timeout=120, additional_headers=None if forwarded
+                                  is None else {"X-Forwarded-For": forwarded})
     try:
         await ws.send(jsontext.dumps_text({"token": token, "since": None}))
         return ws, jsontext.loads(await ws.recv())
@@ -316,7 +327,7 @@ async def _open_table(http: HttpConnection, ws_base: str, game: str, rng: Rng) -
     tokens = [(await http.request("POST", f"/api/tables/{table_id}/seats/{s}/join"))[1]
               ["token"] for s in (0, 1)]
     ws_url = f"{ws_base}/api/tables/{table_id}/ws"
-    sockets = [await _connect(ws_url, token) for token in tokens]
+    sockets = [await _connect(ws_url, token, http.forwarded) for token in tokens]
     return table_id, tokens, sockets
 
 
@@ -423,13 +434,16 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
                    server_pid: int | Sequence[int] | None = None, rate: float = 0.0,
                    poisson: bool = True, on_start: Callable[[], None] | None = None,
                    spectators: int = 0, crowded_rate: float = 2.0,
-                   crowd: Stats | None = None) -> tuple[Stats, float]:
+                   crowd: Stats | None = None, hostile: Hostile | None = None,
+                   hostile_bot: str = "greedy") -> tuple[Stats, float]:
     """Open ``tables`` tables first (not timed), then play them for ``seconds``, at
     ``rate`` moves/s in all (0: unpaced). With several servers (``base`` a list), table
     ``i`` is opened and played on server ``i % len(base)``; ``server_pid`` lists their
     processes, whose CPU is added up. With ``spectators``, one more table on the first
     server is watched by that many spectator sockets and played at ``crowded_rate``
-    moves/s; its figures go to ``crowd``."""
+    moves/s; its figures go to ``crowd``. With ``hostile``, each table is played from an
+    address of its own (X-Forwarded-For) and the hostile neighbour
+    (``tools.bench_hostile``) runs beside them through the window."""
     stats = Stats()
     bases = [base] if isinstance(base, str) else list(base)
     pids = [] if server_pid is None else [server_pid] if isinstance(server_pid, int) \
@@ -438,7 +452,8 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
     conns, ws_bases = [], []
     for i in range(tables):
         host, port = bases[i % len(bases)].removeprefix("http://").rsplit(":", 1)
-        conns.append(HttpConnection(host, int(port)))
+        conns.append(HttpConnection(host, int(port), None if hostile is None
+                                    else f"10.{i // 250}.{i % 250}.1"))
         ws_bases.append(bases[i % len(bases)].replace("http://", "ws://"))
     crowd = Stats() if crowd is None else crowd
     crowd_conn = HttpConnection(*_host_port(bases[0]))
@@ -459,10 +474,22 @@ async def _measure(base: str | Sequence[str], tables: int, seconds: float, game:
         opened = await asyncio.gather(*(opening(c, w, r) for c, w, r in zip(
             conns, ws_bases, rngs, strict=True)))
         start, window = asyncio.Event(), [0.0, 0.0]
+        long_tables = [] if hostile is None else await bench_hostile.setup(
+            lambda address: HttpConnection(*_host_port(bases[0]), address),
+            bases[0].replace("http://", "ws://"))
         per_table = rate / tables if rate > 0 else 0.0
         runners = [asyncio.ensure_future(_table_loop(c, w, game, r, t, stats, start,
                                                      window, per_table, poisson))
                    for c, w, r, t in zip(conns, ws_bases, rngs, opened, strict=True)]
+        if hostile is not None:
+            async def neighbour() -> None:
+                await start.wait()
+                await bench_hostile.run(
+                    lambda address: HttpConnection(*_host_port(bases[0]), address),
+                    bases[0].replace("http://", "ws://"), long_tables, window[1], hostile,
+                    hostile_bot)
+
+            runners.append(asyncio.ensure_future(neighbour()))
         if crowded is not None:
             runners.append(asyncio.ensure_future(_table_loop(
                 crowd_conn, bases[0].replace("http://", "ws://"), game, Rng.from_seed(-2),
@@ -510,7 +537,8 @@ def _host_port(base: str) -> tuple[str, int]:
 def bench_one(label: str, db_url: str, tables: int, seconds: float, game: str,
               rate: float = 0.0, poisson: bool = True, processes: int = 1,
               redis_url: str | None = None, spectators: int = 0,
-              crowded_rate: float = 2.0) -> Stats:
+              crowded_rate: float = 2.0, hostile: bool = False,
+              hostile_bot: str = "greedy") -> Stats:
     """Run the servers (``processes`` of them, sharing live updates through
     ``redis_url``), measure, print one line (two with spectators)."""
     procs: list[subprocess.Popen[bytes]] = []
@@ -520,18 +548,34 @@ def bench_one(label: str, db_url: str, tables: int, seconds: float, game: str,
                   str(spectators))
     crowd = Stats()
     with contextlib.ExitStack() as stack:
-        bases = [stack.enter_context(server_process(db_url, free_port(), *extra, procs=procs))
+        bases = [stack.enter_context(server_process(db_url, free_port(), *extra, procs=procs,
+                                                    limited=hostile))
                  for _ in range(processes)]
+        neighbour = Hostile() if hostile else None
         with asyncio.Runner(loop_factory=_loop_factory()) as runner:
             stats, elapsed = runner.run(_measure(
                 bases, tables, seconds, game, [p.pid for p in procs], rate, poisson,
-                spectators=spectators, crowded_rate=crowded_rate, crowd=crowd))
+                spectators=spectators, crowded_rate=crowded_rate, crowd=crowd,
+                hostile=neighbour, hostile_bot=hostile_bot))
     if processes > 1:
         label = f"{label} x{processes}"
     print(f"{label:<11} {report(stats, elapsed)}", flush=True)
     if spectators:
         print(f"{'':<11} {crowd_report(crowd, spectators)}", flush=True)
+    if neighbour is not None:
+        print(f"{'':<11} {tail_report(stats)}", flush=True)
+        print(f"{'':<11} {neighbour.report()}", flush=True)
     return stats
+
+
+def tail_report(stats: Stats) -> str:
+    """The other tables' latency beside the hostile neighbour, and the load average."""
+    def ms(q: float) -> str:
+        return f"{percentile(stats.latencies, q) * 1000:.1f}"
+
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    return (f"the other tables beside the hostile neighbour: p50 {ms(0.5)} ms, p95 "
+            f"{ms(0.95)} ms, p99 {ms(0.99)} ms; load average {load}")
 
 
 def _loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
@@ -594,7 +638,8 @@ def crowd_report(crowd: Stats, spectators: int) -> str:
 
 def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
         game: str, rate: float = 0.0, arrivals: str = "poisson", processes: int = 1,
-        spectators: int = 0, crowded_rate: float = 2.0) -> int:
+        spectators: int = 0, crowded_rate: float = 2.0, hostile: bool = False,
+        hostile_bot: str = "greedy") -> int:
     if tables < 1 or seconds <= 0 or rate < 0 or processes < 1 or spectators < 0 \
             or crowded_rate <= 0:
         print("bench server: --tables and --processes must be at least 1, --seconds "
@@ -618,6 +663,10 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
     if spectators:
         print(f"bench server: plus one crowded table watched by {spectators} spectator "
               f"sockets, played at {crowded_rate:g} moves/s", flush=True)
+    if hostile:
+        print(f"bench server: plus a hostile neighbour, one address running every limited "
+              f"path at the highest rate the default limits allow (bot {hostile_bot}); "
+              "each table played from an address of its own", flush=True)
     poisson = arrivals == "poisson"
     for db in dict.fromkeys(databases):
         if db == "sqlite":
@@ -626,7 +675,8 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
             with tempfile.TemporaryDirectory() as tmp:
                 bench_one("sqlite", f"sqlite:///{Path(tmp) / 'bench.db'}", tables, seconds,
                           game, rate, poisson, spectators=spectators,
-                          crowded_rate=crowded_rate)
+                          crowded_rate=crowded_rate, hostile=hostile,
+                          hostile_bot=hostile_bot)
             continue
         if pg_url is None and find_postgres() is None:
             print("postgresql  skipped: PostgreSQL is not installed (give --pg-url)")
@@ -637,5 +687,6 @@ def run(tables: int, seconds: float, databases: list[str], pg_url: str | None,
             if url is None:
                 url = stack.enter_context(temp_postgres(durable=True)).create_database("bench")
             bench_one("postgresql", url, tables, seconds, game, rate, poisson, processes,
-                      redis, spectators=spectators, crowded_rate=crowded_rate)
+                      redis, spectators=spectators, crowded_rate=crowded_rate,
+                      hostile=hostile, hostile_bot=hostile_bot)
     return 0

@@ -83,3 +83,20 @@ def test_two_server_processes_share_the_tables(pg: TempPostgres,
     line = next(x for x in capsys.readouterr().out.splitlines()
                 if x.startswith("postgresql x2"))
     assert "moves accepted" in line and "409s 0, other errors 0" in line
+
+
+def test_a_hostile_neighbour_runs_every_limited_path(capsys: pytest.CaptureFixture[str]) -> None:
+    """The server keeps its default limits; the hostile address is refused (429) where it
+    goes beyond them, and the measured tables, each from an address of its own, are not."""
+    assert run(tables=2, seconds=3, databases=["sqlite"], pg_url=None,
+               game="red-cathedral", rate=4.0, hostile=True, hostile_bot="random") == 0
+    out = capsys.readouterr().out.splitlines()
+    line = next(x for x in out if x.startswith("sqlite"))
+    assert "moves accepted" in line and "409s 0, other errors 0" in line
+    tail = next(x for x in out if "the other tables beside the hostile neighbour" in x)
+    assert "p95" in tail and "load average" in tail
+    hostile = next(x for x in out if "hostile neighbour (10.66.6.6)" in x)
+    for kind in ("view", "log", "replay", "ws+sync", "analysis", "import", "create", "undo",
+                 "sockets held"):
+        assert f"{kind} " in hostile, kind
+    assert "429" in hostile  # it went beyond a limit somewhere (the bursts of creates)

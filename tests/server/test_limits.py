@@ -111,3 +111,171 @@ def _eventually_sync(base: str, table: int) -> bool:
                 return True
         time.sleep(0.1)
     return False
+
+
+def _tight(kinds: dict[str, tuple[float, int]], tokens: dict[str, tuple[float, int]] | None = None,
+           **counts: int) -> LimitConfig:
+    return LimitConfig(client={k: Rate(*v) for k, v in kinds.items()},
+                       token={k: Rate(*v) for k, v in (tokens or {}).items()},
+                       total={k: Rate(100.0, 1000) for k in kinds}, **counts)
+
+
+def test_reads_sockets_and_undo_are_limited_per_address_and_per_token(
+        sqlite_url: str) -> None:
+    """Views (``/view``, ``/me``, ``/legal``, ``/tables``), log pages, WebSocket openings
+    and syncs and undo each have a bucket per address and one per seat token."""
+    config = _tight({"view": (0.01, 6), "log": (0.01, 2), "ws": (0.01, 4),
+                     "sync": (0.01, 3), "undo": (0.01, 10), "create": (0.01, 10)},
+                    {"view": (0.01, 2), "sync": (0.01, 1), "undo": (0.01, 1)})
+    with make_client(sqlite_url, limits=config) as client:
+        table = client.post("/api/tables", json={"game": GAME, "options": QUICK}).json()["id"]
+        tokens = [client.post(f"/api/tables/{table}/seats/{s}/join").json()["token"]
+                  for s in (0, 1)]
+        # per token: two reads of /me and /legal, then 429, while the other seat reads on
+        me = [client.get(f"/api/tables/{table}/{p}", headers=bearer(tokens[0])).status_code
+              for p in ("me", "legal", "me")]
+        assert me == [200, 200, 429]
+        assert client.get(f"/api/tables/{table}/me", headers=bearer(tokens[1])).status_code == 200
+        # per address: six in all (three above: a request refused takes nothing), then
+        # 429 for every kind of read
+        codes = [client.get(path).status_code for path in (
+            f"/api/tables/{table}/view", "/api/tables", f"/api/tables/{table}",
+            f"/api/tables/{table}/view", "/api/tables")]
+        assert codes == [200, 200, 200, 429, 429]
+        reply = client.get(f"/api/tables/{table}/view")
+        assert "too many table reads" in reply.json()["detail"]
+        assert float(reply.headers["retry-after"]) >= 1
+        assert [client.get(f"/api/tables/{table}/log").status_code for _ in range(3)] == [
+            200, 200, 429]
+        # WebSockets: a sync per token, then 429; four openings per address
+        replies = []
+        for token in (tokens[0], tokens[0], None, None, None):
+            with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+                ws.send_json({"token": token})
+                replies.append(ws.receive_json())
+        assert [(r["type"], r.get("status")) for r in replies] == [
+            ("sync", None), ("error", 429), ("sync", None), ("sync", None), ("error", 429)]
+        assert "WebSocket openings" in replies[-1]["detail"]
+        assert "WebSocket syncs" in replies[1]["detail"]
+        # undo: one per token (the refused one says so before anything is read)
+        undo = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
+                           json={"seq": 0})
+        assert undo.status_code == 409  # nothing to undo, but it was counted
+        undo = client.post(f"/api/tables/{table}/undo", headers=bearer(tokens[0]),
+                           json={"seq": 0})
+        assert undo.status_code == 429 and "too many undos" in undo.json()["detail"]
+
+
+def test_sockets_per_seat_token_and_bot_tables_per_address(sqlite_url: str) -> None:
+    config = _tight({"create": (100.0, 100)}, sockets_per_seat=2, bot_tables_per_client=2)
+    with make_client(sqlite_url, limits=config) as client:
+        table = client.post("/api/tables", json={"game": GAME, "options": QUICK}).json()["id"]
+        token = client.post(f"/api/tables/{table}/seats/0/join").json()["token"]
+        other = client.post(f"/api/tables/{table}/seats/1/join").json()["token"]
+        url = f"/api/tables/{table}/ws"
+        with client.websocket_connect(url) as a, client.websocket_connect(url) as b, \
+                client.websocket_connect(url) as c, client.websocket_connect(url) as d:
+            replies = []
+            for ws, seat_token in ((a, token), (b, token), (c, token), (d, other)):
+                ws.send_json({"token": seat_token})
+                replies.append(ws.receive_json())
+            assert [r["type"] for r in replies] == ["sync", "sync", "error", "sync"]
+            assert replies[2]["status"] == 429
+            assert "at most 2" in replies[2]["detail"]
+        with client.websocket_connect(url) as again:  # the closed ones count no more
+            again.send_json({"token": token})
+            assert again.receive_json()["type"] == "sync"
+        # Bot tables: two running at once; a finished one counts no more.
+        bots = {"game": GAME, "options": QUICK, "seats": ["random", "random"]}
+        made = [client.post("/api/tables", json=bots) for _ in range(3)]
+        assert [r.status_code for r in made] == [201, 201, 429]
+        assert "too many bot tables" in made[2].json()["detail"]
+        people = client.post("/api/tables", json={"game": GAME, "options": QUICK})
+        assert people.status_code == 201  # tables without bots are not counted
+        deadline = time.monotonic() + 60
+        first = made[0].json()["id"]
+        while not client.get(f"/api/tables/{first}").json()["finished"]:
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
+        assert client.post("/api/tables", json=bots).status_code == 201
+
+
+def test_the_move_rate_per_seat(sqlite_url: str) -> None:
+    with make_client(sqlite_url, move_rate=0.01, move_burst=2) as client:
+        table = client.post("/api/tables", json={"game": GAME, "options": QUICK}).json()["id"]
+        tokens = [client.post(f"/api/tables/{table}/seats/{s}/join").json()["token"]
+                  for s in (0, 1)]
+        codes = []
+        for _ in range(3):
+            state = client.get(f"/api/tables/{table}/view").json()
+            token = tokens[state["to_move"]]
+            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+            reply = client.post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                                json={"action": legal["actions"][0]["text"],
+                                      "seq": legal["seq"]})
+            codes.append(reply.status_code)
+            if reply.status_code == 429:
+                assert "too many moves for this seat token" in reply.json()["detail"]
+        # seat 0's token: two moves or refusals (403 when it is not its turn), then 429
+        assert codes[2] == 429 and 429 not in codes[:2]
+
+
+def _crowd(base: str, clients: int, first: int = 0) -> list[int]:
+    with httpx.Client(base_url=base, timeout=30) as client:
+        return [_create(client, f"10.1.{i // 250}.{i % 250}")
+                for i in range(first, first + clients)]
+
+
+FAIR = ("--limit", "create=0.01,5", "--total-limit", "create=0.01,20")
+
+
+def test_a_new_client_gets_in_after_160_others(sqlite_url: str) -> None:
+    """160 addresses open a table each, far above the site-wide ceiling (20): each had
+    used nothing, so each gets in; one of them asking again is above its share and
+    waits; a brand-new address still gets in."""
+    with running_server(sqlite_url, *FAIR) as base, \
+            httpx.Client(base_url=base, timeout=30) as client:
+        assert _crowd(base, 160) == [201] * 160
+        assert _create(client, "10.1.0.0") == 429  # the first of them, again
+        assert _create(client, "10.9.9.9") == 201  # a brand-new address
+
+
+def test_fair_limits_and_move_rates_across_processes(pg: TempPostgres, redis_url: str) -> None:
+    """The same on two processes sharing Redis: the site-wide count, the fair shares
+    and a seat token's move rate are the same whichever process is asked."""
+    import redis
+
+    shared = redis.Redis.from_url(redis_url)
+    for key in shared.scan_iter("meeplehall:limit:*"):
+        shared.delete(key)
+    shared.close()
+    db = pg.create_database()
+    extra = (*FAIR, "--move-rate", "0.01", "--limit", "view=100,1000",
+             "--sockets-per-seat", "2")
+    with running_server(db, "--redis", redis_url, *extra) as one, \
+            running_server(db, "--redis", redis_url, *extra) as two, \
+            httpx.Client(base_url=one, timeout=30) as a, \
+            httpx.Client(base_url=two, timeout=30) as b:
+        assert _crowd(one, 80) + _crowd(two, 80, first=80) == [201] * 160
+        assert _create(b, "10.1.0.0") == 429  # made its table on process one
+        assert _create(a, "10.9.9.9") == 201
+        # A seat token's moves: the burst (40 by default, here 40 at 0.01/s) is shared,
+        # so moves through either process count; two sockets of one token across both.
+        table = a.post("/api/tables", json={"game": GAME, "options": QUICK},
+                       headers={"X-Forwarded-For": "10.7.7.7"}).json()["id"]
+        tokens = [a.post(f"/api/tables/{table}/seats/{s}/join").json()["token"]
+                  for s in (0, 1)]
+        with contextlib.ExitStack() as stack:
+            replies = []
+            for base in (one, two, one):
+                ws = stack.enter_context(
+                    connect(base.replace("http://", "ws://") + f"/api/tables/{table}/ws"))
+                ws.send(json.dumps({"token": tokens[0]}))
+                replies.append(json.loads(ws.recv(timeout=10)))
+            assert [r["type"] for r in replies] == ["sync", "sync", "error"]
+        # Moves of one token, alternating between the processes (stale, so each gets
+        # 409, counted all the same): the burst of 40 is one for both.
+        codes = [(a, b)[k % 2].post(f"/api/tables/{table}/actions", headers=bearer(tokens[0]),
+                                    json={"action": "x", "seq": 999}).status_code
+                 for k in range(41)]
+        assert set(codes[:40]) <= {403, 409, 422} and codes[40] == 429

@@ -84,10 +84,30 @@ def test_names_that_are_not_strings_are_refused(client: TestClient, body: Any) -
     assert client.get(f"/api/tables/{table}").json()["seats"][0]["open"] is True
 
 
-def test_a_name_is_stored_as_given_markup_and_all(client: TestClient) -> None:
-    """The server keeps ``<script>`` as text; the browser escapes it (tests/web)."""
+@pytest.mark.parametrize("name", ["<img src=x onerror=1>", "<script>alert(1)",
+                                  "a<b", "b>a", "<", "Ada >"])
+def test_names_with_markup_are_refused_everywhere(client: TestClient, name: str) -> None:
+    """Joining, renaming: 422 saying that '<' and '>' are refused; nothing is taken or
+    changed. A seat kind with markup (table creation) is an unknown kind: 422 too."""
     table = new_table(client, ["human", "human"])["id"]
-    raw = "<script>alert(1)</script>"[:MAX_NAME]
+    reply = client.post(f"/api/tables/{table}/seats/0/join", json={"name": name})
+    assert reply.status_code == 422, reply.text
+    assert "'<' and '>' are refused" in reply.json()["detail"]
+    assert client.get(f"/api/tables/{table}").json()["seats"][0]["open"] is True
+    token = client.post(f"/api/tables/{table}/seats/1/join", json={"name": "Ada"}).json()["token"]
+    reply = client.post(f"/api/tables/{table}/name", json={"name": name}, headers=bearer(token))
+    assert reply.status_code == 422, reply.text
+    assert "'<' and '>' are refused" in reply.json()["detail"]
+    assert _names(client, table) == [None, "Ada"]
+    reply = client.post("/api/tables", json={"game": "red-cathedral",
+                                             "options": {"players": 2},
+                                             "seats": ["human", name]})
+    assert reply.status_code == 422 and "unknown seat kind" in reply.json()["detail"]
+
+
+def test_names_are_kept_as_given_otherwise(client: TestClient) -> None:
+    table = new_table(client, ["human", "human"])["id"]
+    raw = "Tom & Jerry \"quoted\" 'x'"
     client.post(f"/api/tables/{table}/seats/0/join", json={"name": raw})
     assert _names(client, table) == [raw, None]
     assert clean_name(" Łucja Ñandú 李 ") == "Łucja Ñandú 李"

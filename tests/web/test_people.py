@@ -22,8 +22,11 @@ from meeplehall.core.testing import random_playout
 from meeplehall.games import GAMES
 from tests.web.play import create_from_lobby, wait_ready
 
-SCRIPT = "<script>x()</script>"  # a name that must stay text
-IMAGE = "<img src=x onerror=z()>"
+# Names that must stay text ('<' and '>' are refused by the server): an entity that
+# markup would turn into a tag, and an attribute breaker.
+SCRIPT = "&lt;script&gt;x()"
+IMAGE = '" onfocus="z()" a="'
+MARKUP = "<img src=x onerror=z()>"  # refused, with the server's reason
 NO_MARKUP = """() => ({scripts: document.querySelectorAll('#main script').length,
   images: document.querySelectorAll('#main img').length, x: !!window.__pwned})"""
 
@@ -90,7 +93,7 @@ def test_names_from_the_lobby_and_invites_shown_everywhere_as_text(new_page: Any
     guest.wait_for_function(
         "(n) => (document.getElementById('prompt')?.textContent ?? '').includes(n)", arg=SCRIPT)
     prompt = guest.inner_text("#prompt")
-    assert re.search(r"Waiting for <script>x\(\)</script> \(\w+\)", prompt), prompt
+    assert re.search(rf"Waiting for {re.escape(SCRIPT)} \(\w+\)", prompt), prompt
     # The friend changes their name at the table: everyone sees the new one.
     guest.fill("#name-1", "  Bob  ")
     guest.click("form[data-name-seat='1'] button")
@@ -98,11 +101,13 @@ def test_names_from_the_lobby_and_invites_shown_everywhere_as_text(new_page: Any
                            ".textContent.includes('Bob')")
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["name"] == "Bob"
     assert guest.evaluate("() => localStorage.getItem('meeplehall.playerName')") == "Bob"
-    # A name the server refuses (an invisible character) gets its reason, nothing else.
-    guest.fill("#name-1", "Bo\u200bb")
-    guest.click("form[data-name-seat='1'] button")
-    guest.wait_for_function("() => document.querySelector('form[data-name-seat=\"1\"] .error')"
-                            "?.textContent.includes('name')")
+    # A name the server refuses (an invisible character, markup) gets its reason,
+    # nothing else.
+    for refused, reason in (("Bo\u200bb", "name"), (MARKUP, "refused")):
+        guest.fill("#name-1", refused)
+        guest.click("form[data-name-seat='1'] button")
+        guest.wait_for_function("(r) => document.querySelector('form[data-name-seat=\"1\"] "
+                                ".error')?.textContent.includes(r)", arg=reason)
     assert httpx.get(f"{server_url}/api/tables/{table}").json()["seats"][1]["name"] == "Bob"
     # A spectator sees the names and who is here; the lobby lists them.
     watcher.goto(f"/#/table/{table}")

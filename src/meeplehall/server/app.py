@@ -28,7 +28,8 @@ from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, Response
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
@@ -46,7 +47,21 @@ from meeplehall.server.errors import (
     database_errors,
     outage,
 )
-from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
+from meeplehall.server.headers import (
+    content_security_policy,
+    docs_policy,
+    inline_scripts,
+    inline_style_hashes,
+    security_headers,
+    with_headers,
+)
+from meeplehall.server.limits import (
+    LimitConfig,
+    Limits,
+    Rate,
+    client_address,
+    default_limits,
+)
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.rules_text import split_rules
 from meeplehall.server.schemas import (
@@ -58,6 +73,7 @@ from meeplehall.server.schemas import (
     ImportTable,
     JoinOut,
     LegalOut,
+    LogPage,
     MoveIn,
     NameIn,
     RulesOut,
@@ -67,12 +83,13 @@ from meeplehall.server.schemas import (
     UndoIn,
     ViewOut,
 )
-from meeplehall.server.security import BodySizeLimit, RateLimiter, hash_token
+from meeplehall.server.security import BodySizeLimit, hash_token
 from meeplehall.server.service import HUMAN, TableService, games
 
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
+LOG_PAGE = 200  # log entries per page of GET /tables/{id}/log at most
 HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
@@ -103,10 +120,15 @@ class MeeplehallApp(FastAPI):
     (``server.direct``: spectators' updates are written beside it)."""
 
     fast_move: FastHandler | None = None
+    # Added to every HTTP answer (server.headers): the content security policy and
+    # the others.
+    security: tuple[tuple[bytes, bytes], ...] = ()
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "websocket":  # the server's own send: see server.direct
             scope[SEND_KEY] = send
+        elif scope["type"] == "http":
+            send = with_headers(send, self.security)
         fast = self.fast_move
         if (fast is not None and scope["type"] == "http" and scope["method"] == "POST"
                 and not scope.get("root_path") and not self.root_path):
@@ -178,8 +200,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                      lease_time=bot_lease)
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)
-    limiter = RateLimiter(move_rate, move_burst)
-    costly = Limits(limits or default_limits())
+    costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -199,8 +220,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             engine.dispose()
 
     app = MeeplehallApp(title="meeplehall", version="1", lifespan=lifespan,
+                  docs_url=None, redoc_url=None,
                   description="Tables, seats, views and live updates for the games of "
                               "meeplehall. Responses carry player views only.")
+    app.security = tuple(security_headers(content_security_policy(inline_style_hashes())))
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
@@ -245,6 +268,23 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     def seat_state(live: Any, seat: int | None) -> dict[str, Any]:
         return table_message(live, seat)
 
+    async def take(kind: str, request: Request,
+                   credentials: HTTPAuthorizationCredentials | None) -> None:
+        """One request of ``kind`` from the client's address and (with a token) the
+        token: its hash, checked or not (a forged token has its bucket too)."""
+        token = _token(credentials)
+        await costly.take(kind, client_address(request.scope),
+                          None if not token else hash_token(token))
+
+    docs_page = get_swagger_ui_html(openapi_url="/openapi.json", title="meeplehall API")
+    docs_headers = {"Content-Security-Policy": docs_policy(
+        "".join(inline_scripts(bytes(docs_page.body).decode())))}
+
+    @app.get("/docs", include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        """The API's documentation (Swagger UI), with a policy of its own."""
+        return HTMLResponse(bytes(docs_page.body), headers=docs_headers)
+
     # -- catalogue and tables -------------------------------------------------------------
 
     @app.get("/api/health", responses={503: {"description": "the database or Redis "
@@ -274,18 +314,36 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.get("/api/tables", response_model=TableList)
     async def list_tables(
+            request: Request,
             game: Annotated[str | None, Query(max_length=64)] = None,
             finished: bool | None = None,
             limit: Annotated[int, Query(ge=1, le=200)] = 50,
             offset: Annotated[int, Query(ge=0, le=1_000_000)] = 0) -> dict[str, Any]:
+        await costly.take("view", client_address(request.scope))
         return {"tables": await service.list_tables(game, finished, limit, offset)}
 
     @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
         strict_options(body.game, body.options, "options")
-        await costly.take("create", client_address(request.scope))
-        live = await service.create(body.game, body.options, body.seed, body.seats)
+        client = client_address(request.scope)
+        await costly.take("create", client)
+        live = await with_bots(client, body.seats, lambda: service.create(
+            body.game, body.options, body.seed, body.seats))
         return service.summary(live)
+
+    async def with_bots(client: str, seats: list[str] | None,
+                        create: Callable[[], Awaitable[Any]]) -> Any:
+        """``create()``, counted against the address's bot tables when a seat is a bot's."""
+        if not seats or all(kind == HUMAN for kind in seats):
+            return await create()
+        made: list[Any] = []
+
+        async def opened() -> int:
+            made.append(await create())
+            return int(made[0].table_id)
+
+        await costly.bot_table(client, service.unfinished, opened)
+        return made[0]
 
     @app.post("/api/tables/import", status_code=201, response_model=TableOut,
               responses=_ERRORS)
@@ -293,12 +351,15 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         game, params = body.record.get("game"), body.record.get("params")
         if isinstance(game, str) and isinstance(params, dict):
             strict_options(game, params, "record.params")
-        await costly.take("import", client_address(request.scope))
-        live = await service.import_record(body.record, body.seats)
+        client = client_address(request.scope)
+        await costly.take("import", client)
+        live = await with_bots(client, body.seats,
+                               lambda: service.import_record(body.record, body.seats))
         return service.summary(live)
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_ERRORS)
-    async def get_table(table_id: TableId) -> dict[str, Any]:
+    async def get_table(table_id: TableId, request: Request) -> dict[str, Any]:
+        await costly.take("view", client_address(request.scope))
         return service.summary(await service.get_live(table_id))
 
     # -- seats --------------------------------------------------------------------------------
@@ -330,17 +391,20 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return JSONResponse({**seat_state(live, seat), "view": view})
 
     @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def spectate(table_id: TableId) -> JSONResponse:
+    async def spectate(table_id: TableId, request: Request) -> JSONResponse:
+        await costly.take("view", client_address(request.scope))
         live = await service.get_live(table_id)
         return view_response(live, None, live.view(None))
 
     @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def my_view(table_id: TableId, credentials: Bearer) -> JSONResponse:
+    async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> JSONResponse:
+        await take("view", request, credentials)
         live, seat = await service.authenticate(table_id, _token(credentials))
         return view_response(live, seat, live.view(seat))
 
     @app.get("/api/tables/{table_id}/legal", response_model=LegalOut, responses=_ERRORS)
-    async def legal(table_id: TableId, credentials: Bearer) -> dict[str, Any]:
+    async def legal(table_id: TableId, credentials: Bearer, request: Request) -> dict[str, Any]:
+        await take("view", request, credentials)
         live, seat = await service.authenticate(table_id, _token(credentials))
         state = seat_state(live, seat)
         return {**state, "legal": None, "actions": state.get("legal") or []}
@@ -357,7 +421,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         if live.to_move != seat:
             raise Conflict(f"seat {seat} is not to move, so there is nothing to analyse",
                            seq=live.seq)
-        await costly.take("analysis", client_address(request.scope))
+        await take("analysis", request, credentials)
         game, state, seq = live.game, live.state, live.seq
         labels = {a["text"]: a["label"] for a in live.legal()}
         legal_actions = game.legal_actions(state)
@@ -394,15 +458,37 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         else:
             live = await service.get_live(table_id)
         if k < len(live.entries):  # the current view is cached; an older one is replayed
-            await costly.take("replay", client_address(request.scope))
+            await take("replay", request, credentials)
         view = await service.view_at(live, k, seat)
         return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
 
+    @app.get("/api/tables/{table_id}/log", response_model=LogPage, responses=_ERRORS)
+    async def log_page(table_id: TableId, credentials: Bearer, request: Request,
+                       before: Annotated[int | None, Query(ge=0, le=10_000_000)] = None,
+                       limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE
+                       ) -> dict[str, Any]:
+        """A page of the view's log: the ``limit`` entries before entry ``before``
+        (default: the end), the spectator's or, with a token, the seat's own. A sync
+        frame carries the last entries of a long game's log only (``log_base``); this
+        gives the earlier ones."""
+        await take("log", request, credentials)
+        seat: int | None = None
+        if credentials is not None:
+            live, seat = await service.authenticate(table_id, _token(credentials))
+        else:
+            live = await service.get_live(table_id)
+        lines = live.view(seat).get("log", [])
+        end = len(lines) if before is None else min(before, len(lines))
+        start = max(0, end - limit)
+        return {"table_id": table_id, "seq": live.seq, "seat": seat, "total": len(lines),
+                "from": start, "log": lines[start:end]}
+
     @app.get("/api/tables/{table_id}/record", responses=_ERRORS)
-    async def export_record(table_id: TableId) -> Response:
+    async def export_record(table_id: TableId, request: Request) -> Response:
         """The finished game as a GameRecord (JSON), ready for ``meeplehall replay``: a
         file to save as it is (the browser downloads these bytes and never parses them,
         so the seed stays exact)."""
+        await costly.take("view", client_address(request.scope))
         live = await service.get_live(table_id)
         text = json.dumps(service.record(live), indent=1, sort_keys=True) + "\n"
         name = f"{live.game.name}-table-{table_id}.json"
@@ -414,7 +500,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.post("/api/tables/{table_id}/actions", response_model=SeatState, responses=_ERRORS)
     async def submit(table_id: TableId, body: MoveIn, credentials: Bearer) -> JSONResponse:
         seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
-        limiter.check(digest)
+        await costly.take_move(digest)
         live = await service.submit(table_id, seat, body.action, body.seq, token_hash=digest)
         return JSONResponse(seat_state(live, seat))
 
@@ -457,7 +543,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         table_id, token, action, seq = move
         try:
             seat, digest = await service.authenticate_for_move(table_id, token)
-            limiter.check(digest)
+            await costly.take_move(digest)
             live = await service.submit(table_id, seat, action, seq, token_hash=digest)
             content = jsontext.dumps_bytes(seat_state(live, seat))
         except ApiError as exc:
@@ -480,9 +566,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.fast_move = fast_submit
 
     @app.post("/api/tables/{table_id}/undo", response_model=SeatState, responses=_ERRORS)
-    async def undo(table_id: TableId, body: UndoIn, credentials: Bearer) -> JSONResponse:
+    async def undo(table_id: TableId, body: UndoIn, credentials: Bearer,
+                   request: Request) -> JSONResponse:
+        await take("undo", request, credentials)
         seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
-        limiter.check(digest)
+        await costly.take_move(digest)
         live = await service.undo(table_id, seat, body.seq, body.count, token_hash=digest)
         return JSONResponse(seat_state(live, seat))
 
@@ -498,19 +586,23 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         comes or goes (``present``: the seats with a socket open in any server process;
         ``names``: each seat's player's name or null)."""
         await websocket.accept()
-        spectator: str | None = None
+        counted: str | None = None  # this socket in the counts (Limits)
+        address = client_address(websocket.scope)
         try:
+            await costly.take("ws", address)
             hello = jsontext.loads(await asyncio.wait_for(_receive_text(websocket), 10.0))
             token, since = _hello(hello, websocket)
             wants_seats = isinstance(hello, dict) and hello.get("seats") is True
             if not 1 <= table_id <= MAX_TABLE_ID:
                 raise Invalid("the table id is out of range")
             seat: int | None = None
+            await costly.take("sync", address, None if token is None else hash_token(token))
             if token is not None:
                 live, seat = await service.authenticate(table_id, token)
+                counted = await costly.open_seat(hash_token(token))
             else:
                 live = await service.get_live(table_id)
-                spectator = await costly.open_spectator(client_address(websocket.scope))
+                counted = await costly.open_spectator(address)
         except Exception as exc:
             down = outage(exc)
             if down is not None:
@@ -524,8 +616,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             with contextlib.suppress(Exception):
                 await websocket.send_json({"type": "error", "status": status, "detail": detail})
                 await websocket.close(4000 + status)
-            if spectator is not None:
-                await costly.close_spectator(spectator)
+            if counted is not None:
+                await costly.close_socket(counted)
             return
         conn = Connection(websocket, table_id, seat,
                           token_hash=None if token is None else hash_token(token),
@@ -556,8 +648,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 await websocket.close(1013)  # try again later: the client reconnects
         finally:
             hub.unregister(conn)
-            if spectator is not None:
-                await costly.close_spectator(spectator)
+            if counted is not None:
+                await costly.close_socket(counted)
             if pump is not None:
                 pump.cancel()
                 with contextlib.suppress(BaseException):

@@ -51,15 +51,25 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "over a lapsed lease (default 15; at least twice the think time)")
     parser.add_argument("--limit", action="append", default=[], metavar="KIND=RATE,BURST",
                         help="requests per second and bursts from one client address, for "
-                             "KIND create, import, replay or analysis (repeatable; RATE 0: no "
-                             "limit); defaults in docs/server.md")
+                             "KIND create, import, replay, analysis, view, log, ws, sync or "
+                             "undo (repeatable; RATE 0: no limit of that kind); defaults in "
+                             "docs/server.md")
+    parser.add_argument("--token-limit", action="append", default=[],
+                        metavar="KIND=RATE,BURST",
+                        help="the same per seat token, for requests that carry one")
     parser.add_argument("--total-limit", action="append", default=[],
                         metavar="KIND=RATE,BURST",
-                        help="the same for all clients together (shared through --redis)")
+                        help="the same for all clients together (shared through --redis); "
+                             "it holds back only clients above their fair share")
     parser.add_argument("--spectators", type=int, default=None, metavar="N",
                         help="spectator WebSockets in all (default 2000)")
     parser.add_argument("--spectators-per-client", type=int, default=None, metavar="N",
                         help="spectator WebSockets from one client address (default 20)")
+    parser.add_argument("--sockets-per-seat", type=int, default=None, metavar="N",
+                        help="WebSockets of one seat token (default 8; 0: no limit)")
+    parser.add_argument("--bot-tables-per-client", type=int, default=None, metavar="N",
+                        help="unfinished tables with a bot seat that one client address "
+                             "may have opened (default 4; 0: no limit)")
     parser.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                         help="proxies trusted to name the client in X-Forwarded-For (comma "
                              "separated; default 127.0.0.1): limits count per client address")
@@ -95,6 +105,13 @@ def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
                         metavar="MOVES_PER_SECOND",
                         help="with --spectators: the crowded table's moves per second "
                              "(default 2)")
+    parser.add_argument("--hostile", action="store_true",
+                        help="a hostile neighbour beside the tables: one address running "
+                             "every limited path at the highest rate the default limits "
+                             "allow (the server runs with its default limits)")
+    parser.add_argument("--hostile-bot", default="greedy", metavar="KIND",
+                        help="with --hostile: the bot of its analyses and bot tables "
+                             "(default greedy)")
 
 
 def add_server_commands(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -234,18 +251,20 @@ def tune_switching(interval: float = SWITCH_INTERVAL) -> float:
 
 def limit_config(args: argparse.Namespace) -> LimitConfig:
     """The limits the ``serve`` arguments ask for (the defaults, changed)."""
-    from meeplehall.server.limits import Rate, default_limits
+    from meeplehall.server.limits import KINDS, Rate, default_limits
 
     config = default_limits()
-    for option, table in (("limit", config.client), ("total_limit", config.total)):
-        for item in getattr(args, option):
+    for option, table in (("limit", config.client), ("token_limit", config.token),
+                          ("total_limit", config.total)):
+        for item in getattr(args, option, ()):
             kind, _, value = item.partition("=")
             rate, _, burst = value.partition(",")
-            if kind not in table:
+            if kind not in KINDS:
                 raise SystemExit(f"--{option.replace('_', '-')}: unknown kind {kind!r}; "
-                                 f"kinds are {', '.join(table)}")
+                                 f"kinds are {', '.join(KINDS)}")
+            old = table.get(kind, config.client[kind])
             try:
-                table[kind] = Rate(float(rate), int(burst) if burst else table[kind].burst)
+                table[kind] = Rate(float(rate), int(burst) if burst else old.burst)
             except ValueError:
                 raise SystemExit(f"--{option.replace('_', '-')} {item!r}: write "
                                  "KIND=RATE,BURST (for example replay=2,20)") from None
@@ -253,7 +272,12 @@ def limit_config(args: argparse.Namespace) -> LimitConfig:
         config,
         spectators=config.spectators if args.spectators is None else args.spectators,
         spectators_per_client=config.spectators_per_client
-        if args.spectators_per_client is None else args.spectators_per_client)
+        if args.spectators_per_client is None else args.spectators_per_client,
+        sockets_per_seat=config.sockets_per_seat
+        if getattr(args, "sockets_per_seat", None) is None else args.sockets_per_seat,
+        bot_tables_per_client=config.bot_tables_per_client
+        if getattr(args, "bot_tables_per_client", None) is None
+        else args.bot_tables_per_client)
 
 
 def cmd_serve(args: argparse.Namespace) -> int:
@@ -307,7 +331,8 @@ def cmd_bench_server(args: argparse.Namespace) -> int:
                databases=args.db or ["sqlite", "postgresql"], pg_url=args.pg_url,
                game=args.game, rate=args.rate, arrivals=args.arrivals,
                processes=args.processes, spectators=args.spectators,
-               crowded_rate=args.crowded_rate)
+               crowded_rate=args.crowded_rate, hostile=args.hostile,
+               hostile_bot=args.hostile_bot)
 
 
 def bench_server_main(argv: Sequence[str]) -> int:

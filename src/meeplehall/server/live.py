@@ -62,6 +62,10 @@ FANOUT_SLICE = 32
 # sockets): every request of another table that is served meanwhile waits this long at
 # each of the loop turns it needs, so the slice is kept short.
 FANOUT_TURN = 0.00025
+# Log entries a sync frame carries at most: the view's log is cut to its last LOG_TAIL
+# entries (``log_base`` says how many come before them; ``GET /tables/{id}/log`` gives
+# those in pages), so that a sync frame of a long game stays small.
+LOG_TAIL = 100
 PRESENCE_KEY = "meeplehall:presence:{}"
 # Seconds a process's presence entries live in Redis unless it renews them: how long a
 # dead process's players may still show as present.
@@ -119,6 +123,20 @@ def _table_message(live: Live, seat: int | None) -> dict[str, Any]:
         if to_move == seat:
             out["decision"] = live.decision()
             out["legal"] = live.legal()
+    return out
+
+
+def log_tail(view: dict[str, Any], base: int) -> dict[str, Any]:
+    """``view`` with its log from entry ``base`` on (a copy; the view is shared):
+    ``view["log"]``, and ``view["state"]["log"]`` where the game's view holds the same
+    list there too (Praga's bot-only state)."""
+    if base <= 0 or not isinstance(view.get("log"), list):
+        return view
+    lines = view["log"]
+    out = {**view, "log": lines[base:]}
+    state = view.get("state")
+    if isinstance(state, dict) and state.get("log") is lines:
+        out["state"] = {**state, "log": out["log"]}
     return out
 
 
@@ -575,12 +593,17 @@ class Hub:
 
     async def sync_message(self, conn: Connection, live: Live,
                            since: int | None) -> dict[str, Any]:
-        """The full current view, plus the log lines since history point ``since``."""
+        """The current view with the last ``LOG_TAIL`` entries of its log
+        (``log_base``: how many come before them), plus the log lines since history
+        point ``since`` (of those, at most the same last ``LOG_TAIL``: ``log_from`` is
+        the index of the first one)."""
         view = live.view(conn.seat)
         lines = view.get("log", [])
+        base = max(0, len(lines) - LOG_TAIL)
         start = 0 if since is None else await self.service.log_at(live, since, conn.seat)
-        start = 0 if start is None else min(start, len(lines))
-        message = {"type": "sync", **table_message(live, conn.seat), "view": view,
+        start = max(base, 0 if start is None else min(start, len(lines)))
+        message = {"type": "sync", **table_message(live, conn.seat),
+                   "view": log_tail(view, base), "log_base": base,
                    "log_from": start, "log": lines[start:],
                    "notes": live.notes_since(-1 if since is None else since)}
         self._sent(conn, live, view)

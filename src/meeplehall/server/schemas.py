@@ -136,6 +136,17 @@ class ViewOut(SeatState):
     view: dict[str, Any] = Field(description="the game's player_view for this seat")
 
 
+class LogPage(BaseModel):
+    """A page of a view's log (``GET /tables/{id}/log``)."""
+
+    table_id: int
+    seq: int
+    seat: int | None = Field(description="whose view's log; null: the spectators'")
+    total: int = Field(description="entries in the whole log")
+    from_: int = Field(alias="from", description="the index of this page's first entry")
+    log: list[Any] = Field(description="the entries, oldest first (messages)")
+
+
 class LegalOut(SeatState):
     actions: list[ActionOut]
 

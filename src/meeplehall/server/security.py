@@ -1,4 +1,4 @@
-"""Seat tokens, per-token move rate limits and the request body size limit."""
+"""Seat tokens and the request body size limit (the move rate: ``server.limits``)."""
 
 from __future__ import annotations
 
@@ -6,13 +6,10 @@ import hashlib
 import hmac
 import json
 import secrets
-import time
 from collections.abc import Iterable
 from typing import Any
 
 from starlette.exceptions import HTTPException
-
-from meeplehall.server.errors import TooManyRequests
 
 TOKEN_BYTES = 32  # 256 bits
 
@@ -36,36 +33,6 @@ def match_token(token: str, hashes: Iterable[tuple[int, str | None]]) -> int | N
         if stored is not None and hmac.compare_digest(digest, stored):
             found = seat
     return found
-
-
-class RateLimiter:
-    """A token bucket per key: ``rate`` moves per second, bursts up to ``burst``."""
-
-    def __init__(self, rate: float, burst: int) -> None:
-        self.rate = rate
-        self.burst = burst
-        self._buckets: dict[str, tuple[float, float]] = {}
-
-    def check(self, key: str) -> None:
-        """Take one unit for ``key``.
-
-        Raises:
-            TooManyRequests: the bucket is empty; ``retry_after`` says when to try again.
-        """
-        if self.rate <= 0:
-            return
-        stamp = time.monotonic()
-        if len(self._buckets) > 100_000:
-            self._buckets.clear()
-        level, last = self._buckets.get(key, (float(self.burst), stamp))
-        level = min(float(self.burst), level + (stamp - last) * self.rate)
-        if level < 1.0:
-            wait = (1.0 - level) / self.rate
-            self._buckets[key] = (level, stamp)
-            raise TooManyRequests(
-                f"too many moves for this seat token: at most {self.rate:g} per second "
-                f"(bursts of {self.burst})", retry_after=round(wait, 3))
-        self._buckets[key] = (level - 1.0, stamp)
 
 
 class BodySizeLimit:

@@ -220,6 +220,15 @@ class TableService:
             return f"unavailable ({type(exc).__name__})"
         return None
 
+    def _unfinished_sync(self, ids: list[int]) -> list[int]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(select(TableRow.id).where(
+                TableRow.id.in_(ids), TableRow.finished.is_(False)))]
+
+    async def unfinished(self, ids: list[int]) -> list[int]:
+        """Which of the tables ``ids`` exist and are not finished (one small read)."""
+        return await self._thread(self._unfinished_sync, ids) if ids else []
+
     def cached(self, table_id: int) -> Live | None:
         """The cached table, if any (possibly behind the database)."""
         return self._live.get(table_id)

@@ -116,14 +116,73 @@ export function applyPatch(doc, ops) {
 
 // -- live updates ------------------------------------------------------------------------
 
+/** The log entries before entry ``before`` of a table's view (the seat's with
+ * ``token``), fetched in pages of ``GET /tables/{id}/log`` (a page refused for the rate
+ * is asked again after the time the server names, a few times). */
+export async function earlierLog(tableId, token, before) {
+  const pages = [];
+  let tries = 0;
+  while (before > 0) {
+    let page;
+    try {
+      page = await api("GET", `/tables/${tableId}/log?before=${before}&limit=200`, { token });
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status !== 429 || ++tries > 5) throw err;
+      await new Promise((done) => setTimeout(done, 1000 * tries));
+      continue;
+    }
+    if (page.from >= before) break;
+    pages.unshift(page.log);
+    before = page.from;
+  }
+  return pages.flat();
+}
+
 /** Follow a table over its WebSocket; ``onMessage(msg)`` gets every sync/update with the
- * full current view in ``msg.view``. Reconnects with the last seq seen. */
+ * full current view in ``msg.view``. Reconnects with the last seq seen. A sync frame
+ * carries the end of a long game's log only (``log_base`` entries come before it): the
+ * earlier entries are fetched in pages before the message is handed on, and the
+ * messages after it wait for them, in order. */
 export function follow(tableId, token, onMessage, onStatus) {
   let ws = null;
   let view = null;
   let lastSeq = null;
   let closed = false;
   let retry = 500;
+  let queue = Promise.resolve();
+  async function wholeLog(msg) {
+    if (!(msg.log_base > 0) || !Array.isArray(view.log)) return;
+    const state = view.state && Array.isArray(view.state.log)
+      && view.state.log.length === view.log.length ? view.state : null;
+    try {
+      const head = await earlierLog(tableId, token, msg.log_base);
+      view.log = head.concat(view.log);
+      if (state) state.log = head.concat(state.log);
+    } catch (err) {
+      console.warn("the start of the log could not be fetched", err);
+    }
+  }
+  async function handle(msg) {
+    if (msg.type === "sync") {
+      view = msg.view;
+      await wholeLog(msg);
+    } else if (msg.type === "update") {
+      if (view === null) return;
+      view = applyPatch(view, msg.patch);
+      msg.view = view;
+    } else if (msg.type === "seats") {
+      if (onStatus) onStatus("seats", msg.present || []);
+      return;
+    } else if (msg.type === "error") {
+      if (onStatus) onStatus("error", msg.detail);
+      closed = msg.status === 401 || msg.status === 404;
+      return;
+    } else {
+      return;
+    }
+    lastSeq = msg.seq;
+    onMessage(msg);
+  }
   function connect() {
     const scheme = location.protocol === "https:" ? "wss" : "ws";
     ws = new WebSocket(`${scheme}://${location.host}/api/tables/${tableId}/ws`);
@@ -135,24 +194,8 @@ export function follow(tableId, token, onMessage, onStatus) {
     };
     ws.onmessage = (event) => {
       const msg = JSON.parse(event.data);
-      if (msg.type === "sync") {
-        view = msg.view;
-      } else if (msg.type === "update") {
-        if (view === null) return;
-        view = applyPatch(view, msg.patch);
-        msg.view = view;
-      } else if (msg.type === "seats") {
-        if (onStatus) onStatus("seats", msg.present || []);
-        return;
-      } else if (msg.type === "error") {
-        if (onStatus) onStatus("error", msg.detail);
-        closed = msg.status === 401 || msg.status === 404;
-        return;
-      } else {
-        return;
-      }
-      lastSeq = msg.seq;
-      onMessage(msg);
+      // in order; an error still reaches the page as an uncaught one
+      queue = queue.then(() => handle(msg)).catch((err) => { setTimeout(() => { throw err; }); });
     };
     ws.onclose = () => {
       if (onStatus) onStatus("closed");
