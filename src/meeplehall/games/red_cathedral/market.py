@@ -382,8 +382,8 @@ def perform(s: RCState, side: int, act: InfluenceAction) -> None:
     if act.effect == "pay_for":
         s.rubles[side] -= act.price
     got = gain_resource(s, side, act.resource, act.amount)
-    s.log.append(M("{who} gains {what} ({rule})", who=colour_name(s, side),
-                   what=amount_text(got, act.resource), rule=act.rule))
+    s.log.append(M("{who} gains {what} by Influence", who=colour_name(s, side),
+                   what=amount_text(got, act.resource)))
 
 
 def hire_teamsters(s: RCState, side: int, act: InfluenceAction) -> None:
