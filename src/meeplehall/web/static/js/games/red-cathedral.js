@@ -19,7 +19,7 @@ const W = 1000;
 // your own area is part of the zoomable board; wider, it is a strip of its own below it.
 const PHONE = "(max-width: 40rem)";
 const LEGIBLE = 11 / 14;
-const PHONE_MIN_TARGET = 36 / 34;  // the smallest target (a die) is 34 units
+const PHONE_MIN_TARGET = 36 / 34;  // the smallest targets (a die, an Inventory pile) are 34 units
 const zoomMemory = new WeakMap();  // per board container: {zoom, left, top, key}
 // The Influence actions in words (as the engine's labels name them), by rule.
 const INFLUENCE_WORDS = {
@@ -217,10 +217,14 @@ function frame(svg, viewport, height, phone) {
   const x1 = Math.max(...boxes.map((b) => b.x + b.width)) + 8, y1 = Math.max(...boxes.map((b) => b.y + b.height)) + 8;
   const fits = Math.min(vw / (x1 - x0), vh / (y1 - y0));
   const least = phone ? PHONE_MIN_TARGET : LEGIBLE;
+  const maxLeft = (z) => Math.max(0, W * z - vw), maxTop = (z) => Math.max(0, height * z - vh);
+  if (phone && fits < least) {
+    // a phone keeps its targets large enough for a finger: the view starts at the first of them
+    return { zoom: least, left: Math.min(maxLeft(least), Math.max(0, x0 * least)), top: Math.min(maxTop(least), Math.max(0, y0 * least)) };
+  }
   const zoom = Math.min(1.6, fits >= least ? Math.max(least, Math.min(fits, phone ? 1.4 : 1.1)) : fits);
   const cx = (x0 + x1) / 2 * zoom, cy = (y0 + y1) / 2 * zoom;
-  const maxLeft = Math.max(0, W * zoom - vw), maxTop = Math.max(0, height * zoom - vh);
-  return { zoom, left: Math.min(maxLeft, Math.max(0, cx - vw / 2)), top: Math.min(maxTop, Math.max(0, cy - vh / 2)) };
+  return { zoom, left: Math.min(maxLeft(zoom), Math.max(0, cx - vw / 2)), top: Math.min(maxTop(zoom), Math.max(0, cy - vh / 2)) };
 }
 
 /** The board's chooser, beside the element it offers choices for (inside the stage). */
@@ -306,7 +310,7 @@ function drawTrack(svg, view, y, t, tr, target) {
     const g = s("g", {}, piece(side.name, cx, y + 24, 9));
     svg.append(target(g, `score:${side.side}`,
       t("{name}: {rp} Recognition, {pp} Prestige", { name: tr(side.name), rp: side.recognition, pp: side.prestige }),
-      { x: cx - 13, y: y + 11, width: 26, height: 26 }));
+      { x: cx - 17, y: y + 7, width: 34, height: 34 }));
   });
 }
 
@@ -547,12 +551,12 @@ function drawSide(svg, view, side, x, y, ctx, target) {
   svg.append(s("text", { x: x + 796, y: y + 23 },
     `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity})`));
   Object.entries(side.inventory).forEach(([mat, n], k) => {
-    const ix = x + 796 + (k % 5) * 39, iy = y + 34 + Math.floor(k / 5) * 30;
+    const ix = x + 796 + (k % 5) * 39, iy = y + 33 + Math.floor(k / 5) * 34;
     const g = material(svg, mat, n, ix, iy, t, tr);
     if (mine) {
       g.remove();
       const wrapG = s("g", {}, g);
-      svg.append(target(wrapG, `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 2, y: iy - 2, width: 38, height: 26 }));
+      svg.append(target(wrapG, `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 1, y: iy - 5, width: 38, height: 34 }));
     }
   });
 }
