@@ -87,8 +87,10 @@ def test_the_red_cathedral_on_a_phone(new_page: Any, artifacts_dir: Path) -> Non
     page.mouse.up()
     after = viewport.evaluate("e => [e.scrollLeft, e.scrollTop]")
     assert after[0] > before[0] and after[1] > before[1], (before, after)
+    # the next decision moves the view to its targets by itself, large enough for a finger
     state = wait_ready(page, click_move(page, 0, board_every=0))
-    assert _zoom(page, "#board .rc-viewport") == 1.0
+    if state["finished"] != "true":
+        assert _zoom(page, "#board .rc-viewport") >= 36 / 34 - 0.001
     assert not page.errors, page.errors
 
 
@@ -99,10 +101,10 @@ def test_the_red_cathedral_on_a_tablet_stays_as_it_is(new_page: Any,
     create_from_lobby(page, seed=15, seats=("here", "random"))
     wait_ready(page)
     assert page.evaluate(NO_SIDEWAYS)
-    # the whole board fits the width, your own area is its sticky bar, no zoom needed
-    assert page.locator("#board .rc-viewport").count() == 0
+    # as on a desktop: the zoomable board and your own area as a strip of its own below it
+    assert page.locator("#board .rc-viewport").count() == 1
     assert page.locator("#my-area").count() == 1
-    board = page.locator("#board > svg").bounding_box()
+    board = page.locator("#board .rc-viewport").bounding_box()
     assert board["width"] >= 700 and board["x"] + board["width"] <= TABLET["width"]
     sizes = page.evaluate(TARGETS)
     assert min(size for size, _ in sizes) >= 20, sizes

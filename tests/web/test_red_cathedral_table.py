@@ -59,7 +59,8 @@ def test_legend_prestige_spaces_and_targets_at_their_centre(new_page: Any, serve
     page = new_page()
     create_from_lobby(page, seed=12, seats=("here", "random"))
     state = wait_ready(page)
-    legend = page.inner_text("#legend")
+    # the legend opens from the board's toolbar (a closed <details> until then)
+    legend = page.text_content("#legend") or ""
     for abbreviation in ("RP", "PP", "₽", "✓", "Recognition", "Prestige", "Rubles", "wood",
                          "purple"):
         assert abbreviation in legend, abbreviation

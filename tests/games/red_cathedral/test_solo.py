@@ -129,7 +129,7 @@ def test_ivan_moves_the_tile_die_by_its_pips():
     assert option("ivan_rerolls").default is True
     s = ivan_plays(solo())
     assert s.die_pos[0] == 2
-    assert any("Ivan moves the yellow die to space 2; reroll" in line for line in log_lines(s.log))
+    assert any("Ivan moves the yellow die to space 3; reroll" in line for line in log_lines(s.log))
     s = ivan_plays(solo(options={"ivan_rerolls": False}))
     assert s.die_pos[0] == 2 and s.die_val[0] == 1
 

@@ -81,7 +81,7 @@ def deliver(s: RCState, side: int, a: A.Deliver) -> None:
     s.inv[side] = add_count(s.inv[side], a.material, -1)
     s.delivered[a.slot] = add_count(s.delivered[a.slot], a.material, 1)
     s.log.append(M("{who} delivers 1 {material} to slot {slot}", who=colour_name(s, side),
-                   material=term(MATERIALS[a.material]), slot=a.slot))
+                   material=term(MATERIALS[a.material]), slot=a.slot + 1))
     if s.delivered[a.slot] == C.cards[s.card_of[a.slot]].cost:
         complete_card(s, a.slot)
 
@@ -101,9 +101,18 @@ def decorate(s: RCState, side: int, slot: int, jewels: tuple[int, ...]) -> int:
     s.orn_placed[side] += 1
     pp = ornament_prestige(jewels)
     gain_pp(s, side, pp)
-    s.log.append(M("{who} places a {ornament} on slot {slot} with jewels {jewels}: +{pp} PP",
-                   who=colour_name(s, side), ornament=term(ORNAMENTS[kind]), slot=slot,
-                   jewels=mats(jewels), pp=pp))
+    # an arch; a door, a cross; "without jewels" when none is set (RC-ORN-*)
+    who, ornament = colour_name(s, side), term(ORNAMENTS[kind])
+    if jewels:
+        s.log.append(M("{who} places an {ornament} on slot {slot} with jewels {jewels}: +{pp} PP"
+                       if kind == 1 else
+                       "{who} places a {ornament} on slot {slot} with jewels {jewels}: +{pp} PP",
+                       who=who, ornament=ornament, slot=slot + 1, jewels=mats(jewels), pp=pp))
+    else:
+        s.log.append(M("{who} places an {ornament} on slot {slot} without jewels: +{pp} PP"
+                       if kind == 1 else
+                       "{who} places a {ornament} on slot {slot} without jewels: +{pp} PP",
+                       who=who, ornament=ornament, slot=slot + 1, pp=pp))
     return len(used)
 
 

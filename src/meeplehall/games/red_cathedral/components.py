@@ -389,3 +389,18 @@ def load() -> Components:
         banners_per_player=int(game.get("banners_per_player", 6)),
         completions_to_end=int(game.get("completions_to_end", 6)),
     )
+
+
+# The Influence actions in words (RC-INF-*), shown instead of their rule ids.
+INFLUENCE_TEXT = {
+    "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
+    "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
+    "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
+    "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
+    "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
+    "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
+    "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
+    "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
+    "CL-3": "discard 3 different Materials for 1 Prestige",
+    "CL-4": "2 Prestige with a completed Base, Middle and Dome",
+}

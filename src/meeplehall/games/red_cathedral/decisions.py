@@ -26,6 +26,7 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, market, solo
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
+    INFLUENCE_TEXT,
     ORNAMENTS,
     WS_POSITIONS,
     InfluenceAction,
@@ -166,7 +167,7 @@ def _claim(s: RCState, side: int, a: A.Claim) -> int:
     s.ws_tile[a.slot] = -1
     card = C.cards[s.card_of[a.slot]]
     s.log.append(M("{who} claims {card} (slot {slot}) and takes Workshop tile {tile}",
-                   who=colour_name(s, side), card=card.id, slot=a.slot, tile=C.tiles[tile].id))
+                   who=colour_name(s, side), card=card.id, slot=a.slot + 1, tile=C.tiles[tile].id))
     return tile
 
 
@@ -346,7 +347,7 @@ class Market(Decision):
 
     def prompt(self, s: RCState) -> Message:
         return M("{who}: market actions at space {n} (moved the {colour} die)",
-                 who=self._who(s), n=s.dest, colour=term(COLOURS[s.moved_die]))
+                 who=self._who(s), n=s.dest + 1, colour=term(COLOURS[s.moved_die]))
 
     def settle(self, s: RCState) -> bool:
         # With no market action left (RC-MARKET-6) and no free action on offer between
@@ -428,7 +429,8 @@ class Influence(Decision):
 
     def prompt(self, s: RCState) -> Message:
         act = self.action_of(s)
-        return M("{who}: use Influence {rule} ({mark})", who=self._who(s), rule=act.rule,
+        text = term(INFLUENCE_TEXT[act.rule]) if act.rule in INFLUENCE_TEXT else act.rule
+        return M("{who}: use Influence: {text} ({mark})", who=self._who(s), text=text,
                  mark=term("repeatable" if act.repeat else "once"))
 
     def fields(self) -> dict[str, Any]:
@@ -544,7 +546,7 @@ class Jewels(Decision):
 
     def prompt(self, s: RCState) -> Message:
         return M("{who}: jewels for the Ornamentation on slot {slot}", who=self._who(s),
-                 slot=self.slot)
+                 slot=self.slot + 1)
 
     def fields(self) -> dict[str, Any]:
         return {"slot": self.slot, "left": self.left, "made": self.made,

@@ -176,11 +176,11 @@ def complete_card(s: RCState, slot: int) -> None:
         gain_rubles(s, o, card.rubles)
     if card.rubles and not ivan:
         s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP, +{rubles}",
-                       who=colour_name(s, o), card=card.id, slot=slot, rp=card.rp,
+                       who=colour_name(s, o), card=card.id, slot=slot + 1, rp=card.rp,
                        rubles=amount_text(card.rubles, RUBLES)))
     else:
         s.log.append(M("{who} completes {card} (slot {slot}): +{rp} RP",
-                       who=colour_name(s, o), card=card.id, slot=slot, rp=card.rp))
+                       who=colour_name(s, o), card=card.id, slot=slot + 1, rp=card.rp))
     # RC-TSAR-1..3: every unfinished claimed card below loses per foreign completion above.
     tower = s.towers[s.slot_tower[slot]]
     level = s.slot_level[slot]
@@ -193,7 +193,7 @@ def complete_card(s: RCState, slot: int) -> None:
         if penalty:
             lose_rp(s, uo, penalty)
             s.log.append(M("Tsar's penalty: {who} loses {n} RP (unfinished slot {slot})",
-                           who=colour_name(s, uo), n=penalty, slot=u))
+                           who=colour_name(s, uo), n=penalty, slot=u + 1))
     # RC-END-1/3/4.
     if s.completed[o] == C.completions_to_end:
         first = s.end_trigger < 0
@@ -265,4 +265,4 @@ def reroll(s: RCState, side: int, space: int) -> None:
     s.score[side] = target
     s.reroll_used = True
     s.log.append(M("{who} pays 1 Prestige to reroll space {n}: {dice}",
-                   who=colour_name(s, side), n=space, dice=roll_space(s, space)))
+                   who=colour_name(s, side), n=space + 1, dice=roll_space(s, space)))

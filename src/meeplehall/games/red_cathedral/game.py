@@ -13,6 +13,7 @@ from meeplehall.games.red_cathedral import build, final, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
+    INFLUENCE_TEXT,
     MATERIALS,
     ORNAMENTS,
     RESOURCES,
@@ -41,18 +42,6 @@ SIMPLE_LABELS = {
     "finish-delivery": "Stop delivering",
 }
 
-INFLUENCE_TEXT = {
-    "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
-    "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
-    "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
-    "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
-    "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
-    "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
-    "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
-    "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
-    "CL-3": "discard 3 different Materials for 1 Prestige",
-    "CL-4": "2 Prestige with a completed Base, Middle and Dome",
-}
 
 class RedCathedral(ModuleGame[RCState, A.RCAction]):
     """The Red Cathedral (Santos & Cendrero, Devir 2020), 1-4 players."""
@@ -129,15 +118,15 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
             colour, steps = term(COLOURS[action.die]), pips + action.extra
             if action.extra:
                 return M("Move the {colour} die {n} space to space {dest} ({tile}), paying "
-                         "{paid}", colour=colour, n=steps, dest=dest, tile=tile,
+                         "{paid}", colour=colour, n=steps, dest=dest + 1, tile=tile,
                          paid=M("{n} Ruble", n=action.extra))
             return M("Move the {colour} die {n} space to space {dest} ({tile})",
-                     colour=colour, n=steps, dest=dest, tile=tile)
+                     colour=colour, n=steps, dest=dest + 1, tile=tile)
         if isinstance(action, A.Deliver):
             card = C.cards[state.card_of[action.slot]]
             return M("Deliver 1 {material} to {card} (slot {slot})",
                      material=term(MATERIALS[action.material]), card=card.id,
-                     slot=action.slot)
+                     slot=action.slot + 1)
         if isinstance(action, A.Activate):
             return M("Activate the Workshop tile on {position}",
                      position=term(WS_POSITIONS[action.position]))
@@ -153,7 +142,7 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
             inf = C.influence[state.influence[state.dest // 2]]
             act = inf.actions[action.index]
             text = term(INFLUENCE_TEXT[act.rule]) if act.rule in INFLUENCE_TEXT else act.rule
-            return M("Use Influence {card}: {text} ({mark})", card=inf.id, text=text,
+            return M("Use Influence: {text} ({mark})", text=text,
                      mark=term("repeatable" if act.repeat else "once"))
         if isinstance(action, A.Decorate):
             card = C.cards[state.card_of[action.slot]]
@@ -171,7 +160,7 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
             return M("Pay 1 Ruble and 1 {give} for 1 {take}", give=term(MATERIALS[action.give]),
                      take=term(MATERIALS[action.take]))
         if isinstance(action, A.SwapTiles):
-            return M("Swap the Resource tiles of spaces {a} and {b}", a=action.a, b=action.b)
+            return M("Swap the Resource tiles of spaces {a} and {b}", a=action.a + 1, b=action.b + 1)
         if isinstance(action, A.Discard):
             return M("Discard {mats}", mats=_terms(action.materials))
         if isinstance(action, A.IvanClaim | A.IvanOrnament):
@@ -179,12 +168,12 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
             key = ("Ivan's Banner goes on {kind} {card} (slot {slot})"
                    if isinstance(action, A.IvanClaim)
                    else "Ivan's Ornamentation goes on {kind} {card} (slot {slot})")
-            return M(key, kind=term(CARD_KINDS[card.kind]), card=card.id, slot=action.slot)
+            return M(key, kind=term(CARD_KINDS[card.kind]), card=card.id, slot=action.slot + 1)
         if isinstance(action, A.SetJewels):
             return M("Set jewels: {jewels} (+{pp} Prestige)", jewels=mats(action.jewels),
                      pp=build.ornament_prestige(action.jewels))
         if isinstance(action, A.Reroll):
-            return M("Pay 1 Prestige to reroll the dice on space {n}", n=action.space)
+            return M("Pay 1 Prestige to reroll the dice on space {n}", n=action.space + 1)
         if action == A.SELL_PRESTIGE and state.stack:
             back = prestige_sale_steps(state, state.stack[-1].seat)
             if back:  # RC-SCORE-6, RC-AMB-4: back to the last Prestige space

@@ -13,6 +13,7 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
+    INFLUENCE_TEXT,
     EFFECTS,
     MATERIALS,
     RUBLES,
@@ -280,11 +281,11 @@ def move_die(s: RCState, side: int, a: A.MoveDie) -> None:
     if a.extra:
         s.log.append(M("{who} moves the {colour} die {n} space to space {dest}, paying {paid}",
                        who=colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
-                       dest=dest, paid=amount_text(a.extra, RUBLES)))
+                       dest=dest + 1, paid=amount_text(a.extra, RUBLES)))
     else:
         s.log.append(M("{who} moves the {colour} die {n} space to space {dest}",
                        who=colour_name(s, side), colour=term(COLOURS[a.die]), n=steps,
-                       dest=dest))
+                       dest=dest + 1))
 
 
 def obtain(s: RCState, side: int, amount: int) -> None:
@@ -300,8 +301,9 @@ def log_influence(s: RCState, side: int, index: int) -> None:
     """RC-INF-1: the side chooses one of the card's two actions."""
     s.mk_used |= 2
     card = influence_card(s)
-    s.log.append(M("{who} uses Influence {card}: {rule}", who=colour_name(s, side),
-                   card=card.id, rule=card.actions[index].rule))
+    rule = card.actions[index].rule
+    s.log.append(M("{who} uses Influence: {text}", who=colour_name(s, side),
+                   text=term(INFLUENCE_TEXT[rule]) if rule in INFLUENCE_TEXT else rule))
 
 
 def activate(s: RCState, side: int, position: int) -> None:
@@ -315,7 +317,7 @@ def activate(s: RCState, side: int, position: int) -> None:
 
 def finish_market(s: RCState) -> None:
     """RC-MARKET-7: every die on the destination is rerolled."""
-    s.log.append(M("reroll on space {n}: {dice}", n=s.dest, dice=roll_space(s, s.dest)))
+    s.log.append(M("reroll on space {n}: {dice}", n=s.dest + 1, dice=roll_space(s, s.dest)))
 
 
 def sell(s: RCState, side: int, act: InfluenceAction, material: int) -> None:
@@ -380,8 +382,8 @@ def perform(s: RCState, side: int, act: InfluenceAction) -> None:
     if act.effect == "pay_for":
         s.rubles[side] -= act.price
     got = gain_resource(s, side, act.resource, act.amount)
-    s.log.append(M("{who} gains {what} ({rule})", who=colour_name(s, side),
-                   what=amount_text(got, act.resource), rule=act.rule))
+    s.log.append(M("{who} gains {what} by Influence", who=colour_name(s, side),
+                   what=amount_text(got, act.resource)))
 
 
 def hire_teamsters(s: RCState, side: int, act: InfluenceAction) -> None:

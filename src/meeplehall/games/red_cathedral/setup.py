@@ -226,8 +226,12 @@ def initial_state(params: Params, seed: int) -> RCState:
     s.bonus_given = False
     s.turns = 0
     s.final = None
-    s.log = [M("setup: {n} player(s), Building Plan {plan}, {towers} towers", n=n,
-               plan=plan.id, towers=len(towers))]
+    # The plan as printed: its letter (A, B or C) among the plans for this many players.
+    letter = plan.id.split("-")[-1]
+    s.log = [M("Setup: 1 player, Building Plan {plan}, {towers} towers", plan=letter,
+               towers=len(towers)) if n == 1 else
+             M("Setup: {n} players, Building Plan {plan}, {towers} towers", n=n, plan=letter,
+               towers=len(towers))]
 
     # RC-SOLO-4/5: Ivan's row, his die tiles and his opening claim.
     s.iv_banners = 0
@@ -252,7 +256,7 @@ def initial_state(params: Params, seed: int) -> RCState:
         s.owner[best] = 1
         s.ws_tile[best] = -1
         s.log.append(M("Ivan claims the Base in slot {slot} (most Recognition); its "
-                       "Workshop tile goes back to the box", slot=best))
+                       "Workshop tile goes back to the box", slot=best + 1))
         if opts.ivan_opening_claim_rp and tile.resource == RP:
             s.score[1] += tile.amount
             s.log.append(M("Ivan gains {n} RP from that tile", n=tile.amount))

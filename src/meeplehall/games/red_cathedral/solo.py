@@ -42,7 +42,7 @@ def ivan_place_ornament(s: RCState, slot: int) -> None:
     s.orn_placed[IVAN] += 1
     gain_pp(s, IVAN, s.opts.ivan_ornament_pp)  # RC-AMB-9
     s.log.append(M("Ivan places an Ornamentation on slot {slot} (+{pp} PP); next in "
-                   "sequence: {ornament} done", slot=slot, pp=s.opts.ivan_ornament_pp,
+                   "sequence: {ornament} done", slot=slot + 1, pp=s.opts.ivan_ornament_pp,
                    ornament=term(("door", "arch", "cross")[kind])))
 
 
@@ -96,7 +96,7 @@ def _ivan_move(s: RCState, die: int) -> bool:
     dest = (start + s.die_val[die]) % 8
     if s.die_pos.count(dest) >= 3:
         s.log.append(M("Ivan cannot move the {colour} die (space {n} is full)",
-                       colour=term(COLOURS[die]), n=dest))
+                       colour=term(COLOURS[die]), n=dest + 1))
         return False
     s.die_pos[die] = dest
     dice = s.die_pos.count(dest)
@@ -115,13 +115,13 @@ def _ivan_move(s: RCState, die: int) -> bool:
     if s.opts.ivan_rerolls:
         rolled = roll_space(s, dest)
         s.log.append(M("Ivan moves the {colour} die to space {n}, +{rp} RP; reroll: {dice}",
-                       colour=colour, n=dest, rp=rp, dice=rolled) if rp else
+                       colour=colour, n=dest + 1, rp=rp, dice=rolled) if rp else
                      M("Ivan moves the {colour} die to space {n}; reroll: {dice}",
-                       colour=colour, n=dest, dice=rolled))
+                       colour=colour, n=dest + 1, dice=rolled))
     else:
         s.log.append(M("Ivan moves the {colour} die to space {n}, +{rp} RP",
-                       colour=colour, n=dest, rp=rp) if rp else
-                     M("Ivan moves the {colour} die to space {n}", colour=colour, n=dest))
+                       colour=colour, n=dest + 1, rp=rp) if rp else
+                     M("Ivan moves the {colour} die to space {n}", colour=colour, n=dest + 1))
     return True
 
 
@@ -197,13 +197,13 @@ def ivan_claim(s: RCState, slot: int) -> None:
     s.iv_banners -= 1
     tile = s.ws_tile[slot]
     s.ws_tile[slot] = -1
-    text = M("Ivan claims slot {slot}", slot=slot)
+    text = M("Ivan claims slot {slot}", slot=slot + 1)
     if tile >= 0:
         wt = C.tiles[tile]
         if wt.resource == RP:
             gain_rp(s, IVAN, wt.amount)
             text = M("Ivan claims slot {slot} and gains {n} RP from its tile; the tile goes "
-                     "to the box", slot=slot, n=wt.amount)
+                     "to the box", slot=slot + 1, n=wt.amount)
         else:
-            text = M("Ivan claims slot {slot}; the tile goes to the box", slot=slot)
+            text = M("Ivan claims slot {slot}; the tile goes to the box", slot=slot + 1)
     s.log.append(text)

@@ -13,12 +13,27 @@ import { mountZoom, zoomBar } from "../zoom.js";
 const TRACK = await fetch("/api/board/red-cathedral/track").then((r) => (r.ok ? r.json() : null)).catch(() => null);
 
 const W = 1000;
-// A phone: the board is zoomed and panned (js/zoom.js) and your own area is part of it.
-// Its default zoom makes every target at least 24 px (the smallest, an Inventory pile,
-// is 22 units high).
+// The board zooms and pans in its viewport (js/zoom.js) on every screen. When a decision
+// is offered the view moves and zooms to its targets by itself; the smallest board text is
+// 14 units, so LEGIBLE keeps it at 11 px or more wherever the targets allow. On a phone
+// your own area is part of the zoomable board; wider, it is a strip of its own below it.
 const PHONE = "(max-width: 40rem)";
-const PHONE_ZOOM = 1.15;
-const zoomMemory = new WeakMap();  // per board container: {zoom, left, top}
+const LEGIBLE = 11 / 14;
+const PHONE_MIN_TARGET = 36 / 34;  // the smallest targets (a die, an Inventory pile) are 34 units
+const zoomMemory = new WeakMap();  // per board container: {zoom, left, top, key}
+// The Influence actions in words (as the engine's labels name them), by rule.
+const INFLUENCE_WORDS = {
+  "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
+  "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
+  "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
+  "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
+  "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
+  "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
+  "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
+  "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
+  "CL-3": "discard 3 different Materials for 1 Prestige",
+  "CL-4": "2 Prestige with a completed Base, Middle and Dome",
+};
 const MATERIAL_FILL = {
   wood: "#8a5a2b", brick: "#b5482f", stone: "#9a9a9a", gold: "#d4af37", green: "#2e8b57",
   purple: "#7b3fa0", rubles: "#c9c9c9", rp: "#c8302c",
@@ -33,6 +48,19 @@ function letter(t, mat) {
 }
 /** The confirmations drawn on the board next to what they confirm (RC-MARKET-*, RC-INFL-*). */
 const CONFIRM = ["finish-market", "perform", "done", "end-turn", "pass", "finish-delivery", "hire-teamsters"];
+// The board's rows (SVG units): the score track (TRACK_H), the Market (MARKET_H: spaces,
+// the strip of its confirmations, the Influence cards), the Cathedral (cathedralHeight),
+// then Ivan and the other players (a strip of SIDE_H each). Your own area is such a strip.
+const TRACK_H = 58;
+const MARKET_H = 210;
+const CARD_H = 68;
+const SIDE_H = 100;
+/** Whether the Cathedral's towers leave room on their right for its title and Build. */
+const roomy = (towers) => towers.length * 200 <= 800;
+function cathedralHeight(towers) {
+  const levels = Math.max(1, ...towers.map((tw) => tw.length));
+  return (roomy(towers) ? 4 : 38) + levels * (CARD_H + 4) + 22;
+}
 const KIND_FILL = { base: "#cdbb9c", middle: "#e6d5b0", dome: "#e9b8a0" };
 const PIPS = {
   1: [[0, 0]], 2: [[-1, -1], [1, 1]], 3: [[-1, -1], [0, 0], [1, 1]],
@@ -93,9 +121,10 @@ export function renderBoard(container, view, ctx) {
     selected = el;
     el.classList.add("selected");
     chooser.hidden = false;
-    chooser.replaceChildren(...actions.map((a) => h("button", { "data-action": a.text, title: tr(a.label),
+    chooser.replaceChildren(...actions.map((a) => h("button", { "data-action": a.text, class: "legal-target", title: tr(a.label),
       onclick: () => ctx.choose(a.text) }, tr(a.label))),
     h("button", { class: "cancel", onclick: closeChooser }, t("Cancel")));
+    placeChooser(chooser, el);
     const first = chooser.querySelector("button");
     if (first) first.focus();
   }
@@ -107,6 +136,8 @@ export function renderBoard(container, view, ctx) {
     if (box) el.append(s("rect", { class: "hl", ...box, rx: 6 }));
     el.dataset.target = key;
     el.dataset.count = String(actions.length);
+    el.dataset.action = actions[0].text;
+    if (actions.length > 1) el.dataset.actions = actions.map((a) => a.text).join("\n");
     // the hint (the greedy bot's first choice) is shown on the board too
     if (ctx.hint && actions.some((a) => a.text === ctx.hint)) {
       el.classList.add("hinted");
@@ -119,52 +150,96 @@ export function renderBoard(container, view, ctx) {
 
   const sides = view.sides || [];
   const phone = typeof matchMedia === "function" && matchMedia(PHONE).matches;
-  // Your own area is drawn apart, in a bar that stays in view (sticky) below the board
-  // (on a phone it is part of the zoomable board).
+  // Your own area is a strip of its own below the board (on a phone it is part of the
+  // zoomable board): it never covers the Cathedral.
   const mineSide = phone ? undefined : sides.find((x) => x.side === ctx.seat && x.inventory !== undefined);
   const others = sides.filter((x) => x !== mineSide);
-  const perRow = 2;
-  const playerRows = Math.ceil(others.length / perRow);
-  const height = 750 + playerRows * 170 + (view.ivan ? 70 : 0);
+  const cathedralY = TRACK_H + MARKET_H;
+  const boardH = cathedralY + cathedralHeight(view.cathedral || []);
+  const height = boardH + others.filter((x) => x.inventory !== undefined).length * SIDE_H + (view.ivan ? 80 : 0);
   const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, role: "group", "aria-label": t("The Red Cathedral: the table"),
-    "font-family": "system-ui, sans-serif", "font-size": 13 });
+    "font-family": "system-ui, sans-serif", "font-size": 14, class: "rc-board" });
   svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#f7f1e3" }));
 
   drawTrack(svg, view, 0, t, tr, target);
-  drawMarket(svg, view, 60, t, tr, target, byKey);
-  drawCathedral(svg, view, 360, t, tr, target);
-  let y = 750;
-  if (view.ivan) { drawIvan(svg, view, y, t, tr); y += 70; }
-  others.forEach((side, i) => {
-    drawSide(svg, view, side, (i % perRow) * (W / perRow), y + Math.floor(i / perRow) * 170, ctx, target);
-  });
+  drawMarket(svg, view, TRACK_H, t, tr, target, byKey);
+  drawCathedral(svg, view, cathedralY, t, tr, target);
+  let y = boardH;
+  if (view.ivan) { drawIvan(svg, view, y, t, tr); y += 80; }
+  for (const side of others.filter((x) => x.inventory !== undefined)) {
+    drawSide(svg, view, side, 0, y, ctx, target);
+    y += SIDE_H;
+  }
   svg.addEventListener("confirm", (event) => ctx.choose(event.detail));
-  if (phone) {
-    let mem = zoomMemory.get(container);
-    if (!mem) { mem = { zoom: null, left: 0, top: 0 }; zoomMemory.set(container, mem); }
-    const bar = zoomBar({ bar: t("board zoom"), out: t("zoom out"), in: t("zoom in"), fit: t("whole board"),
-      fitLabel: t("show the whole board"), reset: t("normal size") }, { bar: "rc-zoombar", level: "rc-zoom-level" });
-    const viewport = h("div", { class: "rc-viewport", tabindex: "0", "aria-label": t("board: drag to move it, + and − zoom") }, svg);
-    const confirm = h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") },
-      (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
-        .map((a) => h("button", { class: "primary", "data-action": a.text, "data-confirm": a.text,
-          onclick: () => ctx.choose(a.text) }, tr(a.label))));
-    container.append(legend(t, tr), summary(view, ctx), chooser, confirm, bar, viewport);
-    mountZoom(viewport, svg, bar, bar.querySelector(".rc-zoom-level"), mem, W, height,
-      { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => PHONE_ZOOM });
-    return;
-  }
-  container.append(legend(t, tr), summary(view, ctx), chooser, svg);
+  let mem = zoomMemory.get(container);
+  if (!mem) { mem = { zoom: null, left: 0, top: 0, key: null }; zoomMemory.set(container, mem); }
+  const bar = zoomBar({ bar: t("board zoom"), out: t("zoom out"), in: t("zoom in"), fit: t("whole board"),
+    fitLabel: t("show the whole board"), reset: t("normal size") }, { bar: "rc-zoombar", level: "rc-zoom-level" });
+  const legendBox = h("details", { class: "rc-legend-box" }, h("summary", {}, t("Legend")), legend(t, tr));
+  bar.append(legendBox);
+  const viewport = h("div", { class: "rc-viewport", tabindex: "0", "aria-label": t("board: drag to move it, + and − zoom") }, svg);
+  const stage = h("div", { class: "rc-stage" }, viewport, chooser);
+  // Ending the turn, passing, stopping deliveries: controls in the board's toolbar.
+  const confirms = (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
+    .map((a) => h("button", { class: "primary legal-target", "data-action": a.text, "data-confirm": a.text,
+      onclick: () => ctx.choose(a.text) }, tr(a.label)));
+  bar.append(h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") }, confirms));
+  const table = h("div", { class: "rc-table" }, bar, stage);
   if (mineSide) {
-    const own = s("svg", { viewBox: `0 0 ${W / 2} 166`, role: "group", "aria-label": t("Your area"),
-      "font-family": "system-ui, sans-serif", "font-size": 13, class: "my-side" });
-    drawSide(own, view, mineSide, 0, 2, ctx, target);
-    const bar = h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") },
-      (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
-        .map((a) => h("button", { class: "primary", "data-action": a.text, "data-confirm": a.text,
-          onclick: () => ctx.choose(a.text) }, tr(a.label))));
-    container.append(h("div", { class: "my-area", id: "my-area" }, own, bar));
+    const own = s("svg", { viewBox: `0 0 ${W} ${SIDE_H}`, role: "group", "aria-label": t("Your area"),
+      "font-family": "system-ui, sans-serif", "font-size": 14, class: "my-side" });
+    drawSide(own, view, mineSide, 0, 0, ctx, target);
+    table.append(h("div", { class: "my-area", id: "my-area" }, own));
   }
+  container.append(summary(view, ctx), table);
+  // A new decision (or a new window size): the view moves to its targets by itself.
+  const key = `${(ctx.legal || []).map((a) => a.text).join("|")}@${viewport.clientWidth}x${viewport.clientHeight}`;
+  if (mem.key !== key) {
+    mem.key = key;
+    Object.assign(mem, frame(svg, viewport, height, phone));
+  }
+  mountZoom(viewport, svg, bar, bar.querySelector(".rc-zoom-level"), mem, W, height,
+    { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => frame(svg, viewport, height, phone).zoom });
+}
+
+/** The zoom and scroll that show every legal target of ``svg`` in ``viewport``: as large
+ * as they fit (at most 1.6), at least legible (LEGIBLE; a phone: PHONE_MIN_TARGET) where
+ * the targets fit at that size; with no target, the board's width. */
+function frame(svg, viewport, height, phone) {
+  const vw = Math.max(1, viewport.clientWidth - 4), vh = Math.max(1, viewport.clientHeight - 4);
+  const boxes = [...svg.querySelectorAll(".legal-target")].map((el) => { try { return el.getBBox(); } catch { return null; } })
+    .filter((b) => b && b.width > 0);
+  if (!boxes.length) {
+    const zoom = Math.max(LEGIBLE, vw / W);
+    return { zoom, left: Math.max(0, (W * zoom - vw) / 2), top: 0 };
+  }
+  const x0 = Math.min(...boxes.map((b) => b.x)) - 8, y0 = Math.min(...boxes.map((b) => b.y)) - 8;
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)) + 8, y1 = Math.max(...boxes.map((b) => b.y + b.height)) + 8;
+  const fits = Math.min(vw / (x1 - x0), vh / (y1 - y0));
+  const least = phone ? PHONE_MIN_TARGET : LEGIBLE;
+  const maxLeft = (z) => Math.max(0, W * z - vw), maxTop = (z) => Math.max(0, height * z - vh);
+  if (phone && fits < least) {
+    // a phone keeps its targets large enough for a finger: the view starts at the first of them
+    return { zoom: least, left: Math.min(maxLeft(least), Math.max(0, x0 * least)), top: Math.min(maxTop(least), Math.max(0, y0 * least)) };
+  }
+  const zoom = Math.min(1.6, fits >= least ? Math.max(least, Math.min(fits, phone ? 1.4 : 1.1)) : fits);
+  const cx = (x0 + x1) / 2 * zoom, cy = (y0 + y1) / 2 * zoom;
+  return { zoom, left: Math.min(maxLeft(zoom), Math.max(0, cx - vw / 2)), top: Math.min(maxTop(zoom), Math.max(0, cy - vh / 2)) };
+}
+
+/** The board's chooser, beside the element it offers choices for (inside the stage). */
+function placeChooser(chooser, el) {
+  const stage = chooser.parentElement;
+  if (!stage) return;
+  const r = el.getBoundingClientRect(), sr = stage.getBoundingClientRect();
+  const cw = chooser.offsetWidth, ch = chooser.offsetHeight;
+  let left = r.left - sr.left + r.width / 2 - cw / 2;
+  let top = r.bottom - sr.top + 6;
+  if (top + ch > sr.height) top = r.top - sr.top - ch - 6;
+  left = Math.max(4, Math.min(sr.width - cw - 4, left));
+  top = Math.max(4, Math.min(sr.height - ch - 4, top));
+  chooser.style.left = `${left}px`;
+  chooser.style.top = `${top}px`;
 }
 
 /** A short summary of each region of the board, for screen readers. */
@@ -198,8 +273,8 @@ function legend(t, tr) {
 
 function material(svg, name, n, x, y, t, tr, extra = "") {
   const g = s("g", {}, s("title", {}, `${n} ${tr(name)}${extra}`),
-    s("rect", { x, y, width: 26, height: 18, rx: 3, fill: MATERIAL_FILL[name] || "#ccc", stroke: "#333" }),
-    s("text", { x: x + 13, y: y + 13, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+    s("rect", { x, y, width: 36, height: 24, rx: 3, fill: MATERIAL_FILL[name] || "#ccc", stroke: "#333" }),
+    s("text", { x: x + 18, y: y + 17, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
       fill: name === "stone" || name === "gold" || name === "rubles" ? "#000" : "#fff" }, `${n}${MATERIALS.includes(name) ? letter(t, name) : (MATERIAL_LETTER[name] || "")}`));
   svg.append(g);
   return g;
@@ -209,22 +284,22 @@ function drawTrack(svg, view, y, t, tr, target) {
   const sides = view.sides || [];
   const lap = (TRACK && TRACK.lap_length) || 80;
   const eagles = (TRACK && TRACK.prestige_positions) || [];
-  const x0 = 40, x1 = W - 20;
+  const x0 = 60, x1 = W - 20;
   const scale = (x1 - x0) / lap;
-  svg.append(s("text", { x: 4, y: y + 16, "font-weight": 700 }, t("Score")));
-  svg.append(s("line", { x1: x0, y1: y + 30, x2: x1, y2: y + 30, stroke: "#8b1e1e", "stroke-width": 3 }));
+  svg.append(s("text", { x: 4, y: y + 30, "font-weight": 700 }, t("Score")));
+  svg.append(s("line", { x1: x0, y1: y + 24, x2: x1, y2: y + 24, stroke: "#8b1e1e", "stroke-width": 3 }));
   for (let v = 0; v <= lap; v += 5) {
-    svg.append(s("line", { x1: x0 + v * scale, y1: y + 25, x2: x0 + v * scale, y2: y + 35, stroke: "#8b1e1e" }));
-    if (v % 10 === 0) svg.append(s("text", { x: x0 + v * scale, y: y + 22, "text-anchor": "middle", "font-size": 10 }, String(v)));
+    svg.append(s("line", { x1: x0 + v * scale, y1: y + 19, x2: x0 + v * scale, y2: y + 29, stroke: "#8b1e1e" }));
+    if (v % 10 === 0) svg.append(s("text", { x: x0 + v * scale, y: y + 15, "text-anchor": "middle", "font-size": 14 }, String(v)));
   }
   // The Prestige spaces (RC-SCORE-4): a gold diamond each, with its Prestige value every 5.
   const marks = s("g", { class: "prestige-spaces" }, s("title", {}, t("Prestige spaces: the score is the number of Prestige spaces reached")));
   eagles.forEach((pos, k) => {
     const cx = x0 + pos * scale;
-    marks.append(s("path", { d: `M${cx} ${y + 36}l4 5l-4 5l-4 -5z`, fill: "#d4af37", stroke: "#6b4e00", "stroke-width": 0.8,
+    marks.append(s("path", { d: `M${cx} ${y + 30}l4 5l-4 5l-4 -5z`, fill: "#d4af37", stroke: "#6b4e00", "stroke-width": 0.8,
       "data-prestige": k + 1 }));
     if ((k + 1) % 5 === 0) {
-      marks.append(s("text", { x: cx, y: y + 57, "text-anchor": "middle", "font-size": 10, fill: "#6b4e00", "font-weight": 700 },
+      marks.append(s("text", { x: cx, y: y + 54, "text-anchor": "middle", "font-size": 14, fill: "#6b4e00", "font-weight": 700 },
         `${k + 1} PP`));
     }
   });
@@ -232,65 +307,70 @@ function drawTrack(svg, view, y, t, tr, target) {
   sides.forEach((side, i) => {
     const pos = Math.max(0, side.recognition) % lap;
     const cx = x0 + pos * scale + i * 4;
-    const g = s("g", {}, token(side.name, cx, y + 30, 8));
+    const g = s("g", {}, piece(side.name, cx, y + 24, 9));
     svg.append(target(g, `score:${side.side}`,
       t("{name}: {rp} Recognition, {pp} Prestige", { name: tr(side.name), rp: side.recognition, pp: side.prestige }),
-      { x: cx - 12, y: y + 18, width: 24, height: 24 }));
+      { x: cx - 17, y: y + 7, width: 34, height: 34 }));
   });
 }
 
 function drawMarket(svg, view, y, t, tr, target, byKey) {
   const spaceW = W / 8;
-  svg.append(s("text", { x: 4, y: y + 14, "font-weight": 700 }, t("Market board")));
   const dest = view.turn && view.turn.destination !== null ? view.turn.destination : -1;
   for (const sp of view.market || []) {
     const x = sp.space * spaceW + 4;
     // The space itself (not a target): the dice stand in its lower half, so that a die
     // and the space's Resource tile are each clickable at their centre.
-    svg.append(s("rect", { x, y: y + 20, width: spaceW - 8, height: 120, rx: 8,
+    svg.append(s("rect", { x, y: y + 2, width: spaceW - 8, height: 96, rx: 8,
       fill: sp.quadrant % 2 ? "#efe3c8" : "#e7d7b5", stroke: sp.space === dest ? "#8b1e1e" : "#8c7a5b",
       "stroke-width": sp.space === dest ? 3 : 1 }));
     const g = s("g", {});
-    g.append(s("text", { x: x + 6, y: y + 36, "font-size": 11 }, t("Space {n}", { n: sp.space + 1 })));
+    g.append(s("text", { x: x + 6, y: y + 18, "font-size": 14, "font-weight": 700 }, t("Space {n}", { n: sp.space + 1 })));
     // The Resource tile beside the space (RC-MARKET-1).
-    g.append(s("rect", { x: x + 8, y: y + 42, width: spaceW - 24, height: 32, rx: 4,
+    g.append(s("rect", { x: x + 6, y: y + 23, width: spaceW - 20, height: 28, rx: 4,
       fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
-    g.append(s("text", { x: x + spaceW / 2 - 4, y: y + 63, "text-anchor": "middle", "font-weight": 700,
+    g.append(s("text", { x: x + spaceW / 2 - 4, y: y + 42, "text-anchor": "middle", "font-weight": 700,
       fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
     `${sp.tile.amount} ${tr(sp.tile.resource)}`));
     svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
       { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
-    { x: x + 2, y: y + 22, width: spaceW - 12, height: 56 }));
+    { x: x + 2, y: y + 4, width: spaceW - 12, height: 50 }));
     sp.dice.forEach((die, k) => {
-      const dx = x + 6 + (k % 3) * 36, dy = y + 82 + Math.floor(k / 3) * 30;
+      const dx = x + 4 + (k % 3) * 38, dy = y + 58;
       const dg = s("g", {});
       drawDie(dg, die, dx, dy);
       svg.append(target(dg, `die:${die.colour}`, t("The {colour} die, showing {value}", { colour: tr(die.colour), value: die.value }),
-        { x: dx - 2, y: dy - 2, width: 32, height: 32 }));
+        { x: dx - 2, y: dy - 2, width: 38, height: 38 }));
     });
     if (sp.space === dest && byKey.has("confirm:market")) {
-      svg.append(confirmButton(byKey.get("confirm:market"), Math.min(x - 4, W - spaceW - 44), y + 144, spaceW + 40, t, tr));
+      const width = Math.max(spaceW + 40, 24 + 8.5 * t("✔ {label}", { label: t("Finish the Market action") }).length);
+      svg.append(confirmButton(byKey.get("confirm:market"), Math.max(4, Math.min(x - 4, W - width - 4)), y + 101, width, t, tr));
     }
   }
-  // Influence cards, one per quadrant (RC-INFL-*).
-  const iy = y + 30;  // below the strip of the Market and Influence confirmations
+  // Influence cards, one per quadrant (RC-INFL-*), below the strip of the Market's and
+  // Influence's confirmations.
+  const iy = y + 131;
   for (const inf of view.influence || []) {
     const x = inf.quadrant * 2 * spaceW + 4;
     const g = s("g", {});
-    g.append(s("rect", { x, y: iy + 148, width: 2 * spaceW - 8, height: 110, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
-    g.append(s("text", { x: x + 8, y: iy + 166, "font-weight": 700 }, `${t("Influence card")} ${inf.card}`));
-    inf.actions.forEach((a, k) => {
-      const mark = a.mark === "repeat" ? "∞" : "⚡";
-      g.append(s("text", { x: x + 8, y: iy + 188 + k * 34, "font-size": 12 }, `${mark} ${a.rule}`));
-      g.append(s("text", { x: x + 26, y: iy + 204 + k * 34, "font-size": 11, fill: "#444" },
-        tr(a.effect.replace(/_/g, " ")).slice(0, 34)));
+    g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 76, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
+    let ly = iy + 17;
+    inf.actions.forEach((a) => {
+      const mark = a.mark === "repeat" ? "∞" : "①";
+      wrap(`${mark} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`, 31).slice(0, 2).forEach((line, j) => {
+        g.append(s("text", { x: x + (j ? 22 : 6), y: ly, "font-size": 14 }, line));
+        ly += 17;
+      });
     });
-    const lines = inf.actions.map((a) => `${a.rule} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")}): ${tr(a.effect.replace(/_/g, " "))}`);
-    svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")} ${inf.card}: ${lines.join("; ")}`,
-      { x: x - 2, y: iy + 144, width: 2 * spaceW - 4, height: 118 }));
+    const lines = inf.actions.map((a) => `${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+    svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
+      { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 80 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
-      byKey.get("confirm:influence").forEach((a, k) => {
-        svg.append(confirmButton([a], x + k * 118, y + 144, 110, t, tr));
+      let bx = x;
+      byKey.get("confirm:influence").forEach((a) => {
+        const width = 24 + 8.5 * t("✔ {label}", { label: shortLabel(a, t, tr) }).length;
+        svg.append(confirmButton([a], Math.min(bx, W - width - 4), y + 101, width, t, tr));
+        bx += width + 8;
       });
     }
   }
@@ -301,7 +381,7 @@ function confirmButton(actions, x, y, width, t, tr) {
   const a = actions[0];
   const g = s("g", { class: "board-confirm", "data-confirm": a.text });
   g.append(s("rect", { x, y, width, height: 26, rx: 6, fill: "#8b1e1e", stroke: "#4a0f0f" }),
-    s("text", { x: x + width / 2, y: y + 17, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff" },
+    s("text", { x: x + width / 2, y: y + 18, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#fff" },
       t("✔ {label}", { label: shortLabel(a, t, tr) })));
   g.prepend(s("title", {}, tr(a.label)));
   g.dataset.action = a.text;
@@ -311,37 +391,40 @@ function confirmButton(actions, x, y, width, t, tr) {
 function shortLabel(a, t, tr) {
   const verb = a.text.split(" ")[0];
   if (verb === "finish-market") return t("Finish the Market action");
-  if (verb === "perform") return t("Carry out");
+  if (verb === "perform") return t("Carry out the Influence action");
   if (verb === "done") return t("Stop");
   return tr(a.label);
 }
 
 function drawDie(g, die, x, y) {
   const c = colourOf(die.colour);
-  g.append(s("rect", { x, y, width: 28, height: 28, rx: 5, fill: c.fill, stroke: "#111", "stroke-width": 1.5 }));
+  g.append(s("rect", { x, y, width: 34, height: 34, rx: 5, fill: c.fill, stroke: "#111", "stroke-width": 1.5 }));
   for (const [px, py] of PIPS[die.value] || []) {
-    g.append(s("circle", { cx: x + 14 + px * 7, cy: y + 14 + py * 7, r: 2.6, fill: c.ink }));
+    g.append(s("circle", { cx: x + 15 + px * 8, cy: y + 19 + py * 8, r: 3, fill: c.ink }));
   }
-  g.append(s("text", { x: x + 25, y: y + 10, "text-anchor": "end", "font-size": 8, fill: c.ink }, c.letter));
+  g.append(s("text", { x: x + 32, y: y + 13, "text-anchor": "end", "font-size": 14, "font-weight": 700, fill: c.ink }, c.letter));
 }
 
 function drawCathedral(svg, view, y, t, tr, target) {
   const towers = view.cathedral || [];
-  svg.append(s("text", { x: 4, y: y + 14, "font-weight": 700 }, t("Cathedral")));
+  const wide = roomy(towers);
+  // its title and Build: on the right of the towers where there is room, else above them
+  const bx = wide ? 830 : 130, by = wide ? y + 30 : y + 2;
+  svg.append(s("text", { x: wide ? bx : 4, y: wide ? y + 20 : y + 22, "font-weight": 700 }, t("Cathedral")));
   const build = s("g", {});
-  build.append(s("rect", { x: 110, y: y, width: 120, height: 22, rx: 4, fill: "#fff", stroke: "#8b1e1e" }),
-    s("text", { x: 170, y: y + 15, "text-anchor": "middle", "font-size": 12 }, t("Build")));
+  build.append(s("rect", { x: bx, y: by, width: 150, height: 30, rx: 4, fill: "#fff", stroke: "#8b1e1e" }),
+    s("text", { x: bx + 75, y: by + 20, "text-anchor": "middle", "font-size": 14, "font-weight": 700 }, t("Build")));
   svg.append(target(build, "action:build", t("Build: up to 3 deliveries to your cards or Ornamentations"),
-    { x: 108, y: y - 2, width: 124, height: 26 }));
+    { x: bx - 2, y: by - 2, width: 154, height: 34 }));
   const colW = Math.min(200, (W - 10) / Math.max(1, towers.length));
-  const cardH = 62;
+  const levels = Math.max(1, ...towers.map((tw) => tw.length));
+  const base = y + (wide ? 4 : 38) + (levels - 1) * (CARD_H + 4);
   towers.forEach((tower, ti) => {
     const x = 6 + ti * colW;
-    svg.append(s("text", { x: x + colW / 2, y: y + 380, "text-anchor": "middle", "font-size": 12, "font-weight": 700 },
+    svg.append(s("text", { x: x + colW / 2, y: base + CARD_H + 17, "text-anchor": "middle", "font-size": 14, "font-weight": 700 },
       t("Tower {n}", { n: ti + 1 })));
     tower.forEach((card, level) => {
-      const cy = y + 300 - level * (cardH + 4);
-      drawCard(svg, card, x, cy, colW - 8, cardH, t, tr, target);
+      drawCard(svg, card, x, base - level * (CARD_H + 4), colW - 8, CARD_H, t, tr, target);
     });
   });
 }
@@ -350,38 +433,41 @@ function drawCard(svg, card, x, y, w, hgt, t, tr, target) {
   const g = s("g", {});
   g.append(s("rect", { x, y, width: w, height: hgt, rx: 5, fill: KIND_FILL[card.kind] || "#ddd",
     stroke: card.completed ? "#1d6b2a" : "#6b5a3a", "stroke-width": card.completed ? 3 : 1 }));
-  g.append(s("text", { x: x + 5, y: y + 14, "font-size": 12, "font-weight": 700 },
-    `${card.card} ${tr(card.kind)}${card.completed ? " ✓" : ""}`));
-  g.append(s("text", { x: x + w - 5, y: y + 14, "text-anchor": "end", "font-size": 11 },
+  // the slot number as the prompts name it ("slot 3") and the reward; the Materials
+  // delivered/needed; the Banner, the Ornamentation and the Workshop tile beside it
+  g.append(s("text", { x: x + 5, y: y + 16, "font-size": 14, "font-weight": 700 },
+    `${t("slot {n}", { n: card.slot + 1 })}${card.completed ? " ✓" : ""}`));
+  g.append(s("text", { x: x + w - 5, y: y + 16, "text-anchor": "end", "font-size": 14 },
     `+${card.rp} RP${card.rubles ? ` +${card.rubles}₽` : ""}`));
   let mx = x + 4;
+  const chipW = Math.min(48, (w - 8) / Math.max(1, Object.keys(card.cost).length) - 3);
   for (const [mat, need] of Object.entries(card.cost)) {
     const have = (card.delivered || {})[mat] || 0;
-    const chip = s("g", {}, s("rect", { x: mx, y: y + 22, width: 34, height: 16, rx: 3, fill: MATERIAL_FILL[mat], stroke: "#333",
+    const chip = s("g", {}, s("rect", { x: mx, y: y + 21, width: chipW, height: 22, rx: 3, fill: MATERIAL_FILL[mat], stroke: "#333",
       opacity: have >= need ? 1 : 0.55 }),
-    s("text", { x: mx + 17, y: y + 34, "text-anchor": "middle", "font-size": 10, "font-weight": 700,
+    s("text", { x: mx + chipW / 2, y: y + 37, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
       fill: ["stone", "gold"].includes(mat) ? "#000" : "#fff" }, `${have}/${need}${letter(t, mat)}`));
     g.append(chip);
-    mx += 37;
+    mx += chipW + 3;
   }
-  if (card.owner) g.append(token(card.owner, x + w - 12, y + 32, 8));
+  if (card.owner) g.append(piece(card.owner, x + 14, y + 56, 10));
   if (card.ornament) {
-    g.append(s("text", { x: x + 5, y: y + 55, "font-size": 11 }, `${tr(card.ornament.type)}:`));
-    g.append(token(card.ornament.owner, x + 60, y + 51, 6));
+    g.append(piece(card.ornament.owner, x + 42, y + 56, 8));
+    g.append(s("text", { x: x + 57, y: y + 61, "font-size": 14 }, tr(card.ornament.type)));
   }
   if (card.workshop_tile) {
-    g.append(s("rect", { x: x + w - 78, y: y + 43, width: 74, height: 16, rx: 3, fill: "#fff", stroke: "#555", "stroke-dasharray": "3 2" }),
-      s("text", { x: x + w - 41, y: y + 55, "text-anchor": "middle", "font-size": 9 }, `${card.workshop_tile.id}: ${tr(card.workshop_tile.benefit)}`.slice(0, 18)));
+    g.append(s("rect", { x: x + w - 50, y: y + 46, width: 46, height: 20, rx: 3, fill: "#fff", stroke: "#555", "stroke-dasharray": "3 2" }),
+      s("text", { x: x + w - 27, y: y + 61, "text-anchor": "middle", "font-size": 14 }, tileSymbol(card.workshop_tile.benefit, t)));
   }
   const cost = Object.entries(card.cost).map(([m, n]) => `${n} ${tr(m)}`).join(", ");
   const delivered = Object.entries(card.delivered || {}).map(([m, n]) => `${n} ${tr(m)}`).join(", ") || t("nothing");
   let tip = t("Cathedral card {card} ({kind}, slot {slot}): costs {cost}; delivered {delivered}; reward {rp} Recognition",
-    { card: card.card, kind: tr(card.kind), slot: card.slot, cost, delivered, rp: card.rp });
+    { card: card.card, kind: tr(card.kind), slot: card.slot + 1, cost, delivered, rp: card.rp });
   if (card.rubles) tip += ` + ${card.rubles} ${tr("Rubles")}`;
   tip += ". " + (card.owner ? t("Banner of {name}.", { name: tr(card.owner) }) : t("No Banner yet."));
   if (card.completed) tip += " " + t("Completed.");
   if (card.ornament) tip += " " + t("Ornamentation: {type} of {name}.", { type: tr(card.ornament.type), name: tr(card.ornament.owner) });
-  if (card.workshop_tile) tip += " " + t("Workshop tile {id} ({benefit}) lies beside it.", { id: card.workshop_tile.id, benefit: tr(card.workshop_tile.benefit) });
+  if (card.workshop_tile) tip += " " + t("A Workshop tile lies beside it: {benefit}.", { benefit: tr(card.workshop_tile.benefit) });
   svg.append(target(g, `card:${card.slot}`, tip, { x: x - 2, y: y - 2, width: w + 4, height: hgt + 4 }));
 }
 
@@ -391,12 +477,21 @@ function drawIvan(svg, view, y, t, tr) {
   iv.row.forEach((c, i) => {
     const x = 150 + i * 140;
     const g = s("g", {}, s("title", {}, `${tr(c.card)} — ${tr(c.die)} ${c.face_up ? t("face up") : t("face down")}`),
-      s("rect", { x, y: y + 2, width: 130, height: 28, rx: 4, fill: c.face_up ? "#fff" : "#ccc", stroke: "#555" }),
-      s("text", { x: x + 6, y: y + 20, "font-size": 11 }, `${tr(c.card)} · ${colourOf(c.die).letter}`));
+      s("rect", { x, y: y + 2, width: 130, height: 30, rx: 4, fill: c.face_up ? "#fff" : "#ccc", stroke: "#555" }),
+      s("text", { x: x + 6, y: y + 22, "font-size": 14 }, `${tr(c.card)} · ${colourOf(c.die).letter}`));
     svg.append(g);
   });
-  svg.append(s("text", { x: 150, y: y + 50, "font-size": 11 },
+  svg.append(s("text", { x: 150, y: y + 54, "font-size": 14 },
     `${t("Banners")}: ${iv.banners} · ${t("next Ornamentation")}: ${iv.next_ornament ? tr(iv.next_ornament) : "—"}`));
+}
+
+/** A seat's piece (dom.js token) whose letter stays legible: at least 11 units across and a
+ * 14-unit letter. */
+function piece(name, cx, cy, r) {
+  const g = token(name, cx, cy, Math.max(11, r));
+  const letterEl = g.querySelector("text");
+  if (letterEl) { letterEl.setAttribute("font-size", "14"); letterEl.setAttribute("y", String(cy + 5)); }
+  return g;
 }
 
 /** " · Ada": the name the seat's player gave, cut to fit a title (none: ""). */
@@ -406,62 +501,87 @@ function personOf(ctx, seat) {
   return ` · ${name.length > 14 ? `${name.slice(0, 13)}…` : name}`;
 }
 
+/** A seat's area as a strip SIDE_H high: who and the score; the Workshop board (RC-WS-*);
+ * the Inventory (RC-INV-*), Banners and Ornamentations. */
 function drawSide(svg, view, side, x, y, ctx, target) {
   const { t, tr } = ctx;
-  const w = W / 2 - 8;
+  const w = W - 8;
   const mine = side.side === ctx.seat;
   const turn = view.turn_of === side.name;
-  svg.append(s("rect", { x: x + 4, y, width: w, height: 162, rx: 8, fill: mine ? "#fffdf2" : "#f3ece0",
+  svg.append(s("rect", { x: x + 4, y: y + 2, width: w, height: SIDE_H - 4, rx: 8, fill: mine ? "#fffdf2" : "#f3ece0",
     stroke: turn ? "#8b1e1e" : "#8c7a5b", "stroke-width": turn ? 3 : 1 }));
-  svg.append(token(side.name, x + 20, y + 18, 9));
-  svg.append(s("text", { x: x + 36, y: y + 22, "font-weight": 700 },
+  svg.append(piece(side.name, x + 20, y + 18, 10));
+  svg.append(s("text", { x: x + 36, y: y + 23, "font-weight": 700 },
     `${tr(side.name)}${personOf(ctx, side.side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
-  svg.append(s("text", { x: x + w - 4, y: y + 22, "text-anchor": "end", "font-size": 12 },
+  svg.append(s("text", { x: x + 12, y: y + 45 },
     `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
   if (side.inventory === undefined) return;  // Ivan: no Workshop board
-  // The Workshop board: six spaces (RC-WS-*): yellow, red, blue, green, white-1, white-2.
+  svg.append(s("text", { x: x + 12, y: y + 67 },
+    t("Banners: {inside} in the Inventory, {outside} outside", { inside: side.banners_in_inventory, outside: side.banners_outside })));
+  const orn = Object.entries(side.ornaments_available || {}).map(([k, n]) => `${tr(k)} ${n}`).join(" · ");
+  svg.append(s("text", { x: x + 12, y: y + 89 }, s("title", {}, `${t("placed")}: ${side.ornaments_placed}`),
+    `${t("Ornamentations left")}: ${orn}`));
+  // The Workshop board: six spaces: yellow, red, blue, green, white-1, white-2.
   (side.workshop || []).forEach((ws, i) => {
-    const wx = x + 12 + i * 78, wy = y + 32;
+    const wx = x + 392 + i * 66, wy = y + 8;
     const c = colourOf(ws.position.split("-")[0]);
     const g = s("g", {});
-    g.append(s("rect", { x: wx, y: wy, width: 72, height: 52, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
-    g.append(s("text", { x: wx + 4, y: wy + 12, "font-size": 9, fill: c.ink }, `${c.letter} ${tr(ws.position)}`));
+    g.append(s("rect", { x: wx, y: wy, width: 62, height: 84, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
+    const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
+    g.append(s("text", { x: wx + 5, y: wy + 17, "font-size": 14, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
     let tip = t("Workshop space {position}", { position: tr(ws.position) });
     if (ws.banner) {
-      g.append(token(side.name, wx + 36, wy + 32, 8));
+      g.append(piece(side.name, wx + 31, wy + 50, 11));
       tip += ": " + t("a Banner");
     } else if (ws.tile) {
-      g.append(s("rect", { x: wx + 5, y: wy + 16, width: 62, height: 32, rx: 3, fill: ws.face_up ? "#fff" : "#777",
+      g.append(s("rect", { x: wx + 4, y: wy + 24, width: 54, height: 54, rx: 3, fill: ws.face_up ? "#fff" : "#777",
         stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
-      g.append(s("text", { x: wx + 36, y: wy + 29, "text-anchor": "middle", "font-size": 9, fill: ws.face_up ? "#000" : "#fff" },
-        `${ws.tile} ${ws.face_up ? "▲" : "▼"}`));
-      g.append(s("text", { x: wx + 36, y: wy + 42, "text-anchor": "middle", "font-size": 8, fill: ws.face_up ? "#000" : "#fff" },
-        tr(ws.benefit).slice(0, 16)));
-      tip += ": " + t("Workshop tile {id}, {side}: {benefit}", { id: ws.tile, side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
+      g.append(s("text", { x: wx + 31, y: wy + 45, "text-anchor": "middle", "font-size": 14, fill: ws.face_up ? "#000" : "#fff" },
+        ws.face_up ? "▲" : "▼"));
+      g.append(s("text", { x: wx + 31, y: wy + 68, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
+        tileSymbol(ws.benefit, t)));
+      tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
     } else {
       tip += ": " + t("empty");
       if (ws.locked_ornament) tip += " (" + t("unlocks {ornament}", { ornament: tr(ws.locked_ornament) }) + ")";
     }
-    svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 76, height: 56 }));
+    svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 66, height: 88 }));
   });
-  // Inventory (RC-INV-*): Materials, free room and Banners still in it.
-  svg.append(s("text", { x: x + 12, y: y + 102, "font-size": 12 },
-    `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity}):`));
-  let ix = x + 110;
-  for (const [mat, n] of Object.entries(side.inventory)) {
-    const g = material(svg, mat, n, ix, y + 89, t, tr);
+  // Inventory: Materials, free room and Banners still in it.
+  svg.append(s("text", { x: x + 796, y: y + 23 },
+    `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity})`));
+  Object.entries(side.inventory).forEach(([mat, n], k) => {
+    const ix = x + 796 + (k % 5) * 39, iy = y + 33 + Math.floor(k / 5) * 34;
+    const g = material(svg, mat, n, ix, iy, t, tr);
     if (mine) {
       g.remove();
-      const wrap = s("g", {}, g);
-      svg.append(target(wrap, `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 2, y: y + 87, width: 30, height: 22 }));
+      const wrapG = s("g", {}, g);
+      svg.append(target(wrapG, `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 1, y: iy - 5, width: 38, height: 34 }));
     }
-    ix += 30;
+  });
+}
+
+/** A Workshop tile's benefit as a short symbol: "2W" (2 wood), "3 RP", "⚄Y" (what lies
+ * beside the yellow die). */
+function tileSymbol(benefit, t) {
+  const die = /beside the (\w+) die/.exec(benefit || "");
+  if (die) return `⚄${colourOf(die[1]).letter}`;
+  const m = /^(\d+) (\w+)$/.exec(benefit || "");
+  if (!m) return "?";
+  if (m[2] === "rp") return `${m[1]} RP`;
+  if (m[2] === "rubles") return `${m[1]}₽`;
+  return `${m[1]}${letter(t, m[2])}`;
+}
+
+/** ``text`` broken into lines of at most ``n`` characters (at spaces). */
+function wrap(text, n) {
+  const lines = [];
+  let line = "";
+  for (const word of text.split(" ")) {
+    if (line && (line + " " + word).length > n) { lines.push(line); line = word; } else line = line ? `${line} ${word}` : word;
   }
-  svg.append(s("text", { x: x + 12, y: y + 126, "font-size": 12 },
-    t("Banners: {inside} in the Inventory, {outside} outside", { inside: side.banners_in_inventory, outside: side.banners_outside })));
-  const orn = Object.entries(side.ornaments_available || {}).map(([k, n]) => `${tr(k)} ${n}`).join(" · ");
-  svg.append(s("text", { x: x + 12, y: y + 148, "font-size": 12 },
-    `${t("Ornamentations left")}: ${orn} · ${t("placed")}: ${side.ornaments_placed}`));
+  if (line) lines.push(line);
+  return lines;
 }
 
 /** The action a player who chose to skip confirmations does not have to click: a
