@@ -427,8 +427,6 @@ class Limits:
             except Exception as exc:
                 self._redis_failed(exc)
 
-    close_spectator = close_socket
-
     async def _renew(self) -> None:
         while True:
             await asyncio.sleep(SOCKET_RENEW)
