@@ -279,3 +279,46 @@ def test_fair_limits_and_move_rates_across_processes(pg: TempPostgres, redis_url
                                     json={"action": "x", "seq": 999}).status_code
                  for k in range(41)]
         assert set(codes[:40]) <= {403, 409, 422} and codes[40] == 429
+
+
+def _watch(base: str, table: int, address: str, stack: contextlib.ExitStack) -> str:
+    ws = stack.enter_context(connect(base.replace("http://", "ws://")
+                                     + f"/api/tables/{table}/ws",
+                                     additional_headers={"X-Forwarded-For": address}))
+    ws.send(json.dumps({"token": None}))
+    reply = json.loads(ws.recv(timeout=10))
+    return str(reply["type"] if reply["type"] == "sync" else reply["status"])
+
+
+def _check_new_spectators_get_in(one: str, two: str) -> None:
+    with httpx.Client(base_url=one, timeout=30) as client:
+        table = client.post("/api/tables", json={"game": GAME, "options": QUICK}).json()["id"]
+    with contextlib.ExitStack() as stack:
+        got = [_watch(base, table, address, stack) for base, address in (
+            (one, "10.2.0.1"), (two, "10.2.0.1"), (one, "10.2.0.2"),  # the total: 3
+            (two, "10.2.0.2"),  # has one already: refused
+            (one, "10.2.0.3"),  # new: let in above the total
+            (two, "10.2.0.3"), (two, "10.2.0.1"))]
+        assert got == ["sync", "sync", "sync", "429", "sync", "429", "429"]
+
+
+SPECTATORS = ("--spectators", "3", "--spectators-per-client", "2")
+
+
+def test_a_new_address_gets_its_first_spectator_socket(sqlite_url: str) -> None:
+    with running_server(sqlite_url, *SPECTATORS) as base:
+        _check_new_spectators_get_in(base, base)
+
+
+def test_a_new_address_gets_its_first_spectator_socket_across_processes(
+        pg: TempPostgres, redis_url: str) -> None:
+    import redis
+
+    shared = redis.Redis.from_url(redis_url)
+    for key in shared.scan_iter("meeplehall:limit:ws:*"):
+        shared.delete(key)
+    shared.close()
+    db = pg.create_database()
+    with running_server(db, "--redis", redis_url, *SPECTATORS) as one, \
+            running_server(db, "--redis", redis_url, *SPECTATORS) as two:
+        _check_new_spectators_get_in(one, two)

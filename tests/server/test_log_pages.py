@@ -3,6 +3,7 @@ pages of ``GET /tables/{id}/log``, and the view rebuilt from both equals the ser
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
@@ -81,3 +82,22 @@ def test_log_pages_are_checked_and_limited(client: TestClient) -> None:
     assert page["seat"] is None
     mine = client.get(f"/api/tables/{table}/log", headers=bearer(tokens[0])).json()
     assert mine["seat"] == 0
+
+
+def test_the_sync_frame_of_a_long_game_is_small(client: TestClient) -> None:
+    """A game of 2,700 moves: its view is over half a megabyte (its log has about 3,000
+    entries), its sync frame a tenth of that (the last 100)."""
+    from tools.bench_hostile import long_record
+
+    made = client.post("/api/tables/import", json={"record": long_record(),
+                                                   "seats": ["human", "human"]})
+    assert made.status_code == 201, made.text
+    table = made.json()["id"]
+    view = client.get(f"/api/tables/{table}/view")
+    assert len(view.json()["view"]["log"]) > 1000
+    with client.websocket_connect(f"/api/tables/{table}/ws") as ws:
+        ws.send_json({"token": None})
+        frame = ws.receive_text()
+    sync = json.loads(frame)
+    assert len(sync["view"]["log"]) == live_module.LOG_TAIL == 100
+    assert len(frame.encode()) < min(100_000, len(view.content) // 5)

@@ -16,8 +16,9 @@ take beyond the ceiling is owed by the site-wide bucket (down to minus its burst
 
 **Moves** have their own bucket per seat token (``serve --move-rate``).
 
-**Sockets.** Spectator WebSockets are counted per address and in all; a seat's sockets
-per seat token. A socket is a member of sorted sets in Redis (one per count it is in)
+**Sockets.** Spectator WebSockets are counted per address and in all (the total holds
+only for addresses that have one open already: a new address always gets its first); a
+seat's sockets per seat token. A socket is a member of sorted sets in Redis (one per count it is in)
 scored with when it lapses; its process renews the scores of its live sockets every
 ``SOCKET_RENEW`` seconds, so the sockets of a process that died lapse on their own.
 
@@ -115,14 +116,20 @@ redis.call('PEXPIRE', KEYS[1], math.ceil(1000 * (burst / rate + 1)))
 return tostring(wait)
 """
 
-# KEYS: socket sets; ARGV: member, lapse seconds, then each set's limit. Returns 1 when
-# the member was added to every set, 0 when one of them is full.
+# KEYS: socket sets; ARGV: member, lapse seconds, then each set's limit (negative: a
+# soft one, which holds only when the first set is not empty). Returns 1 when the member
+# was added to every set, 0 when one of them is full.
 _OPEN = """
 local t = redis.call('TIME')
 local now = tonumber(t[1]) + tonumber(t[2]) / 1e6
+local first = 0
 for i = 1, #KEYS do
   redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', now)
-  if redis.call('ZCARD', KEYS[i]) >= tonumber(ARGV[i + 2]) then return 0 end
+  local count = redis.call('ZCARD', KEYS[i])
+  if i == 1 then first = count end
+  local limit = tonumber(ARGV[i + 2])
+  if limit >= 0 and count >= limit then return 0 end
+  if limit < 0 and first > 0 and count >= -limit then return 0 end
 end
 local lapse = now + tonumber(ARGV[2])
 for i = 1, #KEYS do
@@ -357,7 +364,7 @@ class Limits:
     async def _open(self, sets: list[tuple[str, int]], what: str) -> str:
         self._counter += 1
         member = f"{self.origin}:{self._counter}"
-        sets = [(key, limit) for key, limit in sets if limit > 0]
+        sets = [(key, limit) for key, limit in sets if limit != 0]
         keys = [f"{_PREFIX}{key}" for key, _ in sets]
         added: bool | None = None
         if sets:
@@ -366,8 +373,9 @@ class Limits:
             added = None if answer is None else bool(int(answer))
             if added is None:  # without Redis: this process's own sockets
                 local = self._local.sets
-                added = all(len(local.get(key, ())) < n for key, (_, n) in zip(keys, sets,
-                                                                               strict=True))
+                first = len(local.get(keys[0], ()))
+                added = all(len(local.get(key, ())) < abs(n) or (n < 0 and first == 0)
+                            for key, (_, n) in zip(keys, sets, strict=True))
         if added is False:
             raise TooManyRequests(what, retry_after=SOCKET_RENEW)
         for key in keys:
@@ -383,9 +391,12 @@ class Limits:
             TooManyRequests: the client, or everyone, has as many as allowed.
         """
         per, total = self.config.spectators_per_client, self.config.spectators
-        return await self._open([(f"ws:{client}", per), ("ws:*", total)],
+        # The total holds for the addresses that have a spectator socket already: a new
+        # one always gets its first.
+        return await self._open([(f"ws:{client}", per), ("ws:*", -total)],
                                 f"too many spectator connections: at most {per} from one "
-                                f"address and {total} in all")
+                                f"address and {total} in all (an address's first is "
+                                "always let in)")
 
     async def open_seat(self, token: str) -> str:
         """Count a new socket of the seat token whose hash is ``token``.
@@ -415,8 +426,6 @@ class Limits:
                     await pipe.execute()
             except Exception as exc:
                 self._redis_failed(exc)
-
-    close_spectator = close_socket
 
     async def _renew(self) -> None:
         while True:
