@@ -134,13 +134,19 @@ def test_the_table_is_one_screen_with_a_side_panel_and_a_drawer_on_phones(
     assert not page.errors
 
 
-def test_since_your_last_turn_against_an_automaton(new_page: Any) -> None:
-    """Solo against Ivan: the seat moves again at once, and what Ivan did is listed."""
+@pytest.mark.parametrize("game, automaton, me", [
+    ("red-cathedral", "Ivan", "Yellow player"),  # RC-SOLO: Ivan Yakovlevich
+    ("praga", "the dummy", "Green player"),  # P-SOLO-3: the dummy takes action tiles
+])
+def test_since_your_last_turn_against_an_automaton(new_page: Any, game: str, automaton: str,
+                                                   me: str) -> None:
+    """Solo against an automaton: the seat moves again at once, and what the automaton
+    did is listed."""
     page = new_page()
-    create_from_lobby(page, seed=61, players=1)
+    create_from_lobby(page, seed=61, players=1, game=game)
     state = wait_ready(page)
     seen: list[str] = []
-    for _ in range(40):
+    for _ in range(60):
         if page.is_visible("#since-section"):
             seen = page.locator("#since-section li").all_inner_texts()
             break
@@ -152,8 +158,8 @@ def test_since_your_last_turn_against_an_automaton(new_page: Any) -> None:
         state = wait_ready(page, seq)
         if state["finished"] == "true":
             break
-    assert seen and any(line.startswith("Ivan") for line in seen), seen
-    assert not any(line.startswith("Yellow player") for line in seen), seen  # never our own
+    assert seen and any(line.startswith(automaton) for line in seen), seen
+    assert not any(line.startswith(me) for line in seen), seen  # never our own moves
     assert not page.errors
 
 
