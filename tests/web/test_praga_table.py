@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from meeplehall.games.praga import GAME
-from tests.web.play import join_by_link, shot, wait_ready
+from tests.web.play import join_by_link, shot, side_panel, wait_ready
 
 SEED = 20261126
 MIN_TEXT_PX = 11
@@ -229,12 +229,13 @@ def test_phone_targets_after_zooming_and_choices_without_inner_scroll(
     assert got["targets"]
     assert min(size for size, _ in got["targets"]) >= MIN_TARGET_PX, got["targets"]
     assert min(size for size, _ in got["texts"]) >= MIN_TEXT_PX
-    choices = page.locator("#choices")
-    overflow = choices.evaluate(OVERFLOW)
-    assert overflow[0] == "visible" or overflow[1] <= overflow[2] + 1, overflow
-    assert page.locator("#choices button[data-action]").count() > 5
-    page.locator("#choices button[data-action]").last.scroll_into_view_if_needed()
-    assert page.locator("#choices button[data-action]").last.is_visible()
+    with side_panel(page):  # on a phone the side list is in the drawer
+        choices = page.locator("#choices")
+        overflow = choices.evaluate(OVERFLOW)
+        assert overflow[0] == "visible" or overflow[1] <= overflow[2] + 1, overflow
+        assert page.locator("#choices button[data-action]").count() > 5
+        page.locator("#choices button[data-action]").last.scroll_into_view_if_needed()
+        assert page.locator("#choices button[data-action]").last.is_visible()
     assert not page.errors, page.errors
 
 

@@ -812,7 +812,7 @@ class TableView {
       e.promptBar.className = "prompt-bar";
     } else {
       e.prompt.className = "prompt mine";
-      e.prompt.textContent = `${t("Your turn")}: ${render(this.acting.decision)}`;
+      e.prompt.textContent = `${t("Your turn")}: ${this.line(this.acting.decision)}`;
       e.promptBar.className = "prompt-bar mine";
       const legal = this.acting.legal;
       e.choices.setAttribute("aria-label", t("Legal choices"));
