@@ -496,6 +496,13 @@ function piece(name, cx, cy, r) {
   return g;
 }
 
+/** The seat as the shell names it everywhere ("Ada (green)", ctx.who), else its colour
+ * and the name its player gave. */
+function whoOf(ctx, side) {
+  const who = typeof ctx.who === "function" && typeof side.side === "number" ? ctx.who(side.side) : null;
+  return who || `${ctx.tr(side.name)}${personOf(ctx, side.side)}`;
+}
+
 /** " · Ada": the name the seat's player gave, cut to fit a title (none: ""). */
 function personOf(ctx, seat) {
   const name = ctx.people && ctx.people[seat];
@@ -514,7 +521,7 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     stroke: turn ? "#8b1e1e" : "#8c7a5b", "stroke-width": turn ? 3 : 1 }));
   svg.append(piece(side.name, x + 20, y + 18, 10));
   svg.append(s("text", { x: x + 36, y: y + 23, "font-weight": 700, "font-size": 15 },
-    `${tr(side.name)}${personOf(ctx, side.side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
+    `${whoOf(ctx, side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
   svg.append(s("text", { x: x + 12, y: y + 45, "font-size": 15 },
     `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
   if (side.inventory === undefined) return;  // Ivan: no Workshop board
