@@ -203,14 +203,20 @@ def test_red_cathedral_end_screen_names_and_the_own_area_bar(new_page: Any,
     assert not page.errors, page.errors
 
 
-def test_red_cathedral_own_area_bar_stays_in_view_during_play(new_page: Any) -> None:
-    """The other side of the check above: while the game runs the bar is sticky."""
+def test_red_cathedral_own_area_is_a_strip_of_its_own_during_play(new_page: Any) -> None:
+    """The other side of the check above: while the game runs your own area is a strip
+    below the board's viewport, in the window and never over the board."""
     page = new_page()
     create_from_lobby(page, seed=54, seats=("here", "random"))
     wait_ready(page)
     page.wait_for_selector("#board .my-area")
-    assert page.evaluate("() => getComputedStyle(document.querySelector('#board .my-area'))"
-                         ".position") == "sticky"
+    placed = page.evaluate("""() => {
+      const bar = document.querySelector('#board .my-area').getBoundingClientRect();
+      const board = document.querySelector('#board .rc-viewport').getBoundingClientRect();
+      return {below: bar.top >= board.bottom - 0.5, inWindow: bar.bottom <= innerHeight + 0.5,
+              tall: bar.height > 50};
+    }""")
+    assert placed == {"below": True, "inWindow": True, "tall": True}, placed
 
 
 def _praga_midgame() -> tuple[GameRecord, int, int]:

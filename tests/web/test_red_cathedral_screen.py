@@ -25,12 +25,16 @@ CHECK = """([least, only]) => {
   if (de.scrollHeight > H + 1 || de.scrollWidth > W + 1) {
     bad.push(`the document scrolls: ${de.scrollWidth}x${de.scrollHeight} in ${W}x${H}`);
   }
-  const shown = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.height > 0 && !el.closest('[hidden]'); };
+  const shown = (el) => { const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 && !el.closest('[hidden]'); };
   for (const el of document.querySelectorAll(only || '[data-action].legal-target')) {
     if (!shown(el)) continue;
     const r = el.getBoundingClientRect();
     const what = el.dataset.action;
-    if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) { bad.push(`off the window: ${what}`); continue; }
+    if (r.left < -1 || r.top < -1 || r.right > W + 1 || r.bottom > H + 1) {
+      bad.push(`off the window: ${what}`);
+      continue;
+    }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!hit || (hit !== el && !el.contains(hit))) {
       const by = hit ? (hit.id || hit.getAttribute('class') || hit.tagName) : 'nothing';
@@ -51,20 +55,21 @@ CHECK = """([least, only]) => {
   for (const el of document.querySelectorAll('#board svg text')) {
     if (!el.textContent.trim() || !view(el)) continue;
     const px = parseFloat(getComputedStyle(el).fontSize) * el.getScreenCTM().a;
-    if (px < 10.95) { bad.push(`board text ${px.toFixed(1)} px: ${el.textContent.trim().slice(0, 30)}`); }
+    if (px < 10.95) bad.push(`board text ${px.toFixed(1)} px: ${el.textContent.trim()}`);
   }
   for (const el of document.querySelectorAll('#board *:not(svg *)')) {
     const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
     if (!own || !shown(el) || !view(el) || el.closest('.visually-hidden')) continue;
     const px = parseFloat(getComputedStyle(el).fontSize);
-    if (px < 10.95) bad.push(`board text ${px.toFixed(1)} px: ${el.textContent.trim().slice(0, 30)}`);
+    if (px < 10.95) bad.push(`board text ${px.toFixed(1)} px: ${el.textContent.trim()}`);
   }
   return bad;
 }"""
 
 # The page's visible text, without the rule references of a Rules control.
 PAGE_TEXT = """() => { const copy = document.body.cloneNode(true);
-  copy.querySelectorAll('[data-rule-ref], script, style, .visually-hidden').forEach((el) => el.remove());
+  copy.querySelectorAll('[data-rule-ref], script, style, .visually-hidden')
+    .forEach((el) => el.remove());
   document.body.append(copy); copy.style.position = 'absolute'; copy.style.left = '-99999px';
   const text = copy.innerText; copy.remove(); return text; }"""
 WORDS = re.compile(r"\b(null|undefined)\b|\b[A-Z]{1,3}-[A-Z]*-?\d+[a-z]?\b|\b[A-Za-z]+_[A-Za-z_]+\b"

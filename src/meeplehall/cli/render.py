@@ -83,14 +83,15 @@ def _rc_market(view: Mapping[str, Any]) -> Table:
             if inf is not None:
                 acts = "; ".join(f"{a['rule']} {a['effect']} ({a['mark']})"
                                  for a in inf["actions"])
-                card = f"Q{space['quadrant']}: {inf['card']} ({acts})"
-        table.add_row(str(space["space"]), f"{tile['amount']} {tile['resource']}", dice, card)
+                card = f"Q{space['quadrant'] + 1}: {inf['card']} ({acts})"
+        # the numbers printed on the board: spaces, quadrants and slots from 1
+        table.add_row(str(space["space"] + 1), f"{tile['amount']} {tile['resource']}", dice, card)
     return table
 
 
 def _rc_card(card: Mapping[str, Any]) -> Text:
     text = Text()
-    text.append(f"#{card['slot']} {card['card']} {card['kind']}", style="bold")
+    text.append(f"#{card['slot'] + 1} {card['card']} {card['kind']}", style="bold")
     text.append(f"  {card['rp']} RP" + (f", {card['rubles']} R" if card["rubles"] else ""))
     cost = card["cost"]
     delivered = card["delivered"]
@@ -242,7 +243,7 @@ def _short(counts: Mapping[str, int]) -> str:
 
 
 def _rc_compact_card(card: Mapping[str, Any]) -> Text:
-    text = Text(card["card"], style="bold")
+    text = Text(f"#{card['slot'] + 1} {card['card']}", style="bold")
     if card["owner"] is not None:  # its Banner
         text.append(" ")
         text.append_text(styled(card["owner"]))
@@ -272,12 +273,12 @@ def render_red_cathedral_compact(view: Mapping[str, Any]) -> RenderableType:
                         style=COLOUR_STYLES.get(die["colour"]))
         card = ""
         if space["space"] % 2 == 0 and (inf := influence.get(space["quadrant"])):
-            card = f"Q{space['quadrant']} {inf['card']}: " + "; ".join(
+            card = f"Q{space['quadrant'] + 1} {inf['card']}: " + "; ".join(
                 f"{a['rule']} {a['effect']}" + ("" if a["mark"] == "once" else "*")
                 for a in inf["actions"])
         tile = space["tile"]
         resource = SHORT.get(tile["resource"], tile["resource"])
-        market.add_row(str(space["space"]), f"{tile['amount']}{resource}", dice, card)
+        market.add_row(str(space["space"] + 1), f"{tile['amount']}{resource}", dice, card)
     towers = view["cathedral"]
     cathedral = Table(box=None, show_header=False, pad_edge=False, padding=(0, 1))
     height = max((len(t) for t in towers), default=0)

@@ -160,7 +160,8 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
             return M("Pay 1 Ruble and 1 {give} for 1 {take}", give=term(MATERIALS[action.give]),
                      take=term(MATERIALS[action.take]))
         if isinstance(action, A.SwapTiles):
-            return M("Swap the Resource tiles of spaces {a} and {b}", a=action.a + 1, b=action.b + 1)
+            return M("Swap the Resource tiles of spaces {a} and {b}", a=action.a + 1,
+                     b=action.b + 1)
         if isinstance(action, A.Discard):
             return M("Discard {mats}", mats=_terms(action.materials))
         if isinstance(action, A.IvanClaim | A.IvanOrnament):

@@ -13,8 +13,8 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
-    INFLUENCE_TEXT,
     EFFECTS,
+    INFLUENCE_TEXT,
     MATERIALS,
     RUBLES,
     WHITE,

@@ -52,7 +52,7 @@ const CONFIRM = ["finish-market", "perform", "done", "end-turn", "pass", "finish
 // the strip of its confirmations, the Influence cards), the Cathedral (cathedralHeight),
 // then Ivan and the other players (a strip of SIDE_H each). Your own area is such a strip.
 const TRACK_H = 58;
-const MARKET_H = 210;
+const MARKET_H = 226;
 const CARD_H = 68;
 const SIDE_H = 100;
 /** Whether the Cathedral's towers leave room on their right for its title and Build. */
@@ -274,7 +274,7 @@ function legend(t, tr) {
 function material(svg, name, n, x, y, t, tr, extra = "") {
   const g = s("g", {}, s("title", {}, `${n} ${tr(name)}${extra}`),
     s("rect", { x, y, width: 36, height: 24, rx: 3, fill: MATERIAL_FILL[name] || "#ccc", stroke: "#333" }),
-    s("text", { x: x + 18, y: y + 17, "text-anchor": "middle", "font-size": 14, "font-weight": 700,
+    s("text", { x: x + 18, y: y + 17.5, "text-anchor": "middle", "font-size": 15, "font-weight": 700,
       fill: name === "stone" || name === "gold" || name === "rubles" ? "#000" : "#fff" }, `${n}${MATERIALS.includes(name) ? letter(t, name) : (MATERIAL_LETTER[name] || "")}`));
   svg.append(g);
   return g;
@@ -331,7 +331,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
       fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
     g.append(s("text", { x: x + spaceW / 2 - 4, y: y + 42, "text-anchor": "middle", "font-weight": 700,
       fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
-    `${sp.tile.amount} ${tr(sp.tile.resource)}`));
+    sp.tile.resource === "rp" ? `${sp.tile.amount} RP` : `${sp.tile.amount} ${tr(sp.tile.resource)}`));
     svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
       { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
     { x: x + 2, y: y + 4, width: spaceW - 12, height: 50 }));
@@ -353,18 +353,20 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
   for (const inf of view.influence || []) {
     const x = inf.quadrant * 2 * spaceW + 4;
     const g = s("g", {});
-    g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 76, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
+    g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 92, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
     let ly = iy + 17;
-    inf.actions.forEach((a) => {
-      const mark = a.mark === "repeat" ? "∞" : "①";
-      wrap(`${mark} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`, 31).slice(0, 2).forEach((line, j) => {
+    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`);
+    // five lines at most: the first action gets what the second leaves
+    const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 29).length) : 0;
+    texts.forEach((text, k) => {
+      wrap(text, 29).slice(0, k === 0 ? 5 - second : 3).forEach((line, j) => {
         g.append(s("text", { x: x + (j ? 22 : 6), y: ly, "font-size": 14 }, line));
         ly += 17;
       });
     });
     const lines = inf.actions.map((a) => `${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
     svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
-      { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 80 }));
+      { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 96 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
       let bx = x;
       byKey.get("confirm:influence").forEach((a) => {
@@ -490,8 +492,15 @@ function drawIvan(svg, view, y, t, tr) {
 function piece(name, cx, cy, r) {
   const g = token(name, cx, cy, Math.max(11, r));
   const letterEl = g.querySelector("text");
-  if (letterEl) { letterEl.setAttribute("font-size", "14"); letterEl.setAttribute("y", String(cy + 5)); }
+  if (letterEl) { letterEl.setAttribute("font-size", "15"); letterEl.setAttribute("y", String(cy + 5)); }
   return g;
+}
+
+/** The seat as the shell names it everywhere ("Ada (green)", ctx.who), else its colour
+ * and the name its player gave. */
+function whoOf(ctx, side) {
+  const who = typeof ctx.who === "function" && typeof side.side === "number" ? ctx.who(side.side) : null;
+  return who || `${ctx.tr(side.name)}${personOf(ctx, side.side)}`;
 }
 
 /** " · Ada": the name the seat's player gave, cut to fit a title (none: ""). */
@@ -511,24 +520,24 @@ function drawSide(svg, view, side, x, y, ctx, target) {
   svg.append(s("rect", { x: x + 4, y: y + 2, width: w, height: SIDE_H - 4, rx: 8, fill: mine ? "#fffdf2" : "#f3ece0",
     stroke: turn ? "#8b1e1e" : "#8c7a5b", "stroke-width": turn ? 3 : 1 }));
   svg.append(piece(side.name, x + 20, y + 18, 10));
-  svg.append(s("text", { x: x + 36, y: y + 23, "font-weight": 700 },
-    `${tr(side.name)}${personOf(ctx, side.side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
-  svg.append(s("text", { x: x + 12, y: y + 45 },
+  svg.append(s("text", { x: x + 36, y: y + 23, "font-weight": 700, "font-size": 15 },
+    `${whoOf(ctx, side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
+  svg.append(s("text", { x: x + 12, y: y + 45, "font-size": 15 },
     `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
   if (side.inventory === undefined) return;  // Ivan: no Workshop board
-  svg.append(s("text", { x: x + 12, y: y + 67 },
+  svg.append(s("text", { x: x + 12, y: y + 67, "font-size": 15 },
     t("Banners: {inside} in the Inventory, {outside} outside", { inside: side.banners_in_inventory, outside: side.banners_outside })));
   const orn = Object.entries(side.ornaments_available || {}).map(([k, n]) => `${tr(k)} ${n}`).join(" · ");
-  svg.append(s("text", { x: x + 12, y: y + 89 }, s("title", {}, `${t("placed")}: ${side.ornaments_placed}`),
+  svg.append(s("text", { x: x + 12, y: y + 89, "font-size": 15 }, s("title", {}, `${t("placed")}: ${side.ornaments_placed}`),
     `${t("Ornamentations left")}: ${orn}`));
   // The Workshop board: six spaces: yellow, red, blue, green, white-1, white-2.
   (side.workshop || []).forEach((ws, i) => {
-    const wx = x + 392 + i * 66, wy = y + 8;
+    const wx = x + 414 + i * 66, wy = y + 8;
     const c = colourOf(ws.position.split("-")[0]);
     const g = s("g", {});
     g.append(s("rect", { x: wx, y: wy, width: 62, height: 84, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
     const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
-    g.append(s("text", { x: wx + 5, y: wy + 17, "font-size": 14, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
+    g.append(s("text", { x: wx + 5, y: wy + 17, "font-size": 15, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
     let tip = t("Workshop space {position}", { position: tr(ws.position) });
     if (ws.banner) {
       g.append(piece(side.name, wx + 31, wy + 50, 11));
@@ -536,9 +545,9 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     } else if (ws.tile) {
       g.append(s("rect", { x: wx + 4, y: wy + 24, width: 54, height: 54, rx: 3, fill: ws.face_up ? "#fff" : "#777",
         stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
-      g.append(s("text", { x: wx + 31, y: wy + 45, "text-anchor": "middle", "font-size": 14, fill: ws.face_up ? "#000" : "#fff" },
+      g.append(s("text", { x: wx + 31, y: wy + 45, "text-anchor": "middle", "font-size": 15, fill: ws.face_up ? "#000" : "#fff" },
         ws.face_up ? "▲" : "▼"));
-      g.append(s("text", { x: wx + 31, y: wy + 68, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
+      g.append(s("text", { x: wx + 31, y: wy + 68, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
         tileSymbol(ws.benefit, t)));
       tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
     } else {
@@ -548,10 +557,10 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 66, height: 88 }));
   });
   // Inventory: Materials, free room and Banners still in it.
-  svg.append(s("text", { x: x + 796, y: y + 23 },
+  svg.append(s("text", { x: x + 818, y: y + 23, "font-size": 15 },
     `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity})`));
   Object.entries(side.inventory).forEach(([mat, n], k) => {
-    const ix = x + 796 + (k % 5) * 39, iy = y + 33 + Math.floor(k / 5) * 34;
+    const ix = x + 818 + (k % 4) * 43, iy = y + 33 + Math.floor(k / 4) * 34;
     const g = material(svg, mat, n, ix, iy, t, tr);
     if (mine) {
       g.remove();
