@@ -15,6 +15,7 @@ decisions of seat 0 too (``ParlerPawn``, ``ParlerSite``, ``ParlerOrient``).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
@@ -46,9 +47,14 @@ def side_label(s: PragaState, seat: int) -> str:
     return effects.side_name(s, seat)
 
 
+# A parenthesis of rule IDs in a rule text ("(P-ADJ-3/8/9)"): the rules help shows it,
+# the prompt does not.
+_RULE_IDS = re.compile(r"\s*\([A-Z]+(?:-[A-Z0-9]+)+[^()]*\)")
+
+
 def _rule_prompt(d: Decision, s: PragaState) -> Message:
     """The prompt of a decision that is its rule text without the rule IDs."""
-    return M("{seat}: " + d.rule.split(":", 1)[1].strip(),
+    return M("{seat}: " + _RULE_IDS.sub("", d.rule.split(":", 1)[1].strip()),
              seat=term(side_label(s, d.seat)))
 
 

@@ -117,7 +117,8 @@ def _bot_lines(s: PragaState) -> list[Message]:
     """The sides the engine plays (solo.py): what everybody sees of them."""
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
-        return [M("the dummy: {n} of 16 turns taken (P-SOLO-2: it takes the action tile "
+        # P-SOLO-2 (cited here, not in the line the players read)
+        return [M("the dummy: {n} of 16 turns taken (it takes the action tile "
                   "furthest along and returns it)", n=s.bots[0][solo.B_TURNS])]
     out = []
     for b, bot in enumerate(s.bots):
@@ -252,8 +253,11 @@ def _seat_line(s: PragaState, seat: int) -> Message | str:
         M("turns {n}/16", n=s.played[seat]),
     ]
     if s.techs[seat]:
+        # each tile by its id and its effect in words (the catalogue's entry for the
+        # effect's rule ID: the ID itself is for the docs, not the player)
         parts.append(M("technologies {list}", list=tuple(
-            f"{C.technologies[t].id} {TECH_EFFECTS[C.technologies[t].effect]}"
+            M("{a} {b}", a=C.technologies[t].id,
+              b=term(f"{TECH_EFFECTS[C.technologies[t].effect]} (technology)"))
             for t in s.techs[seat])))
     upg = [M("{action}:{tiles}", action=ACTION_TERMS[a],
              tiles="<".join(C.upgrades[c // 6].id for c in st))
