@@ -18,7 +18,8 @@ Influence actions in words) are rendered in en, de, pl, ru and pt from the catal
   words that language shares with English, such as German "Gold"), or any word of the
   message's English text that no translation of that language uses;
 - a view term the catalogue of a language lacks (shown in English by ``tr()``);
-- English "a" before a vowel ("a arch");
+- English "a" before a vowel ("a arch"), a number and a noun that disagree ("1 eggs",
+  "2 egg", "right(s)");
 - in Polish, an object in the nominative where the catalogue says it is the object of a
   verb (or of "na"/"za", which take the accusative here): a placeholder that follows such
   a word directly (optionally with a count) and whose value renders as a feminine noun
@@ -47,10 +48,15 @@ from tests.web.test_message_coverage import MODES, VIEW_EVERY, view_lines, walk
 
 LANGS = ("en", "de", "pl", "ru", "pt")
 
-# A rule ID: letters, then groups joined by "-" (GL-T1-1, P-ADJ-3/8/9, CR-1, RC-AMB-3).
-RULE_ID = re.compile(r"\b[A-Z]{1,4}\d?(?:-[A-Z]*\d+[a-z]?|-[A-Z]{2,}\b)+")
+# A rule ID or a code: capitals, then groups joined by "-" (GL-T1-1, P-ADJ-3/8/9, CR-1,
+# RC-AMB-3, a Building Plan "P2-C").
+RULE_ID = re.compile(r"\b[A-Z]{1,4}\d*(?:-[A-Z0-9]+)+\b")
 IDENTIFIER = re.compile(r"\w_\w|\b(?:None|null|undefined|True|False|NaN)\b|\{\w+\}")
 A_VOWEL = re.compile(r"\b[aA] (?=[aeiouAEIOU])\w+")
+# English numbers and nouns that disagree ("1 eggs", "2 egg", "seal right(s)").
+ONE_MANY = re.compile(r"(?<![\d.,/+-])\b1 [A-Za-z]+s\b(?<!ss)(?<!us)(?<!ways)|\w\(s\)")
+MANY_ONE = re.compile(r"(?<![\d.,/+-])\b(?:0|[2-9]|\d\d+) (?:player|turn|space|tile|card|Ruble"
+                      r"|point|step|egg|window|token|wall|Material|Banner|die)\b")
 
 # Common English words of both games; whole words, case-insensitive.
 ENGLISH = frozenset("""
@@ -91,8 +97,12 @@ PL_AFTER = re.compile(r"(\w+)\s+(?:\d+\s+)?\{(\w+)\}")
 # every language; the engine passes them as plain strings (records and digests keep them
 # so), which no catalogue can translate.
 NAMES = ("Johann Parler the Younger", "Peter Parler", "Wenzel Parler")
+# And: The Red Cathedral's log names Workshop tile W18's benefit by "{n} {resource}",
+# "1 rubles" in English (the message is in the records and their digests; the view's
+# term for it, "1 rubles", is translated: "1 Ruble").
 ALLOWED: frozenset[tuple[str, str, str]] = frozenset(
-    (lang, "untranslated name", name) for lang in ("de", "pl", "ru", "pt") for name in NAMES)
+    {(lang, "untranslated name", name) for lang in ("de", "pl", "ru", "pt") for name in NAMES}
+    | {("en", "number", "1 rubles")})
 
 
 def _rc_influence_words() -> tuple[str, ...]:
@@ -184,6 +194,7 @@ def slips(lang: str, text: str, english: str | None = None) -> list[tuple[str, s
     out += [("identifier", x) for x in IDENTIFIER.findall(text)]
     if lang == "en":
         out += [("a before a vowel", x) for x in A_VOWEL.findall(text)]
+        out += [("number", x) for x in (*ONE_MANY.findall(text), *MANY_ONE.findall(text))]
     else:
         rest = text
         for name in NAMES:
@@ -291,6 +302,9 @@ def test_the_checks_refuse_what_they_should() -> None:
     assert slips("de", "Nimm Steinbrüche carefully", "Take quarries carefully") == [
         ("english", "carefully")]
     assert slips("de", "Nimm 2 Stein", "Take 2 stone") == []
+    assert [x for _, x in slips("en", "1 eggs, 2 egg, 1 seal right(s), 1 bonus, 2 VP")] == [
+        "1 eggs", "t(s)", "2 egg"]
+    assert slips("en", "setup: 2 players, Building Plan P2-C") == [("rule ID", "P2-C")]
     pl = catalogue("pl", "praga")
     fake = Catalogue({**pl.entries, "{seat} performs {action}": type(
         pl.entries["{seat} performs {action}"])("{seat} wykonuje {action}")})
