@@ -93,7 +93,7 @@ def test_labels_name_what_the_action_takes():
     assert _labels(play(s, "perform mines")) == {
         "expand": "Expand: +1 and move the cube right", "produce": "Produce"}
     assert _labels(play(s, "perform building")) == {
-        "pick 1": "Take B01 (2 gold -> 2 vp; cube, blue corner)"}
+        "pick 1": "Take B01 (2 gold -> 2 VP; cube, blue corner)"}
     assert _labels(play(s, "refresh wall gold"))["remove 1 3"] == (
         "Remove the tiles at positions 1 and 3")
 
@@ -101,7 +101,7 @@ def test_labels_name_what_the_action_takes():
 def test_labels_of_technology_choices():
     """GL-T4-5, GL-T4-6, P-GRID-7."""
     s = play(build({"p": {0: {"techs": ["T4e"]}}, "markets": {"M1": "K2"}}), "use-tech T4e")
-    assert _labels(s)["market-tile M1"] == "Take both rewards of market M1: 2 silver and 4 vp"
+    assert _labels(s)["market-tile M1"] == "Take both rewards of market M1: 2 silver and 4 VP"
     s = play(build({"p": {0: {"techs": ["T4f"], "stone": 0}}}), "use-tech T4f")
     assert _labels(s)["grow quarry gold"] == "+1 quarry, then produce gold"
     s = play(build({"p": {0: {"silver": 2, "cat": (3, 0), "gold": 3, "stone": 3}}}),
