@@ -25,7 +25,7 @@ Influence actions in words) are rendered in en, de, pl, ru and pt from the catal
   a word directly (optionally with a count) and whose value renders as a feminine noun
   or adjective in the nominative (ending in "-a", whose accusative is "-ę"/"-ą").
   A catalogue that cannot inflect a term names it after a noun that can ("wykonuje
-  akcję „Budowa Budynku”", "kupuje 1 materiał (cegła)").
+  akcję „Budowa Budynku”", "kupuje 1 Budulec (cegła)").
 
 Component ids (``A3``, ``B10``, ``W12``) are what the tiles and cards print: they are
 shown as they are. The few cases not fixed yet are listed one by one in ``ALLOWED``.
