@@ -59,7 +59,7 @@ MANY_ONE = re.compile(r"(?<![\d.,/+-])\b(?:0|[2-9]|\d\d+) (?:player|turn|space|t
                       r"|point|step|egg|window|token|wall|Material|Banner|die)\b")
 
 # Common English words of both games; whole words, case-insensitive.
-ENGLISH = frozenset("""
+ENGLISH = frozenset(re.findall(r"\S+", """
 the and or of for with from into onto your his her its their this that these those
 player players seat pay pays paying take takes taking slot space spaces gold stone wood
 brick green purple yellow red blue white black orange silver turn turns choose chooses
@@ -70,7 +70,7 @@ discard first next level points point none nothing free face up down end stop fi
 done left right top bottom back keep keeps performs perform action actions extra mine
 mines quarry quarries egg eggs window windows token tokens seal seals bridge river crane
 cathedral tower towers slot claim claims rubles ruble prestige inventory supply
-""".split())
+"""))
 
 # Words a language shares with the English list (they are its own words there).
 SHARED: dict[str, frozenset[str]] = {
@@ -83,13 +83,13 @@ SHARED: dict[str, frozenset[str]] = {
 
 # Polish words after which a noun is in the accusative: the verbs of the catalogues (an
 # imperative and the third person) and "na"/"za" of an exchange or a price.
-PL_ACCUSATIVE = frozenset("""
+PL_ACCUSATIVE = frozenset(re.findall(r"\S+", """
 wykonaj wykonuje weź bierze kup kupuje sprzedaj sprzedaje dostarcz dostarcza zapłać
 płaci wybierz wybiera zbuduj buduje odrzuć odrzuca aktywuj aktywuje zdobywa zyskuje
 zyskaj otrzymuje otrzymaj dostaje oddaj oddaje umieść umieszcza postaw stawia przesuń
 przesuwa połóż kładzie ulepsz ulepsza wymień wymienia zajmij zajmuje zarezerwuj
 rezerwuje ozdób ozdabia na za
-""".split())
+"""))
 PL_AFTER = re.compile(r"(\w+)\s+(?:\d+\s+)?\{(\w+)\}")
 
 # The cases not fixed yet, each by (language, check, the offending text): the names the
