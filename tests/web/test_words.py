@@ -24,8 +24,9 @@ Influence actions in words) are rendered in en, de, pl, ru and pt from the catal
   verb (or of "na"/"za", which take the accusative here): a placeholder that follows such
   a word directly (optionally with a count) and whose value renders as a feminine noun
   or adjective in the nominative (ending in "-a", whose accusative is "-ę"/"-ą").
-  A catalogue that cannot inflect a term names it after a noun that can ("wykonuje
-  akcję „Budowa Budynku”", "kupuje 1 Budulec (cegła)").
+  Likewise an adjective term in the nominative right after a noun in the locative ("na
+  polu biały"). A catalogue that cannot inflect a term names it after a noun that can
+  ("wykonuje akcję „Budowa Budynku”", "kupuje 1 Budulec (cegła)", "na polu (biały)").
 
 Component ids (``A3``, ``B10``, ``W12``) are what the tiles and cards print: they are
 shown as they are. The few cases not fixed yet are listed one by one in ``ALLOWED``.
@@ -100,6 +101,9 @@ przesuwa połóż kładzie ulepsz ulepsza wymień wymienia zajmij zajmuje zareze
 rezerwuje ozdób ozdabia na za
 """))
 PL_AFTER = re.compile(r"(\w+)\s+(?:\d+\s+)?\{(\w+)\}")
+# Polish nouns in the locative that an adjective term cannot follow in the nominative
+# ("na polu biały": "na białym polu", or the term named as it is, "na polu (biały)").
+PL_LOCATIVE = frozenset({"polu", "miejscu", "torze", "rzędzie"})
 
 # The cases not fixed yet, each by (language, check, the offending text): the names the
 # Parler solo rules give the bots stay in English (and in Latin letters in Russian) in
@@ -247,11 +251,15 @@ def polish_cases(cat: Catalogue, message: Message) -> Iterator[str]:
         for text in entry.plural or (entry.text,):
             for word, name in PL_AFTER.findall(text):
                 value = m.args.get(name)
-                if word.lower() not in PL_ACCUSATIVE or not isinstance(value, Message):
+                if word.lower() not in PL_ACCUSATIVE | PL_LOCATIVE or not isinstance(
+                        value, Message):
                     continue
                 first = cat.render(value).split(" ")[0]
                 first = re.split(r"[+,/]", first)[0]
-                if len(first) >= 3 and first.endswith("a") and first.isalpha():
+                if not (len(first) >= 3 and first.isalpha()):
+                    continue
+                if (word.lower() in PL_ACCUSATIVE and first.endswith("a")) or (
+                        word.lower() in PL_LOCATIVE and first.endswith(("y", "i", "a"))):
                     yield f"{text!r}: {word} {first!r}"
 
 
