@@ -352,3 +352,9 @@ def test_the_checks_refuse_what_they_should() -> None:
     assert list(polish_cases(fake, action))
     assert not list(polish_cases(pl, action))
     assert not PLACEHOLDER.search(pl.render(action))
+    red = catalogue("pl", "red-cathedral")
+    key = "Place the tile on {colour} face up"
+    place = next(m for m in shown()["red-cathedral"] if m.key == key)
+    fake = Catalogue({**red.entries, key: type(red.entries[key])(
+        "Połóż żeton odkryty na polu {colour}")})
+    assert list(polish_cases(fake, place)) and not list(polish_cases(red, place))
