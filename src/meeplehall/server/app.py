@@ -24,6 +24,7 @@ import json
 import logging
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
@@ -46,6 +47,7 @@ from meeplehall.server.errors import (
     database_errors,
     outage,
 )
+from meeplehall.server.health import PROBE_TIMEOUT, Readiness
 from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
@@ -71,7 +73,6 @@ from meeplehall.server.service import HUMAN, TableService, games
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
-HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
@@ -178,6 +179,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
     costly = Limits(limits or default_limits())
+    readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
+                          hub.connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -245,20 +248,33 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- catalogue and tables -------------------------------------------------------------
 
-    @app.get("/api/health", responses={503: {"description": "the database or Redis "
-                                              "is down; Retry-After says when to ask again"}})
+    _unready: dict[int | str, dict[str, Any]] = {503: {"description": (
+        "no write can be committed now (the database is down, full, read-only or "
+        "locked); Retry-After says when to ask again")}}
+
+    @app.get("/api/health/live")
+    async def health_live() -> dict[str, Any]:
+        """``200`` while the process answers (no database or Redis I/O): for a
+        supervisor that restarts a process that stopped answering."""
+        return {"status": "alive"}
+
+    async def _ready() -> JSONResponse:
+        status, body = await readiness.check()
+        headers = {"Retry-After": str(round(RETRY_AFTER))} if status != 200 else None
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    @app.get("/api/health/ready", responses=_unready)
+    async def health_ready() -> JSONResponse:
+        """``200`` with ``status`` ``ok``, or ``degraded`` while Redis is down (moves
+        are still committed), when a write probe commits within a second; otherwise
+        ``503`` (``status`` ``unavailable``) naming what failed. For a load balancer:
+        see :mod:`meeplehall.server.health`."""
+        return await _ready()
+
+    @app.get("/api/health", responses=_unready)
     async def health() -> JSONResponse:
-        """``ok`` when the database and (where configured) Redis answer within a second;
-        otherwise ``503`` naming what is down. A load balancer may poll it."""
-        database, redis = await asyncio.gather(service.ping(HEALTH_TIMEOUT),
-                                               hub.ping(HEALTH_TIMEOUT))
-        ok = database is None and (redis is None or redis == "not configured")
-        body = {"ok": ok, "database": database or "ok", "redis": redis or "ok",
-                "connections": hub.connections()}
-        if ok:
-            return JSONResponse(body)
-        return JSONResponse(body, status_code=503,
-                            headers={"Retry-After": str(round(RETRY_AFTER))})
+        """The same as ``/api/health/ready``."""
+        return await _ready()
 
     @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> dict[str, Any]:

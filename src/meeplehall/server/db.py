@@ -42,6 +42,7 @@ from sqlalchemy.pool import StaticPool
 
 NAME_COLUMN = 64  # characters the seats.name column holds (names are at most 24)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_MS = 30_000  # a SQLite write waits this long for another writer
 _PG_MIGRATION_LOCK = 0x6D65_6570  # pg_advisory_xact_lock key: one migrator at a time
 
 # BIGINT in PostgreSQL; INTEGER in SQLite, where only INTEGER PRIMARY KEY autoincrements.
@@ -165,7 +166,7 @@ def make_engine(url: str) -> Engine:
             # In the WAL before the reply is sent: durable against a process crash.
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
             cursor.close()
 
         return engine

@@ -25,7 +25,7 @@ from functools import partial
 from typing import Any, TypeVar
 
 import anyio.to_thread
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -33,7 +33,7 @@ from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
 from meeplehall.core.rng import check_seed, new_seed
-from meeplehall.server.db import LeaseRow, MoveRow, SeatRow, TableRow, now
+from meeplehall.server.db import SQLITE_BUSY_MS, LeaseRow, MoveRow, SeatRow, TableRow, now
 from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from meeplehall.server.live_table import (
     MOVE,
@@ -58,6 +58,8 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
+# Readiness: a write that changes nothing, committed where a move would be.
+_PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
 Listener = Callable[[int, int, bool], None]
 SeatListener = Callable[[int, int, str | None], None]  # table, seat, its token hash now
@@ -204,21 +206,28 @@ class TableService:
                     for r in conn.execute(query.order_by(MoveRow.seq))]
         return header, rows
 
-    def _ping_sync(self) -> None:
-        with self.engine.connect() as conn:
-            conn.execute(select(1))
+    def write_probe(self, timeout: float = 1.0) -> None:
+        """Commit a write that changes nothing (readiness, :mod:`meeplehall.server.health`):
+        it fails where a move's commit would (a full disk, a read-only or unreachable
+        database, a lock held longer than ``timeout`` seconds).
 
-    async def ping(self, timeout: float) -> str | None:
-        """None when the database answers a trivial query within ``timeout`` seconds,
-        else what went wrong (for ``/api/health``)."""
-        try:
-            # asyncio's own pool, not anyio's: a timed-out ping is abandoned, not awaited.
-            await asyncio.wait_for(asyncio.to_thread(self._ping_sync), timeout)
-        except TimeoutError:
-            return f"no answer within {timeout:g} s"
-        except Exception as exc:
-            return f"unavailable ({type(exc).__name__})"
-        return None
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the write could not be committed.
+        """
+        millis = max(1, round(timeout * 1000))
+        with self.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                with conn.begin():
+                    conn.execute(text(f"SET LOCAL statement_timeout = {millis}"))
+                    conn.execute(text(f"SET LOCAL lock_timeout = {millis}"))
+                    conn.execute(text(_PROBE))
+            else:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={millis}")
+                try:
+                    conn.execute(text(_PROBE))
+                    conn.commit()
+                finally:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
 
     def cached(self, table_id: int) -> Live | None:
         """The cached table, if any (possibly behind the database)."""
