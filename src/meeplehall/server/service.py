@@ -20,7 +20,6 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
@@ -33,8 +32,25 @@ from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
 from meeplehall.core.rng import check_seed, new_seed
-from meeplehall.server.db import SQLITE_BUSY_MS, LeaseRow, MoveRow, SeatRow, TableRow, now
-from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from meeplehall.server.db import (
+    SQLITE_BUSY_MS,
+    LeaseRow,
+    MoveRow,
+    SeatRow,
+    TableRow,
+    db_later,
+    db_now,
+    now,
+)
+from meeplehall.server.errors import (
+    RETRY_AFTER,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Unauthorized,
+    Unavailable,
+)
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -58,6 +74,7 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
+READ_DEADLINE = 1.0  # seconds a database read may take before the request gets 503
 # Readiness: a write that changes nothing, committed where a move would be.
 _PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
@@ -126,6 +143,23 @@ class TableService:
         """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
+    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run a database read in a worker thread, for at most :data:`READ_DEADLINE`
+        seconds: past it the thread is abandoned (it ends with the statement, which
+        PostgreSQL cancels at its ``statement_timeout``) and the request gets 503 with
+        ``Retry-After``, so a hung database or a lock never holds a request longer.
+
+        Raises:
+            Unavailable: no answer within the deadline.
+        """
+        try:
+            with anyio.fail_after(READ_DEADLINE):
+                return await anyio.to_thread.run_sync(partial(fn, *args),
+                                                      abandon_on_cancel=True)
+        except TimeoutError:
+            raise Unavailable(f"the database did not answer within {READ_DEADLINE:g} s: "
+                              "try again shortly", retry_after=RETRY_AFTER) from None
+
     async def _write_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a write transaction on a writer thread."""
         if self._writer is None:
@@ -188,7 +222,7 @@ class TableService:
 
     async def probe(self, table_id: int) -> Probe:
         # In a thread like every read: a slow or locked database must not stop the loop.
-        found = await self._thread(self._probe_sync, table_id)
+        found = await self._read(self._probe_sync, table_id)
         if found is None:
             raise NotFound(f"no table {table_id}")
         return found
@@ -259,13 +293,13 @@ class TableService:
             live.seats = _seat_infos(probe)
             return live
         if live is not None:
-            _, rows = await self._thread(self._load_sync, table_id, live.seq)
+            _, rows = await self._read(self._load_sync, table_id, live.seq)
             if not any(r.kind == UNDO for r in rows):
                 live.install(await self._thread(
                     replay_rows, live.game, live.params, live.seed, rows, live.built()))
                 live.seats = _seat_infos(probe)
                 return live
-        header, rows = await self._thread(self._load_sync, table_id, None)
+        header, rows = await self._read(self._load_sync, table_id, None)
         if header is None:
             raise NotFound(f"no table {table_id}")
         game = games().get(header.game)
@@ -357,7 +391,7 @@ class TableService:
 
     async def list_tables(self, game: str | None, finished: bool | None, limit: int,
                           offset: int) -> list[dict[str, Any]]:
-        return await self._thread(self._list_sync, game, finished, limit, offset)
+        return await self._read(self._list_sync, game, finished, limit, offset)
 
     def summary(self, live: Live) -> dict[str, Any]:
         return {"id": live.table_id, "game": live.game.name, "params": live.params,
@@ -375,17 +409,18 @@ class TableService:
             return [r[0] for r in rows]
 
     async def unfinished_bot_tables(self) -> list[int]:
-        return await self._thread(self._unfinished_bot_tables_sync)
+        return await self._read(self._unfinished_bot_tables_sync)
 
     # -- bot leases -------------------------------------------------------------------------
 
     def _take_lease_sync(self, table_id: int, holder: str, seconds: float) -> bool:
-        stamp = now()
-        until = stamp + timedelta(seconds=seconds)
+        # Expiries on the database's clock, never this host's (see meeplehall.server.db).
+        dialect = self.engine.dialect.name
+        until = db_later(dialect, seconds)
         with self._write() as conn:
             renewed = conn.execute(update(LeaseRow).where(
                 LeaseRow.table_id == table_id,
-                (LeaseRow.holder == holder) | (LeaseRow.expires_at < stamp))
+                (LeaseRow.holder == holder) | (LeaseRow.expires_at < db_now(dialect)))
                 .values(holder=holder, expires_at=until))
             if renewed.rowcount == 1:
                 return True
@@ -410,20 +445,32 @@ class TableService:
     async def drop_lease(self, table_id: int, holder: str) -> None:
         await self._write_thread(self._drop_lease_sync, table_id, holder)
 
+    def _expire_leases_sync(self, holder: str) -> int:
+        with self._write() as conn:
+            return int(conn.execute(update(LeaseRow).where(LeaseRow.holder == holder).values(
+                expires_at=db_later(self.engine.dialect.name, -1.0))).rowcount)
+
+    async def expire_leases(self, holder: str) -> int:
+        """Let every lease of ``holder`` lapse now (a clean shutdown): another process
+        takes those tables over at its next look, and this one restarted at once.
+        Lapsed, not deleted: a lapsed lease is how the others find the table. Returns
+        how many there were."""
+        return await self._write_thread(self._expire_leases_sync, holder)
+
     def _lapsed_leases_sync(self) -> list[int]:
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(
-                select(LeaseRow.table_id).where(LeaseRow.expires_at < now()))]
+            return [r[0] for r in conn.execute(select(LeaseRow.table_id).where(
+                LeaseRow.expires_at < db_now(self.engine.dialect.name)))]
 
     async def lapsed_leases(self) -> list[int]:
         """Tables whose bots' driver let its lease lapse (its process died, say)."""
-        return await self._thread(self._lapsed_leases_sync)
+        return await self._read(self._lapsed_leases_sync)
 
     # -- creating tables ------------------------------------------------------------------
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
-                           finished: bool, lease: tuple[str, datetime] | None
+                           finished: bool, lease: tuple[str, float] | None
                            ) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
@@ -440,8 +487,9 @@ class TableService:
                      "action": e.action, "undone": False, "note": None, "created_at": stamp}
                     for e in moves])
             if lease is not None:  # a bot moves first: its lease comes with the table
-                conn.execute(insert(LeaseRow).values(table_id=table_id, holder=lease[0],
-                                                     expires_at=lease[1]))
+                conn.execute(insert(LeaseRow).values(
+                    table_id=table_id, holder=lease[0],
+                    expires_at=db_later(self.engine.dialect.name, lease[1])))
         return table_id, stamp
 
     def _check_seats(self, game: Game, state: Any, seats: Sequence[str] | None) -> list[str]:
@@ -596,14 +644,13 @@ class TableService:
         return live
 
     def _lease_for(self, kinds: Sequence[str], to_move: int | None
-                   ) -> tuple[str, datetime] | None:
+                   ) -> tuple[str, float] | None:
         """The bots' lease to take with a change after which ``to_move`` is to move:
-        (holder, until) when that seat is a bot's, else None."""
+        (holder, seconds from the database's now) when that seat is a bot's, else None."""
         if self.bot_lease is None or to_move is None or not 0 <= to_move < len(kinds) \
                 or kinds[to_move] == HUMAN:
             return None
-        holder, seconds = self.bot_lease
-        return holder, now() + timedelta(seconds=seconds)
+        return self.bot_lease
 
     async def submit(self, table_id: int, seat: int, text: str, expected_seq: int,
                      note: str | None = None, token_hash: str | None = None) -> Live:
@@ -644,7 +691,7 @@ class TableService:
     async def _commit(self, live: Live, seq: int, kind: str, seat: int, action: str,
                       note: str | None, undone: Sequence[int], finished: bool,
                       token_hash: str | None, built: Built,
-                      lease: tuple[str, datetime] | None = None) -> None:
+                      lease: tuple[str, float] | None = None) -> None:
         """Write the entry, then (only then) update the cache and tell listeners."""
         try:
             await self._moves.append(live.table_id, seq, kind, seat, action, note, undone,
