@@ -724,7 +724,9 @@ class TableService:
                                seq=live.seq)
             keep = live.entries[:-take]
             undone = [e.seq for e in live.entries[-take:]]
-            state = await self._thread(replay_entries, live.game, live.params, live.seed, keep)
+            # From the nearest snapshot: fewer than SNAPSHOT_EVERY moves replayed.
+            state = await self._thread(replay_entries, live.game, live.params, live.seed,
+                                       keep, dict(live.snapshots))
             seq = live.seq + 1
             await asyncio.shield(self._commit(
                 live, seq, UNDO, seat, f"undo {take}", None, undone, False, token_hash,
@@ -752,9 +754,10 @@ class TableService:
         if k == len(live.entries):
             return live.view(seat)
         entries = live.entries[:k]
+        snapshots = dict(live.snapshots)
 
         def build() -> dict[str, Any]:
-            state = replay_entries(live.game, live.params, live.seed, entries)
+            state = replay_entries(live.game, live.params, live.seed, entries, snapshots)
             view: dict[str, Any] = live.game.player_view(state, seat)
             return view
 
