@@ -345,8 +345,13 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
     async def spectate(table_id: TableId) -> JSONResponse:
-        live = await service.get_live(table_id)
-        return view_response(live, None, live.view(None))
+        """The spectator's view. A table this process holds is served from memory when
+        the database does not answer within 0.1 s (header ``X-From-Memory: 1``)."""
+        live, held = await service.live_for_view(table_id)
+        reply = view_response(live, None, live.view(None))
+        if held:
+            reply.headers["X-From-Memory"] = "1"
+        return reply
 
     @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
     async def my_view(table_id: TableId, credentials: Bearer) -> JSONResponse:

@@ -50,6 +50,7 @@ from meeplehall.server.errors import (
     NotFound,
     Unauthorized,
     Unavailable,
+    outage,
 )
 from meeplehall.server.live_table import (
     MOVE,
@@ -75,6 +76,7 @@ MAX_SEED = 2**63 - 1
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
 READ_DEADLINE = 1.0  # seconds a database read may take before the request gets 503
+MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
 # Readiness: a write that changes nothing, committed where a move would be.
 _PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
@@ -143,9 +145,10 @@ class TableService:
         """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
-    async def _read(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run a database read in a worker thread, for at most :data:`READ_DEADLINE`
-        seconds: past it the thread is abandoned (it ends with the statement, which
+    async def _read(self, fn: Callable[..., T], *args: Any,
+                    deadline: float = READ_DEADLINE) -> T:
+        """Run a database read in a worker thread, for at most ``deadline`` seconds
+        (:data:`READ_DEADLINE`): past it the thread is abandoned (it ends with the statement, which
         PostgreSQL cancels at its ``statement_timeout``) and the request gets 503 with
         ``Retry-After``, so a hung database or a lock never holds a request longer.
 
@@ -153,11 +156,11 @@ class TableService:
             Unavailable: no answer within the deadline.
         """
         try:
-            with anyio.fail_after(READ_DEADLINE):
+            with anyio.fail_after(deadline):
                 return await anyio.to_thread.run_sync(partial(fn, *args),
                                                       abandon_on_cancel=True)
         except TimeoutError:
-            raise Unavailable(f"the database did not answer within {READ_DEADLINE:g} s: "
+            raise Unavailable(f"the database did not answer within {deadline:g} s: "
                               "try again shortly", retry_after=RETRY_AFTER) from None
 
     async def _write_thread(self, fn: Callable[..., T], *args: Any) -> T:
@@ -262,6 +265,24 @@ class TableService:
                     conn.commit()
                 finally:
                     conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+
+    async def live_for_view(self, table_id: int) -> tuple[Live, bool]:
+        """The table for a spectator's view, and whether it comes from memory unchecked:
+        a table this process holds is checked against the database for at most
+        :data:`MEMORY_WAIT` seconds, and served as held when the database is slower
+        (a lock, a stuck query) or unreachable; any other table is read as usual."""
+        live = self._live.get(table_id)
+        if live is None:
+            return await self.get_live(table_id), False
+        try:
+            probe = await self._read(self._probe_sync, table_id, deadline=MEMORY_WAIT)
+        except Exception as exc:
+            if outage(exc) is None:
+                raise
+            return live, True
+        if probe is None:
+            raise NotFound(f"no table {table_id}")
+        return await self.get_live(table_id, probe=probe), False
 
     def cached(self, table_id: int) -> Live | None:
         """The cached table, if any (possibly behind the database)."""
