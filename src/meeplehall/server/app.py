@@ -33,7 +33,7 @@ from fastapi.responses import JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
-from meeplehall.ai.base import BOTS, analyse
+from meeplehall.ai.base import BOTS
 from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
@@ -48,6 +48,7 @@ from meeplehall.server.errors import (
     outage,
 )
 from meeplehall.server.health import PROBE_TIMEOUT, Readiness
+from meeplehall.server.heavy import HeavyPool
 from meeplehall.server.limits import LimitConfig, Limits, client_address, default_limits
 from meeplehall.server.live import Connection, Hub, table_message
 from meeplehall.server.schemas import (
@@ -152,7 +153,7 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
                bot_workers: int = 2, bot_lease: float = 15.0,
-               limits: LimitConfig | None = None) -> FastAPI:
+               limits: LimitConfig | None = None, heavy_workers: int = 0) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -165,6 +166,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
         limits: rate limits of costly requests and spectator sockets (default:
             :func:`meeplehall.server.limits.default_limits`).
+        heavy_workers: worker processes for analyses (0: a thread of this process;
+            see :mod:`meeplehall.server.heavy`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -179,6 +182,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     service.seat_listeners.append(hub.on_seat)
     limiter = RateLimiter(move_rate, move_burst)
     costly = Limits(limits or default_limits())
+    heavy = HeavyPool(heavy_workers)
     readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
                           hub.connections)
 
@@ -194,6 +198,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             yield
         finally:
             await bots.close()
+            heavy.close()
             await costly.close()
             await hub.close()
             service.close()
@@ -381,8 +386,9 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         labels = {a["text"]: a["label"] for a in live.legal()}
         legal_actions = game.legal_actions(state)
         seed = bot_seed(live.seed, seat, seq)
-        ranked = await asyncio.to_thread(
-            lambda: analyse(game, game.player_view(state, seat), legal_actions, bot, seed))
+        ranked = await heavy.analyse(client_address(request.scope), game.name,
+                                     game.player_view(state, seat),
+                                     [str(a) for a in legal_actions], bot, seed)
         return {"table_id": table_id, "seq": seq, "seat": seat, "bot": bot,
                 "decision": live.decision(),
                 "ranked": [{"text": str(a),
