@@ -61,13 +61,13 @@ CHIP_KEYS += [f"grow {track} {res}" for track in ("mine", "quarry") for res in (
 def _language(page: Any, lang: str) -> None:
     page.select_option("#language", lang)
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
-    page.wait_for_selector(".praga-table [data-part='player-0']")
+    page.wait_for_selector(".praga-table [data-part='player-0']", state="attached")
 
 
 def _open(new_page: Any, server_url: str, table: int, seat: int = 0) -> Any:
     page = new_page()
     join_by_link(page, f"{server_url}/#/table/{table}/join/{seat}")
-    page.wait_for_selector(".praga-table [data-part='player-0']")
+    page.wait_for_selector(".praga-table [data-part='player-0']", state="attached")
     return page
 
 

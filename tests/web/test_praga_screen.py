@@ -74,7 +74,7 @@ def test_a_whole_game_through_the_board_on_one_screen(new_page: Any, server_url:
             page.screenshot(path=str(artifacts_dir / f"praga-{width}x{height}-middle.png"))
         if made < CHECKED:
             problems += check_screen(page, f"decision {made} ({', '.join(chosen[-1:])})",
-                                     min_target=36 if phone else 0)
+                                     min_target=36 if phone else 0, page_scroll=not phone)
         seq = state["seq"]
         chosen.append(_click_board(page, made))
         made += 1

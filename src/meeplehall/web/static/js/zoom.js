@@ -40,8 +40,9 @@ export function zoomBar(labels, cls) {
  * `opts`: {min, max, step, initial(viewport) -> zoom, reset, centre} (centre: a board
  * smaller than its viewport stands in its middle).
  * Returns a controller: `zoom()` (the level), `fit()` (the level showing the whole board),
- * `set(z)` (zoom around the centre), `show(rect, {max})` (zoom and scroll so that the
- * rectangle {x, y, width, height} in board units fills the viewport, at most `max`),
+ * `set(z)` (zoom around the centre), `show(rect, {max, min})` (zoom and scroll so that the
+ * rectangle {x, y, width, height} in board units fills the viewport, at a zoom within
+ * [`min`, `max`], centred on it),
  * `onUser(cb)` (cb() after each zoom or pan by the player) and `onZoom(cb)` (cb(z) after
  * every change of level). */
 export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
@@ -166,7 +167,7 @@ export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
     show(rect, o = {}) {
       const pad = o.pad ?? 8;
       const cap = Math.min(max, o.max ?? max);
-      const z = Math.max(min, Math.min(cap, (viewport.clientWidth - 2 * pad) / Math.max(1, rect.width),
+      const z = Math.max(min, o.min ?? 0, Math.min(cap, (viewport.clientWidth - 2 * pad) / Math.max(1, rect.width),
         (viewport.clientHeight - 2 * pad) / Math.max(1, rect.height)));
       apply(z);
       const [mx, my] = margin();

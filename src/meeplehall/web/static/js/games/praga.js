@@ -56,6 +56,9 @@ const STEP = 1.25;
 const TRACK_W = 318;
 const WIDE_W = CARD_W + TRACK_W;
 const WIDE_MIN = 700;
+// A board region narrower than PHONE_MAX px is a phone's: its targets get TOUCH px.
+const PHONE_MAX = 600;
+const TOUCH = 36;
 
 // ---------------------------------------------------------------------------------------
 // Legal actions -> board targets
@@ -120,32 +123,65 @@ function followDecision(table, zoom, mem, board) {
   const decision = [...board.legal.keys()].sort().join("|");
   if (decision !== mem.decision) { mem.decision = decision; mem.moved = false; }
   zoom.onUser(() => { mem.moved = true; });
+  const box = () => svg.getBoundingClientRect();
+  const z0 = zoom.zoom();
+  const b0 = box();
+  const units = (n) => {
+    const r = n.getBoundingClientRect();
+    return { x: (r.left - b0.left) / z0, y: (r.top - b0.top) / z0, width: r.width / z0, height: r.height / z0 };
+  };
+  let nodes = [...svg.querySelectorAll(".legal-target")];
+  // the zoom the targets need: legible text, and on a phone targets of TOUCH px
+  const phone = table.clientWidth < PHONE_MAX;
+  const need = (list) => Math.max(LEGIBLE, phone
+    ? Math.max(...list.map((n) => { const u = units(n); return TOUCH / Math.min(u.width, u.height); })) : 0);
+  const span = (list) => {
+    const us = list.map(units);
+    const x0 = Math.min(...us.map((r) => r.x));
+    const y0 = Math.min(...us.map((r) => r.y));
+    const x1 = Math.max(...us.map((r) => r.x + r.width));
+    const y1 = Math.max(...us.map((r) => r.y + r.height));
+    return { x0, y0, x1, y1 };
+  };
+  const fits = (list) => {
+    const { x0, y0, x1, y1 } = span(list);
+    const z = need(list);
+    return (x1 - x0 + 16) * z <= viewport.clientWidth && (y1 - y0 + 16) * z <= viewport.clientHeight;
+  };
+  if (nodes.length && !phone && !fits(nodes)) {
+    // the targets do not fit in view together at that zoom: the region with the most of
+    // them stays on the map, the others become buttons of the decision row
+    const groups = new Map();
+    for (const n of nodes) {
+      const part = n.closest("[data-part]")?.getAttribute("data-part") || "";
+      if (!groups.has(part)) groups.set(part, []);
+      groups.get(part).push(n);
+    }
+    const ranked = [...groups.values()].sort((p, q) => q.length - p.length);
+    const keep = ranked.find(fits) || ranked[0];
+    for (const n of nodes) if (!keep.includes(n)) board.demote(n, table);
+    nodes = keep;
+  }
   if (mem.moved) return;
-  const z = zoom.zoom();
-  const box = svg.getBoundingClientRect();
-  const units = (r) => ({ x: (r.left - box.left) / z, y: (r.top - box.top) / z,
-    width: r.width / z, height: r.height / z });
-  const targets = [...svg.querySelectorAll(".legal-target")].map((n) => units(n.getBoundingClientRect()));
-  if (!targets.length) {
+  if (!nodes.length) {
     if (zoom.fit() >= LEGIBLE) zoom.set(zoom.fit());
-    else if (z < LEGIBLE) zoom.show({ x: 0, y: 30, width: 760, height: 390 }, { max: LEGIBLE });
+    else if (z0 < LEGIBLE) zoom.show({ x: 0, y: 30, width: 760, height: 390 }, { max: LEGIBLE });
     return;
   }
-  const x0 = Math.min(...targets.map((r) => r.x));
-  const y0 = Math.min(...targets.map((r) => r.y));
-  const x1 = Math.max(...targets.map((r) => r.x + r.width));
-  const y1 = Math.max(...targets.map((r) => r.y + r.height));
-  // some room around them: at least a region's size, centred on the targets
-  const w = Math.max(x1 - x0 + 24, 480);
-  const h = Math.max(y1 - y0 + 24, 330);
+  const { x0, y0, x1, y1 } = span(nodes);
+  const z = need(nodes);
+  // some room around them where it fits, centred on the targets
+  const w = Math.max(x1 - x0 + 16, Math.min(480, (viewport.clientWidth - 16) / z));
+  const h = Math.max(y1 - y0 + 16, Math.min(330, (viewport.clientHeight - 16) / z));
   const rect = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, width: w, height: h };
   const vr = viewport.getBoundingClientRect();
-  const inView = z >= LEGIBLE && [...svg.querySelectorAll(".legal-target")].every((n) => {
+  const inView = z0 >= z - 0.001 && nodes.every((n) => {
     const r = n.getBoundingClientRect();
     return r.left >= vr.left && r.right <= vr.left + viewport.clientWidth
       && r.top >= vr.top && r.bottom <= vr.top + viewport.clientHeight;
   });
-  if (!inView) zoom.show(rect, { max: Math.max(AUTO_MAX, LEGIBLE) });
+  // on a phone the targets keep their size and the player pans to those out of view
+  if (!inView) zoom.show(rect, { max: Math.max(AUTO_MAX, z), min: phone ? z : 0, pad: 4 });
 }
 
 // A chip's label stays inside its box in every language: a label wider than the box is
@@ -310,6 +346,42 @@ class PragaBoard {
     node.setAttribute("data-action", a.text);
     node.classList.add("legal-target");
     return true;
+  }
+
+  // A map target that cannot be in view with the decision's others: it stays drawn (no
+  // longer a target) and its action becomes a button of the decision row.
+  demote(node, table) {
+    const text = node.getAttribute("data-action");
+    for (const name of ["data-action", "data-legal", "tabindex", "role"]) node.removeAttribute(name);
+    node.classList.remove("legal-target", "target");
+    node.classList.add("offered-below");
+    const key = text.split(/\s+/).join(" ");
+    const a = this.legal.get(key);
+    let row = table.querySelector(".praga-decision");
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "praga-decision";
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", this.t("choices"));
+      table.querySelector(".praga-strip").before(row);
+    }
+    let buttons = row.querySelector(".praga-controls");
+    if (!buttons) {
+      buttons = document.createElement("div");
+      buttons.className = "praga-controls";
+      row.append(buttons);
+    }
+    buttons.append(this.controlButton(key, a));
+  }
+
+  controlButton(key, a) {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = `praga-control legal-target${key === "end-turn" ? " primary" : ""}`;
+    btn.dataset.action = a.text;
+    btn.textContent = this.tr(a.label);
+    btn.addEventListener("click", () => this.ctx.choose && this.ctx.choose(a.text));
+    return btn;
   }
 
   reward(r) {
@@ -1136,14 +1208,8 @@ class PragaBoard {
     buttons.className = "praga-controls";
     for (const [key, a] of this.legal) {
       if (this.onBoard.has(key)) continue;
-      const btn = document.createElement("button");
-      btn.type = "button";
-      btn.className = `praga-control legal-target${key === "end-turn" ? " primary" : ""}`;
-      btn.dataset.action = a.text;
-      btn.textContent = this.tr(a.label);
-      btn.addEventListener("click", () => this.ctx.choose && this.ctx.choose(a.text));
       this.onBoard.add(key);
-      buttons.append(btn);
+      buttons.append(this.controlButton(key, a));
     }
     if (buttons.childElementCount) row.append(buttons);
     return row.childElementCount ? row : null;
