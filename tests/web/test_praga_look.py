@@ -38,11 +38,16 @@ RENDER = """async ([table, seat, legal]) => {
   document.body.append(box);
   await board.renderBoard(box, view, { seat, legal, t: i18n.t, tr: i18n.tr, choose: () => {} });
   // a text fitted to its section (the tier costs beside a grid): its frame is its box
-  const fitted = [...box.querySelectorAll('text[data-fit]')].map((t) => {
+  const fitted = [...box.querySelectorAll('g.section text[data-fit]')].map((t) => {
     const r = t.closest('g.section').querySelector('rect.frame').getBoundingClientRect();
     const b = t.getBoundingClientRect();
     return { label: t.textContent, over: b.right - r.right, height: b.height };
   });
+  // elsewhere (the cards' track names and lines, drawn one unit per pixel): its width
+  for (const t of box.querySelectorAll('svg.praga-player text[data-fit], svg.praga-bot text[data-fit]')) {
+    const b = t.getBoundingClientRect();
+    if (b.width) fitted.push({ label: t.textContent, over: b.width - Number(t.dataset.fit), height: b.height });
+  }
   return fitted.concat([...box.querySelectorAll('g.chip')].map((chip) => {
     const r = chip.querySelector('rect').getBoundingClientRect();
     const t = chip.querySelector('text').getBoundingClientRect();

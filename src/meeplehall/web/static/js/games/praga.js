@@ -191,7 +191,7 @@ function fitChipLabels(root) {
   for (const label of root.querySelectorAll("text[data-fit]")) {
     const room = Number(label.dataset.fit);
     if (label.getComputedTextLength() > room) {
-      label.setAttribute("textLength", String(room));
+      label.setAttribute("textLength", String(room - 2));  // 2 units for glyph overhang
       label.setAttribute("lengthAdjust", "spacingAndGlyphs");
     }
   }
