@@ -16,8 +16,10 @@ from typing import Any
 SCREEN = r"""([minText, minTarget, pageScroll]) => {
   const bad = [];
   const doc = document.scrollingElement;
-  if (pageScroll && doc.scrollHeight > window.innerHeight + 1 || doc.scrollWidth > window.innerWidth + 1) {
-    bad.push(`document scrolls: ${doc.scrollWidth}x${doc.scrollHeight} in ${window.innerWidth}x${window.innerHeight}`);
+  if (pageScroll && (doc.scrollHeight > window.innerHeight + 1
+      || doc.scrollWidth > window.innerWidth + 1)) {
+    bad.push(`document scrolls: ${doc.scrollWidth}x${doc.scrollHeight}`
+      + ` in ${window.innerWidth}x${window.innerHeight}`);
   }
   const board = document.getElementById('board');
   if (!board) return bad;
@@ -36,7 +38,8 @@ SCREEN = r"""([minText, minTarget, pageScroll]) => {
     }
     return r;
   };
-  const inside = (r, c) => r.right > c.left && r.bottom > c.top && r.left < c.right && r.top < c.bottom;
+  const inside = (r, c) => r.right > c.left && r.bottom > c.top
+    && r.left < c.right && r.top < c.bottom;
   for (const n of board.querySelectorAll('[data-action].legal-target')) {
     const r = n.getBoundingClientRect();
     const what = n.getAttribute('data-action');
@@ -45,14 +48,17 @@ SCREEN = r"""([minText, minTarget, pageScroll]) => {
       bad.push(`target ${what} off the window`); continue;
     }
     const c = clipOf(n);
-    if (r.left < c.left - 0.5 || r.top < c.top - 0.5 || r.right > c.right + 0.5 || r.bottom > c.bottom + 0.5) {
+    if (r.left < c.left - 0.5 || r.top < c.top - 0.5
+        || r.right > c.right + 0.5 || r.bottom > c.bottom + 0.5) {
       bad.push(`target ${what} outside its view`); continue;
     }
     const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
     if (!hit || !(hit === n || n.contains(hit))) {
-      bad.push(`target ${what} covered by ${hit ? hit.tagName + '.' + (hit.getAttribute('class') || '') : 'nothing'}`);
+      const by = hit ? hit.tagName + '.' + (hit.getAttribute('class') || '') : 'nothing';
+      bad.push(`target ${what} covered by ${by}`);
     }
-    if (Math.min(r.width, r.height) < minTarget) bad.push(`target ${what} ${Math.min(r.width, r.height).toFixed(1)} px`);
+    const side = Math.min(r.width, r.height);
+    if (side < minTarget) bad.push(`target ${what} ${side.toFixed(1)} px`);
   }
   for (const t of board.querySelectorAll('svg text')) {
     if (!t.textContent.trim() || t.closest('details:not([open]) > svg')) continue;
@@ -60,17 +66,22 @@ SCREEN = r"""([minText, minTarget, pageScroll]) => {
     if (!r.width || !r.height || !inside(r, clipOf(t))) continue;
     const m = t.getScreenCTM();
     const size = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
-    if (size < minText - 0.05) bad.push(`text ${size.toFixed(1)} px: ${t.textContent.slice(0, 30)}`);
+    if (size < minText - 0.05) {
+      bad.push(`text ${size.toFixed(1)} px: ${t.textContent.slice(0, 30)}`);
+    }
   }
   for (const e of board.querySelectorAll('button, summary')) {
     const r = e.getBoundingClientRect();
     if (!r.width || !visible(r)) continue;
     const size = parseFloat(getComputedStyle(e).fontSize);
-    if (size < minText - 0.05) bad.push(`text ${size.toFixed(1)} px: ${e.textContent.slice(0, 30)}`);
+    if (size < minText - 0.05) {
+      bad.push(`text ${size.toFixed(1)} px: ${e.textContent.slice(0, 30)}`);
+    }
   }
   // the words on the page (visible text and the board's texts), rule references left out
   const clone = document.body.cloneNode(true);
-  for (const e of clone.querySelectorAll('[data-rule-ref], script, style, title, .visually-hidden')) e.remove();
+  const left = '[data-rule-ref], script, style, title, .visually-hidden';
+  for (const e of clone.querySelectorAll(left)) e.remove();
   const words = clone.innerText || clone.textContent;
   const svgWords = [...board.querySelectorAll('svg text')].map((t) => t.textContent).join(' ');
   const all = words + ' ' + svgWords;
@@ -78,7 +89,9 @@ SCREEN = r"""([minText, minTarget, pageScroll]) => {
     [/\b(?:P|RC|GL|CL)-[A-Z]+-?\d+\b/, 'rule ID'], [/\b[a-z]+_[a-z_]+\b/, 'identifier'],
     [/(?:^|\s)[A-Z]{1,3}-\d+(?=[\s.,:;)]|$)/, 'code']]) {
     const m = all.match(re);
-    if (m) bad.push(`${what} on the page: "${all.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\s+/g, ' ')}"`);
+    if (!m) continue;
+    const near = all.slice(Math.max(0, m.index - 30), m.index + 40).replace(/\s+/g, ' ');
+    bad.push(`${what} on the page: "${near}"`);
   }
   return bad;
 }"""

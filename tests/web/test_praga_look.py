@@ -44,9 +44,11 @@ RENDER = """async ([table, seat, legal]) => {
     return { label: t.textContent, over: b.right - r.right, height: b.height };
   });
   // elsewhere (the cards' track names and lines, drawn one unit per pixel): its width
-  for (const t of box.querySelectorAll('svg.praga-player text[data-fit], svg.praga-bot text[data-fit]')) {
+  const cards = 'svg.praga-player text[data-fit], svg.praga-bot text[data-fit]';
+  for (const t of box.querySelectorAll(cards)) {
     const b = t.getBoundingClientRect();
-    if (b.width) fitted.push({ label: t.textContent, over: b.width - Number(t.dataset.fit), height: b.height });
+    if (!b.width) continue;
+    fitted.push({ label: t.textContent, over: b.width - Number(t.dataset.fit), height: b.height });
   }
   return fitted.concat([...box.querySelectorAll('g.chip')].map((chip) => {
     const r = chip.querySelector('rect').getBoundingClientRect();

@@ -49,7 +49,8 @@ def _click_board(page: Any, k: int) -> str:
     x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
     size = page.viewport_size
     hit = 0 <= x < size["width"] and 0 <= y < size["height"] and pick.evaluate(
-        "(n, [x, y]) => { const e = document.elementFromPoint(x, y); return !!e && (e === n || n.contains(e)); }",
+        "(n, [x, y]) => { const e = document.elementFromPoint(x, y);"
+        " return !!e && (e === n || n.contains(e)); }",
         [x, y])
     if hit:
         page.mouse.click(x, y)
@@ -97,7 +98,8 @@ def test_a_whole_game_through_the_board_on_one_screen(new_page: Any, server_url:
     page.wait_for_selector("#end:not([hidden])")
     page.screenshot(path=str(artifacts_dir / f"praga-{width}x{height}-end.png"))
     print(f"\n{width}x{height}: {made} decisions through the board, {len(problems)} problems")
-    for line in sorted({p.split(": ", 1)[1].split(" px")[0].rsplit(" ", 1)[0] for p in problems})[:30]:
+    kinds = {p.split(": ", 1)[1].split(" px")[0].rsplit(" ", 1)[0] for p in problems}
+    for line in sorted(kinds)[:30]:
         print("  ", line)
     assert made >= 24
     assert not problems, "\n".join(problems[:40])

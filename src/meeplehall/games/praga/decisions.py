@@ -16,7 +16,6 @@ decisions of seat 0 too (``ParlerPawn``, ``ParlerSite``, ``ParlerOrient``).
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 from functools import cache
 from typing import Any, ClassVar
