@@ -117,7 +117,7 @@ def _bot_lines(s: PragaState) -> list[Message]:
     """The sides the engine plays (solo.py): what everybody sees of them."""
     assert s.bots is not None
     if s.opts.solo_opponent == "dummy":
-        return [M("the dummy: {n} of 16 turns taken (P-SOLO-2: it takes the action tile "
+        return [M("the dummy: {n} of 16 turns taken (it takes the action tile "
                   "furthest along and returns it)", n=s.bots[0][solo.B_TURNS])]
     out = []
     for b, bot in enumerate(s.bots):
