@@ -75,7 +75,7 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
-READ_DEADLINE = 1.0  # seconds a database read may take before the request gets 503
+READ_DEADLINE = 1.5  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
 # Readiness: a write that changes nothing, committed where a move would be.
 _PROBE = "UPDATE alembic_version SET version_num = version_num"

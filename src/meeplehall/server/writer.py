@@ -235,7 +235,8 @@ class MoveWriter:
 
     def _write_waiting(self, item: Append) -> None:
         """Write one move whose table is locked by another session, waiting for the
-        lock on a connection of its own (the pool's, with the default lock timeout)."""
+        lock on a connection of its own (the pool's, with the sessions' lock timeout: 1 s,
+        see meeplehall.server.db; then the move gets 503)."""
         result: Exception | None
         try:
             conn = self.engine.raw_connection()
