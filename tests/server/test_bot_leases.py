@@ -3,18 +3,25 @@ other process takes its lapsed lease over and finishes the game."""
 
 from __future__ import annotations
 
+import asyncio
 import signal
 import subprocess
 import time
+from datetime import timedelta
 from typing import Any
 
 import httpx
+import pytest
 from sqlalchemy import create_engine, text
 from tools.services import TempPostgres
 
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
+from meeplehall.server import db as db_module
+from meeplehall.server import service as service_module
+from meeplehall.server.db import ensure_schema, make_engine
+from meeplehall.server.service import TableService
 from tests.server.conftest import make_client
 from tests.server.helpers import GAME, QUICK, join, new_table, random_move, wait_finished
 from tests.server.procs import running_server
@@ -104,3 +111,61 @@ def test_no_moment_without_a_lease_when_a_bot_is_to_move(db_url: str) -> None:
         _wait_moved(other, first, 0)
         _wait_moved(other, mixed, handed["seq"])
         assert all(holder != leases[0][1] for _, holder in _leases(db_url))
+
+
+def test_a_clean_shutdown_gives_its_leases_up_and_a_restart_resumes_at_once(
+        sqlite_url: str) -> None:
+    """The process shuts down while a bot is to move at two tables (its driver never ran:
+    the leases are the ones taken with the changes); the restarted process, with a lease
+    time far longer than the test waits, moves those bots at once."""
+    with make_client(sqlite_url, bot_lease=60.0, bot_think_time=0.5) as first:
+        first.app.state.bots.kick = lambda _table_id: None  # type: ignore[attr-defined]
+        opened = new_table(first, ["random", "human"])["id"]
+        mixed = new_table(first, ["human", "random"])["id"]
+        token = join(first, mixed, 0)
+        rng = Rng.from_seed(9)
+        while first.get(f"/api/tables/{mixed}/view").json()["to_move"] == 0:
+            random_move(first, mixed, [token, ""], rng)
+        handed = first.get(f"/api/tables/{mixed}/view").json()
+        assert [t for t, _ in _leases(sqlite_url)] == [opened, mixed]
+    engine = make_engine(sqlite_url)
+    lapsed = asyncio.run(TableService(engine).lapsed_leases())
+    engine.dispose()
+    assert sorted(lapsed) == [opened, mixed]  # let lapse on the way out
+    with make_client(sqlite_url, bot_lease=60.0, bot_think_time=0.5) as again:
+        _wait_moved(again, opened, 0, timeout=10)
+        _wait_moved(again, mixed, handed["seq"], timeout=10)
+
+
+def test_a_skewed_host_clock_changes_nothing(db_url: str,
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    """Leases expire on the database's clock: a process whose own clock runs two minutes
+    ahead neither sees a running lease as lapsed nor takes it; one whose clock runs two
+    minutes behind still sees a lapsed lease as lapsed."""
+    engine = make_engine(db_url)
+    ensure_schema(engine)
+    service = TableService(engine)
+    real = db_module.now
+
+    async def scenario() -> None:
+        table = (await service.create(GAME, dict(QUICK), 3, ["human", "human"])).table_id
+        assert await service.take_lease(table, "live-process", 30.0)
+        for skew in (120, -120):
+            monkeypatch.setattr(service_module, "now", lambda s=skew: real() + timedelta(
+                seconds=s))
+            monkeypatch.setattr(db_module, "now", lambda s=skew: real() + timedelta(
+                seconds=s))
+            assert await service.lapsed_leases() == []
+            assert not await service.take_lease(table, "skewed-process", 30.0)
+        assert await service.take_lease(table, "live-process", 0.2)  # renewed, shortly
+        await asyncio.sleep(0.5)
+        monkeypatch.setattr(service_module, "now", lambda: real() - timedelta(seconds=120))
+        assert await service.lapsed_leases() == [table]
+        assert await service.take_lease(table, "skewed-process", 30.0)
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        service.close()
+        engine.dispose()
+    assert _leases(db_url) == [(_leases(db_url)[0][0], "skewed-process")]

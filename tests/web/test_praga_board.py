@@ -48,7 +48,7 @@ def _open_table(new_page: Any, server_url: str, join: bool = True) -> tuple[Any,
     else:
         page.goto(f"{server_url}/#/table/{table['id']}")
     page.wait_for_selector("svg.praga-board [data-part='crane']")
-    page.wait_for_selector(".praga-table [data-part='player-1']")
+    page.wait_for_selector(".praga-table [data-part='player-1']", state="attached")
     return page, table["id"]
 
 

@@ -38,11 +38,18 @@ RENDER = """async ([table, seat, legal]) => {
   document.body.append(box);
   await board.renderBoard(box, view, { seat, legal, t: i18n.t, tr: i18n.tr, choose: () => {} });
   // a text fitted to its section (the tier costs beside a grid): its frame is its box
-  const fitted = [...box.querySelectorAll('text[data-fit]')].map((t) => {
+  const fitted = [...box.querySelectorAll('g.section text[data-fit]')].map((t) => {
     const r = t.closest('g.section').querySelector('rect.frame').getBoundingClientRect();
     const b = t.getBoundingClientRect();
     return { label: t.textContent, over: b.right - r.right, height: b.height };
   });
+  // elsewhere (the cards' track names and lines, drawn one unit per pixel): its width
+  const cards = 'svg.praga-player text[data-fit], svg.praga-bot text[data-fit]';
+  for (const t of box.querySelectorAll(cards)) {
+    const b = t.getBoundingClientRect();
+    if (!b.width) continue;
+    fitted.push({ label: t.textContent, over: b.width - Number(t.dataset.fit), height: b.height });
+  }
   return fitted.concat([...box.querySelectorAll('g.chip')].map((chip) => {
     const r = chip.querySelector('rect').getBoundingClientRect();
     const t = chip.querySelector('text').getBoundingClientRect();
@@ -61,13 +68,13 @@ CHIP_KEYS += [f"grow {track} {res}" for track in ("mine", "quarry") for res in (
 def _language(page: Any, lang: str) -> None:
     page.select_option("#language", lang)
     page.wait_for_function("(l) => document.documentElement.lang === l", arg=lang)
-    page.wait_for_selector(".praga-table [data-part='player-0']")
+    page.wait_for_selector(".praga-table [data-part='player-0']", state="attached")
 
 
 def _open(new_page: Any, server_url: str, table: int, seat: int = 0) -> Any:
     page = new_page()
     join_by_link(page, f"{server_url}/#/table/{table}/join/{seat}")
-    page.wait_for_selector(".praga-table [data-part='player-0']")
+    page.wait_for_selector(".praga-table [data-part='player-0']", state="attached")
     return page
 
 

@@ -24,6 +24,7 @@ import json
 import logging
 import traceback
 from collections.abc import AsyncIterator, Awaitable, Callable
+from functools import partial
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
@@ -33,7 +34,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from starlette.websockets import WebSocketDisconnect
 
-from meeplehall.ai.base import BOTS, analyse
+from meeplehall.ai.base import BOTS
 from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
 from meeplehall.server.bots import BotDriver, bot_seed
@@ -55,6 +56,8 @@ from meeplehall.server.headers import (
     security_headers,
     with_headers,
 )
+from meeplehall.server.health import PROBE_TIMEOUT, Readiness
+from meeplehall.server.heavy import HeavyPool
 from meeplehall.server.limits import (
     LimitConfig,
     Limits,
@@ -90,7 +93,6 @@ log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
 LOG_PAGE = 200  # log entries per page of GET /tables/{id}/log at most
-HEALTH_TIMEOUT = 1.0  # seconds the database and Redis have to answer /api/health
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
@@ -175,7 +177,7 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
                bot_workers: int = 2, bot_lease: float = 15.0,
-               limits: LimitConfig | None = None) -> FastAPI:
+               limits: LimitConfig | None = None, heavy_workers: int = 0) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -188,6 +190,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
         limits: rate limits of costly requests and spectator sockets (default:
             :func:`meeplehall.server.limits.default_limits`).
+        heavy_workers: worker processes for analyses (0: a thread of this process;
+            see :mod:`meeplehall.server.heavy`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -201,6 +205,9 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)
     costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
+    heavy = HeavyPool(heavy_workers)
+    readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
+                          hub.connections)
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: FastAPI) -> AsyncIterator[None]:
@@ -214,6 +221,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             yield
         finally:
             await bots.close()
+            heavy.close()
             await costly.close()
             await hub.close()
             service.close()
@@ -287,20 +295,33 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- catalogue and tables -------------------------------------------------------------
 
-    @app.get("/api/health", responses={503: {"description": "the database or Redis "
-                                              "is down; Retry-After says when to ask again"}})
+    _unready: dict[int | str, dict[str, Any]] = {503: {"description": (
+        "no write can be committed now (the database is down, full, read-only or "
+        "locked); Retry-After says when to ask again")}}
+
+    @app.get("/api/health/live")
+    async def health_live() -> dict[str, Any]:
+        """``200`` while the process answers (no database or Redis I/O): for a
+        supervisor that restarts a process that stopped answering."""
+        return {"status": "alive"}
+
+    async def _ready() -> JSONResponse:
+        status, body = await readiness.check()
+        headers = {"Retry-After": str(round(RETRY_AFTER))} if status != 200 else None
+        return JSONResponse(body, status_code=status, headers=headers)
+
+    @app.get("/api/health/ready", responses=_unready)
+    async def health_ready() -> JSONResponse:
+        """``200`` with ``status`` ``ok``, or ``degraded`` while Redis is down (moves
+        are still committed), when a write probe commits within a second; otherwise
+        ``503`` (``status`` ``unavailable``) naming what failed. For a load balancer:
+        see :mod:`meeplehall.server.health`."""
+        return await _ready()
+
+    @app.get("/api/health", responses=_unready)
     async def health() -> JSONResponse:
-        """``ok`` when the database and (where configured) Redis answer within a second;
-        otherwise ``503`` naming what is down. A load balancer may poll it."""
-        database, redis = await asyncio.gather(service.ping(HEALTH_TIMEOUT),
-                                               hub.ping(HEALTH_TIMEOUT))
-        ok = database is None and (redis is None or redis == "not configured")
-        body = {"ok": ok, "database": database or "ok", "redis": redis or "ok",
-                "connections": hub.connections()}
-        if ok:
-            return JSONResponse(body)
-        return JSONResponse(body, status_code=503,
-                            headers={"Retry-After": str(round(RETRY_AFTER))})
+        """The same as ``/api/health/ready``."""
+        return await _ready()
 
     @app.get("/api/games", response_model=GamesOut)
     async def list_games() -> dict[str, Any]:
@@ -392,9 +413,14 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
     async def spectate(table_id: TableId, request: Request) -> JSONResponse:
+        """The spectator's view. A table this process holds is served from memory when
+        the database does not answer within 0.1 s (header ``X-From-Memory: 1``)."""
         await costly.take("view", client_address(request.scope))
-        live = await service.get_live(table_id)
-        return view_response(live, None, live.view(None))
+        live, held = await service.live_for_view(table_id)
+        reply = view_response(live, None, live.view(None))
+        if held:
+            reply.headers["X-From-Memory"] = "1"
+        return reply
 
     @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
     async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> JSONResponse:
@@ -426,8 +452,9 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         labels = {a["text"]: a["label"] for a in live.legal()}
         legal_actions = game.legal_actions(state)
         seed = bot_seed(live.seed, seat, seq)
-        ranked = await asyncio.to_thread(
-            lambda: analyse(game, game.player_view(state, seat), legal_actions, bot, seed))
+        ranked = await heavy.analyse(client_address(request.scope), game.name,
+                                     game.player_view(state, seat),
+                                     [str(a) for a in legal_actions], bot, seed)
         return {"table_id": table_id, "seq": seq, "seat": seat, "bot": bot,
                 "decision": live.decision(),
                 "ranked": [{"text": str(a),

@@ -14,13 +14,15 @@ person's move, or opening a table where a bot moves first) takes the lease in it
 transaction, so there is no moment at which a bot is to move and no lease exists. Every
 process looks for lapsed leases every third of the lease time and takes those tables
 over: when the driving process dies, its tables' bots go on from another one within
-about a lease time.
+about a lease time. Expiries are computed and compared by the database (its ``now()``),
+never on a host's clock, so a process whose clock is skewed neither takes live leases
+nor keeps lapsed ones; a process that shuts down cleanly lets all its leases lapse, so
+a restarted one resumes its tables at once (another within a third of a lease time).
 """
 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import secrets
@@ -183,9 +185,14 @@ class BotDriver:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
         self._pool.shutdown(wait=False, cancel_futures=True)
-        for table_id in list(self._held):  # another process may take them at once
-            with contextlib.suppress(Exception):
-                await self._release(table_id)
+        # Every lease of this process, also those taken with a person's move, lapses
+        # now: another process takes the tables at its next look, this one restarted
+        # at once.
+        self._held.clear()
+        try:
+            await self.service.expire_leases(self.holder)
+        except Exception as exc:  # they lapse instead
+            log.warning("cannot give up the bots' leases (%s)", type(exc).__name__)
 
 
 class _IllegalChoice(Exception):

@@ -49,6 +49,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
                         help="seconds a process holds a table's bots; another process takes "
                              "over a lapsed lease (default 15; at least twice the think time)")
+    parser.add_argument("--heavy-workers", type=int, default=0, metavar="N",
+                        help="worker processes for analyses, so that they never run in the "
+                             "server's interpreter (default 0: a thread of the server)")
     parser.add_argument("--limit", action="append", default=[], metavar="KIND=RATE,BURST",
                         help="requests per second and bursts from one client address, for "
                              "KIND create, import, replay, analysis, view, log, ws, sync or "
@@ -295,7 +298,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(url, args.redis, move_rate=args.move_rate,
                          bot_think_time=args.bot_think_time, bot_lease=args.bot_lease,
-                         limits=limit_config(args))
+                         limits=limit_config(args), heavy_workers=args.heavy_workers)
     except StorageError as exc:
         print(f"meeplehall server: {exc}", file=sys.stderr)
         return 2

@@ -32,6 +32,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     inspect,
     text,
 )
@@ -39,9 +40,17 @@ from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import StaticPool
+from sqlalchemy.sql.elements import ColumnElement
 
 NAME_COLUMN = 64  # characters the seats.name column holds (names are at most 24)
 MIGRATIONS = Path(__file__).resolve().parent / "migrations"
+SQLITE_BUSY_MS = 2_000  # a SQLite write waits this long for another process's writer
+# PostgreSQL, every statement of every session (but the migrations): reads and writes
+# fail fast, as a 503 with Retry-After, instead of queueing behind a lock or a stuck
+# query for longer than a client or the proxy waits.
+PG_STATEMENT_TIMEOUT_MS = 2_000
+PG_LOCK_TIMEOUT_MS = 1_000
+POOL_TIMEOUT = 1.0  # seconds a request waits for a pooled connection
 _PG_MIGRATION_LOCK = 0x6D65_6570  # pg_advisory_xact_lock key: one migrator at a time
 
 # BIGINT in PostgreSQL; INTEGER in SQLite, where only INTEGER PRIMARY KEY autoincrements.
@@ -120,6 +129,26 @@ def now() -> datetime:
     return datetime.now(UTC)
 
 
+# The database's own clock, for the bots' leases: every process compares expiries with
+# one clock, so a host whose clock runs fast or slow neither takes live leases nor keeps
+# lapsed ones. SQLite's text timestamps in SQLAlchemy's format (six fraction digits).
+_SQLITE_STAMP = "%Y-%m-%d %H:%M:%f000"
+
+
+def db_now(dialect: str) -> ColumnElement[Any]:
+    """The database's current time, in SQL."""
+    if dialect == "sqlite":
+        return func.strftime(_SQLITE_STAMP, "now")
+    return func.now()
+
+
+def db_later(dialect: str, seconds: float) -> ColumnElement[Any]:
+    """The database's current time plus ``seconds``, in SQL."""
+    if dialect == "sqlite":
+        return func.strftime(_SQLITE_STAMP, "now", f"{seconds:+.3f} seconds")
+    return func.now() + func.make_interval(0, 0, 0, 0, 0, 0, float(seconds))
+
+
 def describe_url(url: str | URL) -> str:
     """The URL with any password hidden, for messages and the start banner."""
     try:
@@ -151,11 +180,12 @@ def make_engine(url: str) -> Engine:
         memory = parsed.database in (None, "", ":memory:")
         if not memory:
             Path(str(parsed.database)).expanduser().parent.mkdir(parents=True, exist_ok=True)
-        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False, "timeout": 30}}
+        kwargs: dict[str, Any] = {"connect_args": {"check_same_thread": False,
+                                                   "timeout": SQLITE_BUSY_MS / 1000}}
         if memory:
             kwargs["poolclass"] = StaticPool
         else:
-            kwargs.update(pool_size=8, max_overflow=8)
+            kwargs.update(pool_size=8, max_overflow=8, pool_timeout=POOL_TIMEOUT)
         engine = create_engine(parsed, **kwargs)
 
         @event.listens_for(engine, "connect")
@@ -165,7 +195,7 @@ def make_engine(url: str) -> Engine:
             # In the WAL before the reply is sent: durable against a process crash.
             cursor.execute("PRAGMA synchronous=NORMAL")
             cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=30000")
+            cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
             cursor.close()
 
         return engine
@@ -176,9 +206,15 @@ def make_engine(url: str) -> Engine:
         # Pre-ping (a round trip on each checkout): after the database restarts, the
         # first request gets a fresh connection instead of an error. Moves do not pay
         # it: the move writer keeps its connection (meeplehall.server.writer).
-        return create_engine(parsed.set(drivername="postgresql+psycopg"),
+        options = (f"-c statement_timeout={PG_STATEMENT_TIMEOUT_MS} "
+                   f"-c lock_timeout={PG_LOCK_TIMEOUT_MS}")
+        given = parsed.query.get("options")
+        if isinstance(given, str) and given:  # the URL's own settings come last and win
+            options = f"{options} {given}"
+        return create_engine(parsed.set(drivername="postgresql+psycopg").difference_update_query(
+                                 ["options"]),
                              pool_size=10, max_overflow=20, pool_pre_ping=True,
-                             pool_timeout=10)
+                             pool_timeout=POOL_TIMEOUT, connect_args={"options": options})
     raise StorageError(f"unsupported database {backend!r}: use sqlite:///PATH or "
                        "postgresql+psycopg://user:password@host:port/database")
 
@@ -207,6 +243,9 @@ def ensure_schema(engine: Engine) -> None:
     try:
         with engine.begin() as connection:
             if engine.dialect.name == "postgresql":
+                # Migrations may take long and wait for another process's migration.
+                connection.execute(text("SET LOCAL statement_timeout = 0"))
+                connection.execute(text("SET LOCAL lock_timeout = 0"))
                 connection.execute(text("SELECT pg_advisory_xact_lock(:k)"),
                                    {"k": _PG_MIGRATION_LOCK})
             current = MigrationContext.configure(connection).get_current_revision()

@@ -82,6 +82,8 @@ def outage(exc: BaseException) -> Unavailable | None:
 
     import sqlalchemy.exc as sa
 
+    if isinstance(exc, Unavailable):  # a read past its deadline (server.service)
+        return exc
     lost = isinstance(exc, sa.OperationalError | sa.InterfaceError | sa.TimeoutError
                       | sqlite3.OperationalError) or (
         isinstance(exc, sa.DBAPIError) and exc.connection_invalidated)

@@ -3,11 +3,16 @@
 ``replay_rows`` turns database rows into the pieces of a :class:`Live`; it is a pure
 function, so the server runs it in a worker thread and installs the result on the event
 loop.
+
+A live table keeps snapshots of its state after every :data:`SNAPSHOT_EVERY` active
+moves (states are never changed once made: ``Game.apply`` returns a new one), so an undo
+or a replay view rebuilds from the nearest snapshot at or before the point it needs and
+replays fewer than that many moves, whatever the length of the game.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -17,6 +22,9 @@ from meeplehall.core.protocol import Game, IllegalActionError
 
 MOVE = "move"
 UNDO = "undo"
+SNAPSHOT_EVERY = 32  # active moves between two snapshots of a live table's state
+# k -> (seq of the k-th active move, the state after the first k active moves)
+Snapshots = dict[int, tuple[int, Any]]
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,6 +73,7 @@ class Built:
     seq: int
     undo_seqs: list[int]
     notes: list[tuple[int, str]]
+    snapshots: Snapshots = field(default_factory=dict)  # taken while replaying
 
 
 class CorruptLog(RuntimeError):
@@ -114,10 +123,21 @@ def views_builder(game: Game) -> Any:
 
 
 def replay_entries(game: Game, params: dict[str, Any], seed: int,
-                   entries: Sequence[Entry]) -> Any:
-    """The state after ``entries`` (which are known to replay)."""
-    state = game.initial_state(params, seed)
-    for entry in entries:
+                   entries: Sequence[Entry],
+                   snapshots: Mapping[int, tuple[int, Any]] | None = None) -> Any:
+    """The state after ``entries`` (which are known to replay), from the latest of
+    ``snapshots`` that lies on their path (its k-th entry's seq matches), else from the
+    start."""
+    start, state, known = 0, None, snapshots or {}
+    for k in sorted(known, reverse=True):
+        if k <= len(entries):
+            seq, snapshot = known[k]
+            if entries[k - 1].seq == seq:
+                start, state = k, snapshot
+                break
+    if state is None:
+        state = game.initial_state(params, seed)
+    for entry in entries[start:]:
         state = game.apply(state, game.parse_action(entry.action))
     return state
 
@@ -133,6 +153,7 @@ def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Ro
         base = Built(game.initial_state(params, seed), [], 0, [], [])
     state, entries = base.state, list(base.entries)
     undo_seqs, notes, seq = list(base.undo_seqs), list(base.notes), base.seq
+    snapshots: Snapshots = {}
     for row in rows:
         seq = row.seq
         if row.note:
@@ -150,7 +171,9 @@ def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Ro
         except (IllegalActionError, ValueError) as exc:
             raise CorruptLog(f"stored move {row.seq} does not replay: {exc}") from None
         entries.append(Entry(row.seq, mover if mover is not None else -1, text, reveal))
-    return Built(state, entries, seq, undo_seqs, notes)
+        if len(entries) % SNAPSHOT_EVERY == 0:
+            snapshots[len(entries)] = (row.seq, state)
+    return Built(state, entries, seq, undo_seqs, notes, snapshots)
 
 
 @dataclass
@@ -169,6 +192,8 @@ class Live:
     seq: int = 0
     undo_seqs: list[int] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
+    # The state every SNAPSHOT_EVERY active moves (for undo and replay views).
+    snapshots: Snapshots = field(default_factory=dict)
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)
     # Per view, the marshal bytes of its members that diffs have compared (see
     # meeplehall.server.patch.diff): they go with the view to the next diff.
@@ -193,6 +218,12 @@ class Live:
     summaries: dict[int | None, dict[str, Any]] = field(default_factory=dict)
 
     def install(self, built: Built) -> None:
+        count = len(built.entries)
+        for k in [k for k in self.snapshots if k > count]:  # taken back
+            del self.snapshots[k]
+        self.snapshots.update(built.snapshots)
+        if count and count % SNAPSHOT_EVERY == 0:
+            self.snapshots[count] = (built.entries[-1].seq, built.state)
         self.state = built.state
         self.entries = built.entries
         self.seq = built.seq

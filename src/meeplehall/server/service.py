@@ -20,12 +20,11 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta
 from functools import partial
 from typing import Any, TypeVar
 
 import anyio.to_thread
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.exc import IntegrityError
 
@@ -33,8 +32,26 @@ from meeplehall.ai.base import BOTS
 from meeplehall.core.protocol import Game, IllegalActionError, validate_params
 from meeplehall.core.record import GameRecord, RecordError, replay
 from meeplehall.core.rng import check_seed, new_seed
-from meeplehall.server.db import LeaseRow, MoveRow, SeatRow, TableRow, now
-from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from meeplehall.server.db import (
+    SQLITE_BUSY_MS,
+    LeaseRow,
+    MoveRow,
+    SeatRow,
+    TableRow,
+    db_later,
+    db_now,
+    now,
+)
+from meeplehall.server.errors import (
+    RETRY_AFTER,
+    Conflict,
+    Forbidden,
+    Invalid,
+    NotFound,
+    Unauthorized,
+    Unavailable,
+    outage,
+)
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -58,6 +75,10 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
+READ_DEADLINE = 1.5  # seconds a database read may take before the request gets 503
+MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
+# Readiness: a write that changes nothing, committed where a move would be.
+_PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
 Listener = Callable[[int, int, bool], None]
 SeatListener = Callable[[int, int, str | None], None]  # table, seat, its token hash now
@@ -124,6 +145,24 @@ class TableService:
         """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
+    async def _read(self, fn: Callable[..., T], *args: Any,
+                    deadline: float = READ_DEADLINE) -> T:
+        """Run a database read in a worker thread, for at most ``deadline`` seconds
+        (:data:`READ_DEADLINE`): past it the thread is abandoned (it ends with the statement, which
+        PostgreSQL cancels at its ``statement_timeout``) and the request gets 503 with
+        ``Retry-After``, so a hung database or a lock never holds a request longer.
+
+        Raises:
+            Unavailable: no answer within the deadline.
+        """
+        try:
+            with anyio.fail_after(deadline):
+                return await anyio.to_thread.run_sync(partial(fn, *args),
+                                                      abandon_on_cancel=True)
+        except TimeoutError:
+            raise Unavailable(f"the database did not answer within {deadline:g} s: "
+                              "try again shortly", retry_after=RETRY_AFTER) from None
+
     async def _write_thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run a write transaction on a writer thread."""
         if self._writer is None:
@@ -186,7 +225,7 @@ class TableService:
 
     async def probe(self, table_id: int) -> Probe:
         # In a thread like every read: a slow or locked database must not stop the loop.
-        found = await self._thread(self._probe_sync, table_id)
+        found = await self._read(self._probe_sync, table_id)
         if found is None:
             raise NotFound(f"no table {table_id}")
         return found
@@ -204,21 +243,46 @@ class TableService:
                     for r in conn.execute(query.order_by(MoveRow.seq))]
         return header, rows
 
-    def _ping_sync(self) -> None:
-        with self.engine.connect() as conn:
-            conn.execute(select(1))
+    def write_probe(self, timeout: float = 1.0) -> None:
+        """Commit a write that changes nothing (readiness, :mod:`meeplehall.server.health`):
+        it fails where a move's commit would (a full disk, a read-only or unreachable
+        database, a lock held longer than ``timeout`` seconds).
 
-    async def ping(self, timeout: float) -> str | None:
-        """None when the database answers a trivial query within ``timeout`` seconds,
-        else what went wrong (for ``/api/health``)."""
+        Raises:
+            sqlalchemy.exc.SQLAlchemyError: the write could not be committed.
+        """
+        millis = max(1, round(timeout * 1000))
+        with self.engine.connect() as conn:
+            if conn.dialect.name == "postgresql":
+                with conn.begin():
+                    conn.execute(text(f"SET LOCAL statement_timeout = {millis}"))
+                    conn.execute(text(f"SET LOCAL lock_timeout = {millis}"))
+                    conn.execute(text(_PROBE))
+            else:
+                conn.exec_driver_sql(f"PRAGMA busy_timeout={millis}")
+                try:
+                    conn.execute(text(_PROBE))
+                    conn.commit()
+                finally:
+                    conn.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+
+    async def live_for_view(self, table_id: int) -> tuple[Live, bool]:
+        """The table for a spectator's view, and whether it comes from memory unchecked:
+        a table this process holds is checked against the database for at most
+        :data:`MEMORY_WAIT` seconds, and served as held when the database is slower
+        (a lock, a stuck query) or unreachable; any other table is read as usual."""
+        live = self._live.get(table_id)
+        if live is None:
+            return await self.get_live(table_id), False
         try:
-            # asyncio's own pool, not anyio's: a timed-out ping is abandoned, not awaited.
-            await asyncio.wait_for(asyncio.to_thread(self._ping_sync), timeout)
-        except TimeoutError:
-            return f"no answer within {timeout:g} s"
+            probe = await self._read(self._probe_sync, table_id, deadline=MEMORY_WAIT)
         except Exception as exc:
-            return f"unavailable ({type(exc).__name__})"
-        return None
+            if outage(exc) is None:
+                raise
+            return live, True
+        if probe is None:
+            raise NotFound(f"no table {table_id}")
+        return await self.get_live(table_id, probe=probe), False
 
     def _unfinished_sync(self, ids: list[int]) -> list[int]:
         with self.engine.connect() as conn:
@@ -259,13 +323,13 @@ class TableService:
             live.seats = _seat_infos(probe)
             return live
         if live is not None:
-            _, rows = await self._thread(self._load_sync, table_id, live.seq)
+            _, rows = await self._read(self._load_sync, table_id, live.seq)
             if not any(r.kind == UNDO for r in rows):
                 live.install(await self._thread(
                     replay_rows, live.game, live.params, live.seed, rows, live.built()))
                 live.seats = _seat_infos(probe)
                 return live
-        header, rows = await self._thread(self._load_sync, table_id, None)
+        header, rows = await self._read(self._load_sync, table_id, None)
         if header is None:
             raise NotFound(f"no table {table_id}")
         game = games().get(header.game)
@@ -357,7 +421,7 @@ class TableService:
 
     async def list_tables(self, game: str | None, finished: bool | None, limit: int,
                           offset: int) -> list[dict[str, Any]]:
-        return await self._thread(self._list_sync, game, finished, limit, offset)
+        return await self._read(self._list_sync, game, finished, limit, offset)
 
     def summary(self, live: Live) -> dict[str, Any]:
         return {"id": live.table_id, "game": live.game.name, "params": live.params,
@@ -375,17 +439,18 @@ class TableService:
             return [r[0] for r in rows]
 
     async def unfinished_bot_tables(self) -> list[int]:
-        return await self._thread(self._unfinished_bot_tables_sync)
+        return await self._read(self._unfinished_bot_tables_sync)
 
     # -- bot leases -------------------------------------------------------------------------
 
     def _take_lease_sync(self, table_id: int, holder: str, seconds: float) -> bool:
-        stamp = now()
-        until = stamp + timedelta(seconds=seconds)
+        # Expiries on the database's clock, never this host's (see meeplehall.server.db).
+        dialect = self.engine.dialect.name
+        until = db_later(dialect, seconds)
         with self._write() as conn:
             renewed = conn.execute(update(LeaseRow).where(
                 LeaseRow.table_id == table_id,
-                (LeaseRow.holder == holder) | (LeaseRow.expires_at < stamp))
+                (LeaseRow.holder == holder) | (LeaseRow.expires_at < db_now(dialect)))
                 .values(holder=holder, expires_at=until))
             if renewed.rowcount == 1:
                 return True
@@ -410,20 +475,32 @@ class TableService:
     async def drop_lease(self, table_id: int, holder: str) -> None:
         await self._write_thread(self._drop_lease_sync, table_id, holder)
 
+    def _expire_leases_sync(self, holder: str) -> int:
+        with self._write() as conn:
+            return int(conn.execute(update(LeaseRow).where(LeaseRow.holder == holder).values(
+                expires_at=db_later(self.engine.dialect.name, -1.0))).rowcount)
+
+    async def expire_leases(self, holder: str) -> int:
+        """Let every lease of ``holder`` lapse now (a clean shutdown): another process
+        takes those tables over at its next look, and this one restarted at once.
+        Lapsed, not deleted: a lapsed lease is how the others find the table. Returns
+        how many there were."""
+        return await self._write_thread(self._expire_leases_sync, holder)
+
     def _lapsed_leases_sync(self) -> list[int]:
         with self.engine.connect() as conn:
-            return [r[0] for r in conn.execute(
-                select(LeaseRow.table_id).where(LeaseRow.expires_at < now()))]
+            return [r[0] for r in conn.execute(select(LeaseRow.table_id).where(
+                LeaseRow.expires_at < db_now(self.engine.dialect.name)))]
 
     async def lapsed_leases(self) -> list[int]:
         """Tables whose bots' driver let its lease lapse (its process died, say)."""
-        return await self._thread(self._lapsed_leases_sync)
+        return await self._read(self._lapsed_leases_sync)
 
     # -- creating tables ------------------------------------------------------------------
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
-                           finished: bool, lease: tuple[str, datetime] | None
+                           finished: bool, lease: tuple[str, float] | None
                            ) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
@@ -440,8 +517,9 @@ class TableService:
                      "action": e.action, "undone": False, "note": None, "created_at": stamp}
                     for e in moves])
             if lease is not None:  # a bot moves first: its lease comes with the table
-                conn.execute(insert(LeaseRow).values(table_id=table_id, holder=lease[0],
-                                                     expires_at=lease[1]))
+                conn.execute(insert(LeaseRow).values(
+                    table_id=table_id, holder=lease[0],
+                    expires_at=db_later(self.engine.dialect.name, lease[1])))
         return table_id, stamp
 
     def _check_seats(self, game: Game, state: Any, seats: Sequence[str] | None) -> list[str]:
@@ -596,14 +674,13 @@ class TableService:
         return live
 
     def _lease_for(self, kinds: Sequence[str], to_move: int | None
-                   ) -> tuple[str, datetime] | None:
+                   ) -> tuple[str, float] | None:
         """The bots' lease to take with a change after which ``to_move`` is to move:
-        (holder, until) when that seat is a bot's, else None."""
+        (holder, seconds from the database's now) when that seat is a bot's, else None."""
         if self.bot_lease is None or to_move is None or not 0 <= to_move < len(kinds) \
                 or kinds[to_move] == HUMAN:
             return None
-        holder, seconds = self.bot_lease
-        return holder, now() + timedelta(seconds=seconds)
+        return self.bot_lease
 
     async def submit(self, table_id: int, seat: int, text: str, expected_seq: int,
                      note: str | None = None, token_hash: str | None = None) -> Live:
@@ -644,7 +721,7 @@ class TableService:
     async def _commit(self, live: Live, seq: int, kind: str, seat: int, action: str,
                       note: str | None, undone: Sequence[int], finished: bool,
                       token_hash: str | None, built: Built,
-                      lease: tuple[str, datetime] | None = None) -> None:
+                      lease: tuple[str, float] | None = None) -> None:
         """Write the entry, then (only then) update the cache and tell listeners."""
         try:
             await self._moves.append(live.table_id, seq, kind, seat, action, note, undone,
@@ -677,7 +754,9 @@ class TableService:
                                seq=live.seq)
             keep = live.entries[:-take]
             undone = [e.seq for e in live.entries[-take:]]
-            state = await self._thread(replay_entries, live.game, live.params, live.seed, keep)
+            # From the nearest snapshot: fewer than SNAPSHOT_EVERY moves replayed.
+            state = await self._thread(replay_entries, live.game, live.params, live.seed,
+                                       keep, dict(live.snapshots))
             seq = live.seq + 1
             await asyncio.shield(self._commit(
                 live, seq, UNDO, seat, f"undo {take}", None, undone, False, token_hash,
@@ -705,9 +784,10 @@ class TableService:
         if k == len(live.entries):
             return live.view(seat)
         entries = live.entries[:k]
+        snapshots = dict(live.snapshots)
 
         def build() -> dict[str, Any]:
-            state = replay_entries(live.game, live.params, live.seed, entries)
+            state = replay_entries(live.game, live.params, live.seed, entries, snapshots)
             view: dict[str, Any] = live.game.player_view(state, seat)
             return view
 

@@ -39,7 +39,6 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.engine import Engine
@@ -75,8 +74,11 @@ _PG_ROW = "(%s::bigint, %s::integer, %s::varchar, %s::integer, %s::text, %s::tex
 _MARK_UNDONE = "UPDATE moves SET undone = ? WHERE table_id = ? AND seq = ?"
 # A person's move that hands the table to a bot takes the bots' lease in its own
 # transaction, unless a lease is there already (see meeplehall.server.bots).
-_TAKE_LEASE = ("INSERT INTO bot_leases (table_id, holder, expires_at) VALUES (?, ?, ?) "
+# Its expiry is on the database's clock: ``now() + seconds`` (meeplehall.server.db).
+_TAKE_LEASE = ("INSERT INTO bot_leases (table_id, holder, expires_at) VALUES (?, ?, {}) "
                "ON CONFLICT (table_id) DO NOTHING")
+_LATER = {"sqlite": "strftime('%Y-%m-%d %H:%M:%f000', 'now', printf('%+.3f seconds', ?))",
+          "postgresql": "now() + make_interval(secs => ?::float8)"}
 _MARK_FINISHED = "UPDATE game_tables SET finished = ? WHERE id = ?"
 
 
@@ -94,7 +96,7 @@ class Append:
     finished: bool
     token_hash: str | None
     future: asyncio.Future[None] = field(repr=False)
-    lease: tuple[str, datetime] | None = None  # (holder, until): take the bots' lease
+    lease: tuple[str, float] | None = None  # (holder, seconds): take the bots' lease
 
 
 class MoveWriter:
@@ -112,7 +114,7 @@ class MoveWriter:
         self._mark = mark
         self._sql = {name: sql.replace("?", mark) for name, sql in (
             ("undone", _MARK_UNDONE), ("finished", _MARK_FINISHED),
-            ("lease", _TAKE_LEASE))}
+            ("lease", _TAKE_LEASE.format(_LATER[engine.dialect.name])))}
         stamp_type: Any = MoveRow.__table__.c.created_at.type
         convert = stamp_type._cached_bind_processor(engine.dialect)
         # SQLite stores timestamps as text in SQLAlchemy's format; psycopg takes datetimes.
@@ -127,9 +129,9 @@ class MoveWriter:
     async def append(self, table_id: int, seq: int, kind: str, seat: int, action: str,
                      note: str | None, undone: Sequence[int], finished: bool,
                      token_hash: str | None,
-                     lease: tuple[str, datetime] | None = None) -> None:
+                     lease: tuple[str, float] | None = None) -> None:
         """Append one entry; returns once it is committed. With ``lease`` (holder,
-        until), the table's bots' lease is taken in the same transaction when no lease
+        seconds), the table's bots' lease is taken in the same transaction when no lease
         row exists.
 
         Raises:
@@ -233,7 +235,8 @@ class MoveWriter:
 
     def _write_waiting(self, item: Append) -> None:
         """Write one move whose table is locked by another session, waiting for the
-        lock on a connection of its own (the pool's, with the default lock timeout)."""
+        lock on a connection of its own (the pool's, with the sessions' lock timeout: 1 s,
+        see meeplehall.server.db; then the move gets 503)."""
         result: Exception | None
         try:
             conn = self.engine.raw_connection()
@@ -368,7 +371,7 @@ class MoveWriter:
             if item.finished:
                 finished.append((True, item.table_id))
             if item.lease is not None:
-                leases.append((item.table_id, item.lease[0], self._stamp(item.lease[1])))
+                leases.append((item.table_id, item.lease[0], float(item.lease[1])))
         if undone:
             cursor.executemany(self._sql["undone"], undone)
         if finished:

@@ -34,6 +34,7 @@ from meeplehall.games.praga.components import (
 from meeplehall.games.praga.parler_data import PARLER
 from meeplehall.games.praga.state import ROW_NAMES, PragaState
 from meeplehall.games.praga.texts import (
+    ACTION_OBJECTS,
     ACTION_TERMS,
     GRID_TERMS,
     ROW_TERMS,
@@ -117,7 +118,7 @@ class Perform(_Labelled):
         return f"perform {ACTIONS[self.action]}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Perform {action}", action=ACTION_TERMS[self.action])
+        return M("Perform {action}", action=ACTION_OBJECTS[self.action])
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,7 +171,7 @@ class Extra(_Labelled):
         return f"extra {ACTIONS[self.action]}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Perform {action} as your extra action", action=ACTION_TERMS[self.action])
+        return M("Perform {action} as your extra action", action=ACTION_OBJECTS[self.action])
 
 
 @dataclass(frozen=True, slots=True)
@@ -601,7 +602,7 @@ class AnyAction(_Labelled):
         return f"any-action {ACTIONS[self.action]}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Perform {action}", action=ACTION_TERMS[self.action])
+        return M("Perform {action}", action=ACTION_OBJECTS[self.action])
 
 
 @dataclass(frozen=True, slots=True)

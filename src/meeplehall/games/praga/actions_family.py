@@ -49,7 +49,7 @@ from meeplehall.games.praga.state import (
     WALL_ROW,
     PragaState,
 )
-from meeplehall.games.praga.texts import ACTION_TERMS
+from meeplehall.games.praga.texts import ACTION_OBJECTS
 
 C = load()
 ROW_OF_ACTION = {BUILDING: BUILDING_ROW, WALL: WALL_ROW, UPGRADE: UPGRADE_ROW}
@@ -158,7 +158,7 @@ def start_action(s: PragaState, seat: int, action: int, source: int, discount: i
     s.performed = tuple(counts)
     log(s, M(("{seat} performs {action}", "{seat} performs {action} as the extra action",
               "{seat} performs {action} (technology)")[source], seat=who(s, seat),
-             action=ACTION_TERMS[action]))
+             action=ACTION_OBJECTS[action]))
     if action != UPGRADE and s.upg[seat][action]:  # an upgraded hex (P-UPG-6); the
         upgrade_bonus(s, seat, action)  # Upgrade action's bonus follows its placement
     road = s.road[seat]

@@ -47,14 +47,13 @@ def side_label(s: PragaState, seat: int) -> str:
     return effects.side_name(s, seat)
 
 
-# A parenthesis of rule IDs in a rule text ("(P-ADJ-3/8/9)"): the rules help shows it,
-# the prompt does not.
-_RULE_IDS = re.compile(r"\s*\([A-Z]+(?:-[A-Z0-9]+)+[^()]*\)")
+_RULE_REF = re.compile(r"\s*\((?:P|GL|CL)-[A-Z0-9]+[-0-9A-Za-z/, ]*\)")
 
 
 def _rule_prompt(d: Decision, s: PragaState) -> Message:
-    """The prompt of a decision that is its rule text without the rule IDs."""
-    return M("{seat}: " + _RULE_IDS.sub("", d.rule.split(":", 1)[1].strip()),
+    """The prompt of a decision that is its rule text without the rule IDs (those that
+    lead it and those in parentheses, "(P-ADJ-3/8/9)")."""
+    return M("{seat}: " + _RULE_REF.sub("", d.rule.split(":", 1)[1].strip()),
              seat=term(side_label(s, d.seat)))
 
 

@@ -12,6 +12,9 @@ C = load()
 
 # The six actions named inside a sentence ("green performs mines").
 ACTION_TERMS = tuple(term(f"{a} (action)") for a in ACTIONS)
+# The six actions as the object of a verb ("green performs mines", "Perform mines"): a
+# language with cases gives them their own form (Polish: "wykonuje Budowę Budynku").
+ACTION_OBJECTS = tuple(term(f"{a} (action performed)") for a in ACTIONS)
 # The three rows of tiles named inside a sentence ("the building row").
 ROW_TERMS = tuple(term(f"{r} (row)") for r in ROW_NAMES)
 # The Hunger Wall and the Cathedral named inside an action label ("on the hunger-wall").

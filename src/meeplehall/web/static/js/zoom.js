@@ -37,34 +37,59 @@ export function zoomBar(labels, cls) {
 
 /** Make `viewport` (a scrolling element holding `svg`, a board `width` x `height` units)
  * zoomable with the buttons of `bar` (made by zoomBar) and `label` (the level's text).
- * `opts`: {min, max, step, initial(viewport) -> zoom, reset}. */
+ * `opts`: {min, max, step, initial(viewport) -> zoom, reset, centre} (centre: a board
+ * smaller than its viewport stands in its middle).
+ * Returns a controller: `zoom()` (the level), `fit()` (the level showing the whole board),
+ * `set(z)` (zoom around the centre), `show(rect, {max, min})` (zoom and scroll so that the
+ * rectangle {x, y, width, height} in board units fills the viewport, at a zoom within
+ * [`min`, `max`], centred on it),
+ * `onUser(cb)` (cb() after each zoom or pan by the player) and `onZoom(cb)` (cb(z) after
+ * every change of level). */
 export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
   const { min, max, step } = opts;
+  const userFns = [];
+  const zoomFns = [];
   const fit = () => Math.max(min, Math.min((viewport.clientWidth - 2) / width,
     (viewport.clientHeight - 2) / height));
+  // the board's margins that keep it in the middle of a larger viewport
+  const place = (z) => {
+    const w = Math.round(width * z);
+    const hh = Math.round(height * z);
+    svg.style.width = `${w}px`;
+    svg.style.height = `${hh}px`;
+    if (!opts.centre) return;
+    svg.style.marginLeft = `${Math.max(0, Math.floor((viewport.clientWidth - 2 - w) / 2))}px`;
+    svg.style.marginTop = `${Math.max(0, Math.floor((viewport.clientHeight - 2 - hh) / 2))}px`;
+  };
+  const margin = () => [parseFloat(svg.style.marginLeft) || 0, parseFloat(svg.style.marginTop) || 0];
+  const show = (z) => {
+    label.textContent = `${Math.round(z * 100)} %`;
+    viewport.dataset.zoom = z.toFixed(3);
+    for (const fn of zoomFns) fn(z);
+  };
   const apply = (z, ax = viewport.clientWidth / 2, ay = viewport.clientHeight / 2) => {
     z = Math.max(min, Math.min(max, z));
     const old = mem.zoom || z;
-    const px = (viewport.scrollLeft + ax) / old;
-    const py = (viewport.scrollTop + ay) / old;
+    const [mx, my] = margin();
+    const px = (viewport.scrollLeft + ax - mx) / old;
+    const py = (viewport.scrollTop + ay - my) / old;
     mem.zoom = z;
-    svg.style.width = `${Math.round(width * z)}px`;
-    svg.style.height = `${Math.round(height * z)}px`;
-    viewport.scrollLeft = px * z - ax;
-    viewport.scrollTop = py * z - ay;
+    place(z);
+    const [nx, ny] = margin();
+    viewport.scrollLeft = px * z - ax + nx;
+    viewport.scrollTop = py * z - ay + ny;
     mem.left = viewport.scrollLeft;
     mem.top = viewport.scrollTop;
-    label.textContent = `${Math.round(z * 100)} %`;
-    viewport.dataset.zoom = z.toFixed(3);
+    show(z);
   };
   if (mem.zoom === null || mem.zoom === undefined) mem.zoom = opts.initial(viewport);
-  svg.style.width = `${Math.round(width * mem.zoom)}px`;
-  svg.style.height = `${Math.round(height * mem.zoom)}px`;
+  place(mem.zoom);
   viewport.scrollLeft = mem.left || 0;
   viewport.scrollTop = mem.top || 0;
   label.textContent = `${Math.round(mem.zoom * 100)} %`;
   viewport.dataset.zoom = mem.zoom.toFixed(3);
   viewport.addEventListener("scroll", () => { mem.left = viewport.scrollLeft; mem.top = viewport.scrollTop; });
+  const user = (fn) => (...args) => { fn(...args); for (const cb of userFns) cb(); };
   const buttons = {
     "zoom-in": () => apply(mem.zoom * step),
     "zoom-out": () => apply(mem.zoom / step),
@@ -72,21 +97,21 @@ export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
     "zoom-reset": () => apply(opts.reset),
   };
   for (const [name, fn] of Object.entries(buttons)) {
-    bar.querySelector(`[data-zoom='${name}']`).addEventListener("click", fn);
+    bar.querySelector(`[data-zoom='${name}']`).addEventListener("click", user(fn));
   }
   const at = (e) => {
     const r = viewport.getBoundingClientRect();
     return [e.clientX - r.left, e.clientY - r.top];
   };
-  viewport.addEventListener("wheel", (e) => {
+  viewport.addEventListener("wheel", user((e) => {
     if (!e.deltaY) return;
     e.preventDefault();
     apply(mem.zoom * Math.exp(-Math.max(-200, Math.min(200, e.deltaY)) / 500), ...at(e));
-  }, { passive: false });
+  }), { passive: false });
   viewport.addEventListener("keydown", (e) => {
     if (e.target !== viewport) return;
-    if (e.key === "+" || e.key === "=") { e.preventDefault(); apply(mem.zoom * step); }
-    if (e.key === "-") { e.preventDefault(); apply(mem.zoom / step); }
+    if (e.key === "+" || e.key === "=") { e.preventDefault(); user(() => apply(mem.zoom * step))(); }
+    if (e.key === "-") { e.preventDefault(); user(() => apply(mem.zoom / step))(); }
   });
   // pointers: one drags the board, two pinch; a drag does not click what it started on
   const down = new Map();
@@ -114,6 +139,7 @@ export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
       const r = viewport.getBoundingClientRect();
       dragged = true;
       apply(pinch.zoom * (dist / pinch.dist), (a.x + b.x) / 2 - r.left, (a.y + b.y) / 2 - r.top);
+      for (const cb of userFns) cb();
       return;
     }
     if (!dragged && Math.hypot(e.clientX - p.x0, e.clientY - p.y0) < 6) return;
@@ -123,6 +149,7 @@ export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
     dragged = true;
     viewport.scrollLeft -= dx;
     viewport.scrollTop -= dy;
+    for (const cb of userFns) cb();
   });
   const up = (e) => {
     down.delete(e.pointerId);
@@ -133,4 +160,24 @@ export function mountZoom(viewport, svg, bar, label, mem, width, height, opts) {
   viewport.addEventListener("click", (e) => {
     if (dragged) { e.stopPropagation(); e.preventDefault(); dragged = false; }
   }, true);
+  return {
+    zoom: () => mem.zoom,
+    fit,
+    set: (z) => apply(z),
+    show(rect, o = {}) {
+      const pad = o.pad ?? 8;
+      const cap = Math.min(max, o.max ?? max);
+      const z = Math.max(min, o.min ?? 0, Math.min(cap, (viewport.clientWidth - 2 * pad) / Math.max(1, rect.width),
+        (viewport.clientHeight - 2 * pad) / Math.max(1, rect.height)));
+      apply(z);
+      const [mx, my] = margin();
+      viewport.scrollLeft = (rect.x + rect.width / 2) * z + mx - viewport.clientWidth / 2;
+      viewport.scrollTop = (rect.y + rect.height / 2) * z + my - viewport.clientHeight / 2;
+      mem.left = viewport.scrollLeft;
+      mem.top = viewport.scrollTop;
+      return z;
+    },
+    onUser(cb) { userFns.push(cb); },
+    onZoom(cb) { zoomFns.push(cb); },
+  };
 }

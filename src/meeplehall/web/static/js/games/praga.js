@@ -42,12 +42,23 @@ const W = 1320;
 const H = 860;
 const CARD_W = 336;
 const CARD_H = 262;
-// Zoom of the map: at least LEGIBLE by default (its smallest text, 12.8 units, stays
-// above 11 px), never outside [MIN_ZOOM, MAX_ZOOM]; each button press multiplies by STEP.
-const LEGIBLE = 0.95;
+// Zoom of the map: LEGIBLE keeps its smallest text (0.8 of MAP_FONT, 14.4 units) at 11 px
+// or more; the view moves to each decision's targets by itself at no more than AUTO_MAX
+// and never outside [MIN_ZOOM, MAX_ZOOM]; each button press multiplies by STEP.
+const MAP_FONT = 18;
+const LEGIBLE = 11 / (0.8 * MAP_FONT) + 0.005;
+const AUTO_MAX = 1;
 const MIN_ZOOM = 0.3;
 const MAX_ZOOM = 3;
 const STEP = 1.25;
+// The own board is drawn as a strip (its action board, resources, then its tracks to the
+// right: WIDE_W units wide) where the board region is at least WIDE_MIN pixels wide.
+const TRACK_W = 318;
+const WIDE_W = CARD_W + TRACK_W;
+const WIDE_MIN = 700;
+// A board region narrower than PHONE_MAX px is a phone's: its targets get TOUCH px.
+const PHONE_MAX = 600;
+const TOUCH = 36;
 
 // ---------------------------------------------------------------------------------------
 // Legal actions -> board targets
@@ -86,14 +97,91 @@ export async function renderBoard(container, view, ctx) {
   }
   if (container.dataset.pragaRender !== String(mine)) return null;  // a newer render won
   let mem = memory.get(container);
-  if (!mem) { mem = { zoom: null, left: 0, top: 0, marks: null, last: {} }; memory.set(container, mem); }
+  if (!mem) {
+    mem = { zoom: null, left: 0, top: 0, marks: null, last: {}, decision: null, moved: false };
+    memory.set(container, mem);
+  }
   const board = new PragaBoard(g, view, ctx || {});
   board.changes = noteChanges(mem, view);
+  board.wide = container.clientWidth >= WIDE_MIN;
   const table = board.drawTable();
   container.replaceChildren(table);
-  mountZoom(container, table, mem);
   fitChipLabels(table);
+  const zoom = mountZoom(table, mem);
+  followDecision(table, zoom, mem, board);
   return table.querySelector("svg.praga-board");
+}
+
+// The view follows the decision: a new decision's targets on the map are brought into
+// view at a zoom where the map's text stays legible (when they fit at it) and none is
+// covered; a decision without targets on the map shows the whole map when it is legible
+// at that size, else keeps a legible view (the action crane and the tile rows at first).
+// Once the player zooms or pans, the view stays theirs until the next decision.
+function followDecision(table, zoom, mem, board) {
+  const viewport = table.querySelector(".praga-viewport");
+  const svg = viewport.querySelector("svg.praga-board");
+  const decision = [...board.legal.keys()].sort().join("|");
+  if (decision !== mem.decision) { mem.decision = decision; mem.moved = false; }
+  zoom.onUser(() => { mem.moved = true; });
+  const box = () => svg.getBoundingClientRect();
+  const z0 = zoom.zoom();
+  const b0 = box();
+  const units = (n) => {
+    const r = n.getBoundingClientRect();
+    return { x: (r.left - b0.left) / z0, y: (r.top - b0.top) / z0, width: r.width / z0, height: r.height / z0 };
+  };
+  let nodes = [...svg.querySelectorAll(".legal-target")];
+  // the zoom the targets need: legible text, and on a phone targets of TOUCH px
+  const phone = table.clientWidth < PHONE_MAX;
+  const need = (list) => Math.max(LEGIBLE, phone
+    ? Math.max(...list.map((n) => { const u = units(n); return TOUCH / Math.min(u.width, u.height); })) : 0);
+  const span = (list) => {
+    const us = list.map(units);
+    const x0 = Math.min(...us.map((r) => r.x));
+    const y0 = Math.min(...us.map((r) => r.y));
+    const x1 = Math.max(...us.map((r) => r.x + r.width));
+    const y1 = Math.max(...us.map((r) => r.y + r.height));
+    return { x0, y0, x1, y1 };
+  };
+  const fits = (list) => {
+    const { x0, y0, x1, y1 } = span(list);
+    const z = need(list);
+    return (x1 - x0 + 16) * z <= viewport.clientWidth && (y1 - y0 + 16) * z <= viewport.clientHeight;
+  };
+  if (nodes.length && !phone && !fits(nodes)) {
+    // the targets do not fit in view together at that zoom: the region with the most of
+    // them stays on the map, the others become buttons of the decision row
+    const groups = new Map();
+    for (const n of nodes) {
+      const part = n.closest("[data-part]")?.getAttribute("data-part") || "";
+      if (!groups.has(part)) groups.set(part, []);
+      groups.get(part).push(n);
+    }
+    const ranked = [...groups.values()].sort((p, q) => q.length - p.length);
+    const keep = ranked.find(fits) || ranked[0];
+    for (const n of nodes) if (!keep.includes(n)) board.demote(n, table);
+    nodes = keep;
+  }
+  if (mem.moved) return;
+  if (!nodes.length) {
+    if (zoom.fit() >= LEGIBLE) zoom.set(zoom.fit());
+    else if (z0 < LEGIBLE) zoom.show({ x: 0, y: 30, width: 760, height: 390 }, { max: LEGIBLE });
+    return;
+  }
+  const { x0, y0, x1, y1 } = span(nodes);
+  const z = need(nodes);
+  // some room around them where it fits, centred on the targets
+  const w = Math.max(x1 - x0 + 16, Math.min(480, (viewport.clientWidth - 16) / z));
+  const h = Math.max(y1 - y0 + 16, Math.min(330, (viewport.clientHeight - 16) / z));
+  const rect = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, width: w, height: h };
+  const vr = viewport.getBoundingClientRect();
+  const inView = z0 >= z - 0.001 && nodes.every((n) => {
+    const r = n.getBoundingClientRect();
+    return r.left >= vr.left && r.right <= vr.left + viewport.clientWidth
+      && r.top >= vr.top && r.bottom <= vr.top + viewport.clientHeight;
+  });
+  // on a phone the targets keep their size and the player pans to those out of view
+  if (!inView) zoom.show(rect, { max: Math.max(AUTO_MAX, z), min: phone ? z : 0, pad: 4 });
 }
 
 // A chip's label stays inside its box in every language: a label wider than the box is
@@ -103,7 +191,7 @@ function fitChipLabels(root) {
   for (const label of root.querySelectorAll("text[data-fit]")) {
     const room = Number(label.dataset.fit);
     if (label.getComputedTextLength() > room) {
-      label.setAttribute("textLength", String(room));
+      label.setAttribute("textLength", String(room - 2));  // 2 units for glyph overhang
       label.setAttribute("lengthAdjust", "spacingAndGlyphs");
     }
   }
@@ -169,12 +257,12 @@ function noteChanges(mem, view) {
 // Zoom and pan of the map: buttons, the mouse wheel, dragging and two-finger pinch
 // (pointer events); the zoom and scroll position survive re-renders.
 
-function mountZoom(container, table, mem) {
+function mountZoom(table, mem) {
   const viewport = table.querySelector(".praga-viewport");
-  zoomable(viewport, viewport.querySelector("svg.praga-board"), table.querySelector(".praga-zoombar"),
+  return zoomable(viewport, viewport.querySelector("svg.praga-board"), table.querySelector(".praga-zoombar"),
     table.querySelector(".praga-zoom-level"), mem, W, H, {
-      min: MIN_ZOOM, max: MAX_ZOOM, step: STEP, reset: Math.max(LEGIBLE, 1),
-      initial: (vp) => Math.max(LEGIBLE, Math.min((vp.clientWidth - 2) / W, 1.4)),
+      min: MIN_ZOOM, max: MAX_ZOOM, step: STEP, reset: 1, centre: true,
+      initial: (vp) => Math.max(MIN_ZOOM, Math.min((vp.clientWidth - 2) / W, (vp.clientHeight - 2) / H)),
     });
 }
 
@@ -195,6 +283,7 @@ class PragaBoard {
     this.seat = ctx.seat ?? view.seat ?? null;
     this.legal = parseLegal(ctx.legal);
     this.targets = [];
+    this.onBoard = new Set();  // the legal actions that have a board element
     this.top = view.pending || null;  // {kind, seat, fields}
   }
 
@@ -252,8 +341,47 @@ class PragaBoard {
     const a = this.legal.get(key);
     if (!a || node.classList.contains("target")) return false;
     this.targets.push([node, this.tr(a.label)]);
+    this.onBoard.add(key);
     targetize(node, a.text, this.tr(a.label), () => this.ctx.choose && this.ctx.choose(a.text));
+    node.setAttribute("data-action", a.text);
+    node.classList.add("legal-target");
     return true;
+  }
+
+  // A map target that cannot be in view with the decision's others: it stays drawn (no
+  // longer a target) and its action becomes a button of the decision row.
+  demote(node, table) {
+    const text = node.getAttribute("data-action");
+    for (const name of ["data-action", "data-legal", "tabindex", "role"]) node.removeAttribute(name);
+    node.classList.remove("legal-target", "target");
+    node.classList.add("offered-below");
+    const key = text.split(/\s+/).join(" ");
+    const a = this.legal.get(key);
+    let row = table.querySelector(".praga-decision");
+    if (!row) {
+      row = document.createElement("div");
+      row.className = "praga-decision";
+      row.setAttribute("role", "group");
+      row.setAttribute("aria-label", this.t("choices"));
+      table.querySelector(".praga-strip").before(row);
+    }
+    let buttons = row.querySelector(".praga-controls");
+    if (!buttons) {
+      buttons = document.createElement("div");
+      buttons.className = "praga-controls";
+      row.append(buttons);
+    }
+    buttons.append(this.controlButton(key, a));
+  }
+
+  controlButton(key, a) {
+    const btn = document.createElement("button");
+    btn.type = "button";
+    btn.className = `praga-control legal-target${key === "end-turn" ? " primary" : ""}`;
+    btn.dataset.action = a.text;
+    btn.textContent = this.tr(a.label);
+    btn.addEventListener("click", () => this.ctx.choose && this.ctx.choose(a.text));
+    return btn;
   }
 
   reward(r) {
@@ -269,7 +397,10 @@ class PragaBoard {
   }
 
   // --- drawing -----------------------------------------------------------------------
-  // The table: a zoomable map, then a card per player and per side the engine plays.
+  // The table fills its box: the zoomable map, under it the current decision's choices
+  // that have no place on the map (the tile being placed with its rotations, rewards,
+  // confirmations and the end of the turn) and a strip with this seat's own board, one
+  // line per other player and side the engine plays (each opens its card) and the zoom.
   drawTable() {
     const div = (cls, attrs = {}) => {
       const node = document.createElement("div");
@@ -279,22 +410,72 @@ class PragaBoard {
     };
     const table = div("praga-table");
     const summary = this.drawSummary();  // first: the regions' labels use it
-    const col = div("praga-mapcol");
-    const bar = zoomBar({ bar: this.t("map zoom"), out: this.t("zoom out"), in: this.t("zoom in"),
-      fit: this.t("whole map"), fitLabel: this.t("show the whole map"), reset: this.t("normal size"),
-      hint: this.t("drag to move the map, wheel or pinch to zoom") },
-    { bar: "praga-zoombar", level: "praga-zoom-level", hint: "praga-zoom-hint" });
     const viewport = div("praga-viewport", { tabindex: "0",
-      "aria-label": this.t("map: drag to move it, + and − zoom") });
+      "aria-label": this.t("map: drag to move it, + and − zoom"),
+      title: this.t("drag to move the map, wheel or pinch to zoom") });
     viewport.append(this.draw());
-    col.append(bar, viewport);
-    const players = div("praga-players", { role: "group", "aria-label": this.t("player boards") });
-    for (let p = 0; p < this.view.players; p++) players.append(this.drawPlayerCard(p));
-    for (const bot of this.b.bots || []) players.append(this.drawBotCard(bot));
-    table.append(summary, col, players);
+    const strip = div("praga-strip");
+    const own = this.seat !== null && this.seat !== undefined && this.seat < this.view.players
+      ? this.seat : null;
+    if (own !== null) {
+      const card = this.drawPlayerCard(own, this.wide);
+      card.classList.add("praga-own");
+      strip.append(card);
+    }
+    const others = div("praga-others", { role: "group", "aria-label": this.t("player boards") });
+    for (let p = 0; p < this.view.players; p++) {
+      if (p !== own) others.append(this.otherLine(p, this.drawPlayerCard(p, false)));
+    }
+    for (const bot of this.b.bots || []) others.append(this.otherLine(bot.side, this.drawBotCard(bot), bot));
+    const bar = zoomBar({ bar: this.t("map zoom"), out: this.t("zoom out"), in: this.t("zoom in"),
+      fit: this.t("whole map"), fitLabel: this.t("show the whole map"), reset: this.t("normal size") },
+    { bar: "praga-zoombar", level: "praga-zoom-level", hint: "praga-zoom-hint" });
+    others.append(bar);
+    strip.append(others);
+    const decision = this.drawDecision(div);
+    table.append(summary, viewport);
+    if (decision) table.append(decision);
+    table.append(strip);
     for (const [node, label] of this.targets) mergeTitles(node, label);
     table.dataset.targets = String(this.targets.length);
     return table;
+  }
+
+  // Another player (or a side the engine plays) in one line: piece, name, points and
+  // what they hold; the line opens their card.
+  otherLine(seat, card, bot) {
+    const box = document.createElement("details");
+    box.className = "praga-other";
+    box.dataset.seat = String(seat);
+    const line = document.createElement("summary");
+    const look = this.look(seat);
+    const badge = document.createElement("span");
+    badge.className = `praga-badge shape-${look.shape}`;
+    badge.style.background = look.fill;
+    badge.style.color = look.ink;
+    badge.textContent = look.letter;
+    line.append(badge);
+    let text;
+    if (bot) {
+      const name = bot.kind === "dummy" ? this.t("the dummy") : bot.name;
+      text = `${name} · ${this.t("turn {n} of {m}", { n: Math.min(bot.turns + 1, this.C.turns_per_player), m: this.C.turns_per_player })}`;
+    } else {
+      const pl = this.b.players[seat];
+      text = `${this.who(seat)} · ${pl.vp} ${this.t("VP")} · ${this.t("gold")} ${pl.gold} · ${this.t("stone")} ${pl.stone}`
+        + ` · ${this.t("egg")} ${pl.eggs}`;
+    }
+    line.append(document.createTextNode(text));
+    if (this.view.to_move === seat) line.classList.add("to-move");
+    box.append(line, card);
+    return box;
+  }
+
+  // A seat as people read it: the shell's "Name (colour)", else the colour.
+  who(seat) {
+    const said = this.ctx.who ? this.ctx.who(seat) : null;
+    if (said) return said;
+    const person = this.ctx.people && this.ctx.people[seat];
+    return person ? `${person} (${this.seatName(seat)})` : this.seatName(seat);
   }
 
   // --- screen readers: a short summary of each region, with the view's numbers ----------
@@ -974,45 +1155,64 @@ class PragaBoard {
       piles.append(el("title", {}, [this.t("face-down piles: only their sizes are known")]));
       grp.append(piles);
     });
-    // the current decision's choices that have no other place on the board
-    grp.append(txt(8, 208, this.t("choices"), { class: "title", "text-anchor": "start" }));
-    let cx = 8;
-    let cy = 216;
+    return grp;
+  }
+
+  // The decision row: the current decision's choices that have no place on the map (the
+  // tile being placed beside its rotations, rewards and tiles to keep), then a button for
+  // every other legal action without a board element (the end of the turn, stopping
+  // deliveries, confirmations, refreshing for gold), each with data-action; null when
+  // there is none.
+  drawDecision(div) {
+    const row = div("praga-decision", { role: "group", "aria-label": this.t("choices") });
+    const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-choices", role: "group" });
+    let cx = 4;
     let rowH = 0;
     const place = (node, width, height = 40) => {
-      if (cx + width > w - 8) { cx = 8; cy += rowH + 6; rowH = 0; }
-      node.setAttribute("transform", `translate(${cx},${cy})`);
+      node.setAttribute("transform", `translate(${cx},4)`);
       cx += width + 6;
       rowH = Math.max(rowH, height);
-      grp.append(node);
+      svg.append(node);
     };
-    // the tile being placed, while its site, wall position or rotation is chosen
     const placing = this.placingTile();
-    if (placing) place(this.tileCard(...placing), 190, 84);
+    if (placing) place(this.tileCard(...placing), 190, 96);
     if (this.mine("orientation")) {
-      const row = ["building", "wall", "upgrade"].indexOf(this.top.fields.row);
+      const r = ["building", "wall", "upgrade"].indexOf(this.top.fields.row);
       for (let k = 0; k < 6; k++) {
         const key = `orient ${k}`;
         if (!this.legal.has(key)) continue;
-        const node = this.orientPreview(row, this.top.fields.tile, k);
+        const node = this.orientPreview(r, this.top.fields.tile, k);
         this.target(node, key);
         place(node, 84, 96);
       }
     }
     for (const [key, a] of this.legal) {
-      if (!CHOICE_VERBS.has(a.verb)) continue;
+      if (!CHOICE_VERBS.has(a.verb) || this.onBoard.has(key)) continue;
       const node = el("g", { class: "choice-card" });
-      const width = 160;
-      node.append(el("rect", { x: 0, y: 0, width, height: 40, rx: 4 }));
-      node.append(txt(width / 2, 16, this.choiceTitle(a), { class: "tiny bold" }));
+      const width = 190;
+      node.append(el("rect", { x: 0, y: 0, width, height: 48, rx: 4 }));
+      node.append(txt(width / 2, 18, this.choiceTitle(a), { class: "tiny bold", "data-fit": width - 10 }));
       const detail = this.choiceDetail(a);
-      node.append(txt(width / 2, 33, detail.length > 22 ? detail.slice(0, 21) + "…" : detail,
-        { class: "tiny" }));
+      node.append(txt(width / 2, 38, detail, { class: "tiny", "data-fit": width - 10 }));
       node.append(el("title", {}, [detail]));
       this.target(node, key);
-      place(node, width, 40);
+      place(node, width, 48);
     }
-    return grp;
+    if (cx > 4) {
+      svg.setAttribute("viewBox", `0 0 ${cx} ${rowH + 8}`);
+      svg.style.width = `${cx}px`;
+      svg.style.height = `${rowH + 8}px`;
+      row.append(svg);
+    }
+    const buttons = document.createElement("div");
+    buttons.className = "praga-controls";
+    for (const [key, a] of this.legal) {
+      if (this.onBoard.has(key)) continue;
+      this.onBoard.add(key);
+      buttons.append(this.controlButton(key, a));
+    }
+    if (buttons.childElementCount) row.append(buttons);
+    return row.childElementCount ? row : null;
   }
 
   // [row, tile id] of the tile this seat is placing (its site, wall position or
@@ -1101,18 +1301,19 @@ class PragaBoard {
   // --- player boards ------------------------------------------------------------------
   // A player's card: the action board (actions, upgrades, walls), resources, tracks,
   // technologies, seals, tokens and bridge tiles, one SVG unit per pixel.
-  drawPlayerCard(p) {
+  drawPlayerCard(p, wide = false) {
     const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-player", role: "group",
       "data-part": `player-${p}`,
       "aria-label": (this.summary && this.summary.get(`player-${p}`)) || this.seatName(p) });
-    const height = this.drawPlayer(svg, p, CARD_W);
-    svg.setAttribute("viewBox", `0 0 ${CARD_W} ${height}`);
-    svg.style.width = `${CARD_W}px`;
+    const width = wide ? WIDE_W : CARD_W;
+    const height = this.drawPlayer(svg, p, CARD_W, wide);
+    svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+    svg.style.width = `${width}px`;
     svg.style.height = `${height}px`;
     return svg;
   }
 
-  drawPlayer(svg, p, w) {
+  drawPlayer(svg, p, w, wide = false) {
     const C = this.C;
     const b = this.b;
     const pl = b.players[p];
@@ -1140,7 +1341,7 @@ class PragaBoard {
     const performAction = acting && (this.legal.size > 0);
     C.board_actions.forEach((hx, a) => {
       const [cx, cy] = action(hx);
-      const g = el("g", { class: "action-hex", "data-action": this.N.actions[a] });
+      const g = el("g", { class: "action-hex", "data-act": this.N.actions[a] });
       g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.95), class: "hex action" }));
       const stack = pl.action_board.upgrades[this.N.actions[a]];  // [{tile, orientation}], bottom first
       g.append(txt(cx, cy + (stack.length ? -2 : 4), this.abbr(a), { class: "tiny bold" }));
@@ -1230,8 +1431,11 @@ class PragaBoard {
       if (ex + 120 > w) { ex = ey + 30 > 140 ? 8 : tx; ey += 28; }
       svg.append(txt(ex, ey + 18, `${this.t("seal rights")}: ${pl.seal_rights}`, { class: "tiny", "text-anchor": "start" }));
     }
-    // the four tracks below the action board
-    let ty = Math.max(160, ey + (extras.length || pl.seal_rights ? 30 : 0));
+    // the four tracks below the action board (in the strip: to its right)
+    const ox = wide ? w : 0;
+    const tw = wide ? TRACK_W : w;
+    const below = Math.max(160, ey + (extras.length || pl.seal_rights ? 30 : 0));
+    let ty = wide ? 30 : below;
     const mineDecision = acting && this.top.kind === "mine-or-quarry"
       ? ["mines", "quarries"].indexOf(this.top.fields.track) : -1;
     // the mines and quarries tracks start at space 1 with no mine (GL-P1)
@@ -1248,10 +1452,11 @@ class PragaBoard {
         ? [["expand", this.t("expand")], ["produce", this.t("produce")]]
         : ["gold", "stone"].map((res) => [`grow ${i === 0 ? "mine" : "quarry"} ${res}`,
           `+1 → ${this.t(res)}`])).filter(([key]) => this.legal.has(key));
-      const left = 84;
-      const room = w - left - 6 - keys.length * 74;
+      const left = ox + 84;
+      const room = ox + tw - left - 6 - keys.length * 74;
       const cw = Math.min(22, room / spaces);
-      g.append(txt(8, ty + 15, this.t(name), { class: "tiny", "text-anchor": "start" }));
+      g.append(txt(ox + 8, ty + 15, this.t(name), { class: "tiny", "text-anchor": "start",
+        "data-fit": 74 }));
       for (let k = 0; k < spaces; k++) {
         const sx = left + k * cw;
         const cls = track && k + 1 === track.token_space ? "cell token-space"
@@ -1276,8 +1481,9 @@ class PragaBoard {
       });
       ty += keys.length ? 28 : 22;
     });
-    const height = ty + 6;
+    const height = wide ? Math.max(ty + 6, below) : ty + 6;
     frame.setAttribute("height", String(height - 1));
+    if (wide) frame.setAttribute("width", String(w + tw - 1));
     return height;
   }
 
@@ -1315,7 +1521,7 @@ class PragaBoard {
     }
     let ly = 46;
     for (const [line, tip] of lines) {
-      const node = txt(10, ly, line, { class: "tiny", "text-anchor": "start" });
+      const node = txt(10, ly, line, { class: "tiny", "text-anchor": "start", "data-fit": CARD_W - 20 });
       node.append(el("title", {}, [tip]));
       svg.append(node);
       ly += 19;
@@ -1386,6 +1592,7 @@ function icon(name, x, y, size, tip) {
 
 const STYLE = `
 .praga-svg { font-family: system-ui, sans-serif; font-size: 16px; }
+.praga-svg.praga-board { font-size: ${MAP_FONT}px; }
 .praga-svg text { fill: #1d1d1d; pointer-events: none; font-size: 1em; }
 .praga-svg .title { font-size: 1.05em; font-weight: 600; }
 .praga-svg .small { font-size: 0.9em; }
