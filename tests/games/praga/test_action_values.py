@@ -101,7 +101,8 @@ def test_labels_name_what_the_action_takes():
 def test_labels_of_technology_choices():
     """GL-T4-5, GL-T4-6, P-GRID-7."""
     s = play(build({"p": {0: {"techs": ["T4e"]}}, "markets": {"M1": "K2"}}), "use-tech T4e")
-    assert _labels(s)["market-tile M1"] == "Take both rewards of market M1: 2 silver windows and 4 VP"
+    assert _labels(s)["market-tile M1"] == (
+        "Take both rewards of market M1: 2 silver windows and 4 VP")
     s = play(build({"p": {0: {"techs": ["T4f"], "stone": 0}}}), "use-tech T4f")
     assert _labels(s)["grow quarry gold"] == "+1 quarry, then produce gold"
     s = play(build({"p": {0: {"silver": 2, "cat": (3, 0), "gold": 3, "stone": 3}}}),
