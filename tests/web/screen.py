@@ -57,7 +57,8 @@ MEASURE = """([only]) => {
       const o = getComputedStyle(a);
       if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;
       const c = a.getBoundingClientRect();
-      if (r.right <= c.left || r.left >= c.right || r.bottom <= c.top || r.top >= c.bottom) return true;
+      if (r.right <= c.left || r.left >= c.right) return true;
+      if (r.bottom <= c.top || r.top >= c.bottom) return true;
     }
     return false;
   };

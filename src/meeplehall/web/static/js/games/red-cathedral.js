@@ -429,7 +429,8 @@ function drawDie(g, die, x, y) {
   const c = colourOf(die.colour);
   g.append(s("rect", { x, y, width: 34, height: 34, rx: 5, fill: c.fill, stroke: "#111", "stroke-width": 1.5 }));
   for (const [px, py] of PIPS[die.value] || []) {
-    g.append(s("circle", { cx: x + 15 + px * 8, cy: y + 19 + py * 8, r: 3, fill: c.ink }));
+    // the pips lower left of the die's letter (top right), never under it
+    g.append(s("circle", { cx: x + 12 + px * 7, cy: y + 22 + py * 7, r: 3, fill: c.ink }));
   }
   g.append(s("text", { x: x + 32, y: y + 13, "text-anchor": "end", "font-size": 14, "font-weight": 700, fill: c.ink }, c.letter));
 }
