@@ -224,8 +224,10 @@ function frame(svg, viewport, height, phone) {
   // view moves only up and down to the targets.
   const across = Math.min(1.6, vw / W, vh / (y1 - y0));
   if (!phone && across >= least) {
-    const cy = (y0 + y1) / 2 * across;
-    return { zoom: across, left: 0, top: Math.min(maxTop(across), Math.max(0, cy - vh / 2)) };
+    // scrolled down no further than the lowest target needs, so that the score track at
+    // the top stays in view wherever it can
+    const top = Math.min(y0 * across, Math.max(0, y1 * across - vh));
+    return { zoom: across, left: 0, top: Math.min(maxTop(across), Math.max(0, top)) };
   }
   if (phone && fits < least) {
     // a phone keeps its targets large enough for a finger: the view shows as many of them
