@@ -188,10 +188,26 @@ def _board_decision(page: Any, k: int) -> tuple[str, bool]:
     return seq, False
 
 
-@pytest.mark.xfail(strict=False, reason="the game boards are fitted to the one screen "
-                   "(every target in view, text of 11 px) by the board modules, issue 43")
-@pytest.mark.parametrize("size", PLAY_VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("game", list(GAMES_TO_PLAY))
+# What does not pass yet, by game and window (non-strict: a pass is reported, not failed).
+PLAY_GAPS = {
+    ("praga", size): "Praga's board is fitted to the one screen (every target in view, text "
+    "of 11 px) by its board module, issue 43" for size in PLAY_VIEWPORTS
+}
+# The Red Cathedral on a phone: the first decision offers the dice of all eight Market
+# spaces and the Cathedral's cards together; at a size a finger can hit (36 px) they do not
+# fit a 390 px window: the view shows as many of them as it holds, the rest are off it.
+PLAY_GAPS[("red-cathedral", PHONE)] = ("phone: the main action's targets (dice on eight "
+                                       "Market spaces, Cathedral cards) do not fit 390x844 "
+                                       "together at 36 px; the view shows as many as fit")
+PLAY_CASES = [
+    pytest.param(game, size, id=f"{game}-{size[0]}x{size[1]}",
+                 marks=[pytest.mark.xfail(strict=False, reason=PLAY_GAPS[(game, size)])]
+                 if (game, size) in PLAY_GAPS else [])
+    for game in GAMES_TO_PLAY for size in PLAY_VIEWPORTS
+]
+
+
+@pytest.mark.parametrize("game, size", PLAY_CASES)
 def test_24_decisions_through_the_board_on_one_screen(new_page: Any, artifacts_dir: Path,
                                                       game: str, size: tuple[int, int]) -> None:
     page = new_page()

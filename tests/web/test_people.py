@@ -164,7 +164,8 @@ def test_hotseat_seats_get_their_own_names(new_page: Any, server_url: str) -> No
     wait_ready(page)
     assert "Ann (" in page.inner_text("h1") and "Ben (" in page.inner_text("h1")
     board = page.locator("#board").text_content()
-    assert "· Ann" in board and "· Ben" in board  # the player areas' titles
+    # the player areas' titles name each seat as the shell does (ctx.who): "Ann (yellow)"
+    assert "Ann (yellow)" in board and "Ben (red)" in board, board
     # a seat played by a bot has no name field
     page.goto("/")
     page.wait_for_selector("#seat-1")

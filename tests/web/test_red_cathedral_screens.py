@@ -9,6 +9,10 @@ from typing import Any
 from tests.web.play import click_move, create_from_lobby, wait_ready
 
 SIZES = ((1280, 720), (1440, 900))
+MINE_IN_VIEW = """(height) => { const mine = document.getElementById('my-area');
+  if (!mine) return false;
+  const r = mine.getBoundingClientRect();
+  return r.height > 0 && r.top >= 0 && r.bottom <= height + 0.5; }"""
 
 
 def shots(page: Any, folder: Path, stage: str) -> None:
@@ -16,8 +20,9 @@ def shots(page: Any, folder: Path, stage: str) -> None:
         page.set_viewport_size({"width": width, "height": height})
         page.evaluate("() => window.scrollTo(0, 0)")
         if stage != "end":
-            box = page.locator("#my-area").bounding_box()
-            assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= height + 0.5
+            # the board is drawn again for the new size (ResizeObserver): once it is, your
+            # own area is wholly in the window
+            page.wait_for_function(MINE_IN_VIEW, arg=height, timeout=5_000)
         path = folder / f"red-cathedral-{width}x{height}-{stage}.png"
         page.screenshot(path=str(path))
         assert path.stat().st_size > 10_000

@@ -202,9 +202,10 @@ export function renderBoard(container, view, ctx) {
     { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => frame(svg, viewport, height, phone).zoom });
 }
 
-/** The zoom and scroll that show every legal target of ``svg`` in ``viewport``: as large
- * as they fit (at most 1.6), at least legible (LEGIBLE; a phone: PHONE_MIN_TARGET) where
- * the targets fit at that size; with no target, the board's width. */
+/** The zoom and scroll that show every legal target of ``svg`` in ``viewport``: wider than
+ * a phone, the board's whole width where that is legible and the targets' height fits;
+ * else as large as they fit (at most 1.6), at least legible (LEGIBLE; a phone:
+ * PHONE_MIN_TARGET) where the targets fit at that size; with no target, the board's width. */
 function frame(svg, viewport, height, phone) {
   const vw = Math.max(1, viewport.clientWidth - 4), vh = Math.max(1, viewport.clientHeight - 4);
   const boxes = [...svg.querySelectorAll(".legal-target")].map((el) => { try { return el.getBBox(); } catch { return null; } })
@@ -218,9 +219,35 @@ function frame(svg, viewport, height, phone) {
   const fits = Math.min(vw / (x1 - x0), vh / (y1 - y0));
   const least = phone ? PHONE_MIN_TARGET : LEGIBLE;
   const maxLeft = (z) => Math.max(0, W * z - vw), maxTop = (z) => Math.max(0, height * z - vh);
+  // Wider than a phone, where the board's whole width is legible: it shows whole across (no
+  // space, tower or Build cut at an edge) as large as the targets' height allows, and the
+  // view moves only up and down to the targets.
+  const across = Math.min(1.6, vw / W, vh / (y1 - y0));
+  if (!phone && across >= least) {
+    // scrolled down no further than the lowest target needs, so that the score track at
+    // the top stays in view wherever it can
+    const top = Math.min(y0 * across, Math.max(0, y1 * across - vh));
+    return { zoom: across, left: 0, top: Math.min(maxTop(across), Math.max(0, top)) };
+  }
   if (phone && fits < least) {
-    // a phone keeps its targets large enough for a finger: the view starts at the first of them
-    return { zoom: least, left: Math.min(maxLeft(least), Math.max(0, x0 * least)), top: Math.min(maxTop(least), Math.max(0, y0 * least)) };
+    // a phone keeps its targets large enough for a finger: the view shows as many of them
+    // as the window holds at that size (the dice and a card rather than two cards alone)
+    const ww = vw / least, wh = vh / least;
+    let best = { n: -1, left: x0, top: y0 };
+    for (const a of boxes) {
+      for (const b of boxes) {
+        const left = a.x - 8, top = b.y - 8;
+        const n = boxes.filter((c) => c.x >= left && c.y >= top && c.x + c.width <= left + ww && c.y + c.height <= top + wh).length;
+        if (n > best.n) best = { n, left, top };
+      }
+    }
+    // the window centred on the targets it holds, so that what they stand on shows too
+    const held = boxes.filter((c) => c.x >= best.left && c.y >= best.top && c.x + c.width <= best.left + ww
+      && c.y + c.height <= best.top + wh);
+    const gx = (Math.min(...held.map((c) => c.x)) + Math.max(...held.map((c) => c.x + c.width))) / 2;
+    const gy = (Math.min(...held.map((c) => c.y)) + Math.max(...held.map((c) => c.y + c.height))) / 2;
+    return { zoom: least, left: Math.min(maxLeft(least), Math.max(0, gx * least - vw / 2)),
+      top: Math.min(maxTop(least), Math.max(0, gy * least - vh / 2)) };
   }
   const zoom = Math.min(1.6, fits >= least ? Math.max(least, Math.min(fits, phone ? 1.4 : 1.1)) : fits);
   const cx = (x0 + x1) / 2 * zoom, cy = (y0 + y1) / 2 * zoom;
@@ -304,9 +331,11 @@ function drawTrack(svg, view, y, t, tr, target) {
     }
   });
   svg.append(marks);
-  sides.forEach((side, i) => {
+  sides.forEach((side) => {
     const pos = Math.max(0, side.recognition) % lap;
-    const cx = x0 + pos * scale + i * 4;
+    // pieces on the same space stand side by side, each letter readable
+    const same = sides.filter((o) => Math.max(0, o.recognition) % lap === pos);
+    const cx = x0 + pos * scale + (same.indexOf(side) - (same.length - 1) / 2) * 20;
     const g = s("g", {}, piece(side.name, cx, y + 24, 9));
     svg.append(target(g, `score:${side.side}`,
       t("{name}: {rp} Recognition, {pp} Prestige", { name: tr(side.name), rp: side.recognition, pp: side.prestige }),
@@ -402,7 +431,8 @@ function drawDie(g, die, x, y) {
   const c = colourOf(die.colour);
   g.append(s("rect", { x, y, width: 34, height: 34, rx: 5, fill: c.fill, stroke: "#111", "stroke-width": 1.5 }));
   for (const [px, py] of PIPS[die.value] || []) {
-    g.append(s("circle", { cx: x + 15 + px * 8, cy: y + 19 + py * 8, r: 3, fill: c.ink }));
+    // the pips lower left of the die's letter (top right), never under it
+    g.append(s("circle", { cx: x + 12 + px * 7, cy: y + 22 + py * 7, r: 3, fill: c.ink }));
   }
   g.append(s("text", { x: x + 32, y: y + 13, "text-anchor": "end", "font-size": 14, "font-weight": 700, fill: c.ink }, c.letter));
 }
