@@ -188,10 +188,30 @@ def _board_decision(page: Any, k: int) -> tuple[str, bool]:
     return seq, False
 
 
-@pytest.mark.xfail(strict=False, reason="the game boards are fitted to the one screen "
-                   "(every target in view, text of 11 px) by the board modules, issue 43")
-@pytest.mark.parametrize("size", PLAY_VIEWPORTS, ids=lambda s: f"{s[0]}x{s[1]}")
-@pytest.mark.parametrize("game", list(GAMES_TO_PLAY))
+NOT_FITTED = pytest.mark.xfail(strict=False, reason="the game boards are fitted to the one "
+                               "screen (every target in view, text of 11 px) by the board "
+                               "modules, issue 43")
+PRAGA_PHONE = pytest.mark.xfail(strict=False, reason=(
+    "Praga at 390x844: the map is zoomed to keep its text at 11 px, so a decision's "
+    "targets (the crane's tiles, the market's refresh) do not all fit the phone's map view "
+    "at once and lie off the window until the player pans (issue 43)"))
+
+
+def _play_cases() -> list[Any]:
+    cases = []
+    for game in GAMES_TO_PLAY:
+        for size in PLAY_VIEWPORTS:
+            marks = []
+            if game == "praga" and size[0] < 600:
+                marks = [PRAGA_PHONE]
+            elif game != "praga":
+                marks = [NOT_FITTED]
+            cases.append(pytest.param(game, size, marks=marks,
+                                      id=f"{game}-{size[0]}x{size[1]}"))
+    return cases
+
+
+@pytest.mark.parametrize("game,size", _play_cases())
 def test_24_decisions_through_the_board_on_one_screen(new_page: Any, artifacts_dir: Path,
                                                       game: str, size: tuple[int, int]) -> None:
     page = new_page()
