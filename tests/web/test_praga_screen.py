@@ -2,7 +2,7 @@
 
 A whole 2-player game against a random bot is played through the board's targets alone
 (``[data-action].legal-target``: the map, the own board, the decision row); at every
-decision of the first ``CHECKED`` the screen is checked (tests/web/screen_praga.py): the
+decision of the first ``CHECKED`` the screen is checked (tests/web/screen.py): the
 page never scrolls, every offered target is in the window and not covered, the board's
 text in view is at least 11 px, no "null", "undefined", rule ID or identifier shows; on
 the phone every target is at least 36 px. Screenshots at the start, the middle and the end
@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from tests.web.play import join_by_link, wait_ready
-from tests.web.screen_praga import check_screen
+from tests.web.screen import screen_problems
 
 SEED = 20261202
 CHECKED = 40
@@ -54,7 +54,7 @@ def _click_board(page: Any, k: int) -> str:
         [x, y])
     if hit:
         page.mouse.click(x, y)
-    else:  # already counted by check_screen: choose it without a click to go on
+    else:  # already counted by screen_problems: choose it without a click to go on
         pick.dispatch_event("click")
     return action
 
@@ -89,8 +89,9 @@ def test_a_whole_game_through_the_board_on_one_screen(new_page: Any, server_url:
         if made == MIDDLE:
             page.screenshot(path=str(artifacts_dir / f"praga-{width}x{height}-middle.png"))
         if made < CHECKED:
-            problems += check_screen(page, f"decision {made} ({', '.join(chosen[-1:])})",
-                                     min_target=36 if phone else 0, page_scroll=not phone)
+            problems += screen_problems(page, f"decision {made} ({', '.join(chosen[-1:])})",
+                                        min_target=36 if phone else 0, page_scroll=not phone,
+                                        every_drawn=True)
         seq = state["seq"]
         chosen.append(_click_board(page, made))
         made += 1
