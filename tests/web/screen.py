@@ -79,7 +79,8 @@ MEASURE = """() => {
   const small = [];
   const board = document.getElementById('board');
   if (board) {
-    const texts = board.querySelectorAll('text, tspan, span, p, div, button, summary, label, li, td, th');
+    const texts = board.querySelectorAll(
+      'text, tspan, span, p, div, button, summary, label, li, td, th');
     for (const el of texts) {
       const own = [...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim());
       if (!own) continue;
