@@ -12,7 +12,9 @@ of the game go to test-artifacts/praga-WxH-{start,middle,end}.png.
 from __future__ import annotations
 
 import json
+import re
 import urllib.request
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -99,9 +101,11 @@ def test_a_whole_game_through_the_board_on_one_screen(new_page: Any, server_url:
     page.wait_for_selector("#end:not([hidden])")
     page.screenshot(path=str(artifacts_dir / f"praga-{width}x{height}-end.png"))
     print(f"\n{width}x{height}: {made} decisions through the board, {len(problems)} problems")
-    kinds = {p.split(": ", 1)[1].split(" px")[0].rsplit(" ", 1)[0] for p in problems}
-    for line in sorted(kinds)[:30]:
-        print("  ", line)
+    # the kinds of problem and how often each came (the finding without its details)
+    kinds = Counter(re.sub(r"(?::| [\d.]+ px| not drawn).*", "", p.split(": ", 1)[1])
+                    for p in problems)
+    for kind, count in kinds.most_common(30):
+        print(f"   {count:4} {kind}")
     assert made >= 24
     assert not problems, "\n".join(problems[:40])
     assert not page.errors, page.errors

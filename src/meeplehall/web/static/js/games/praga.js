@@ -148,7 +148,7 @@ function followDecision(table, zoom, mem, board) {
     const z = need(list);
     return (x1 - x0 + 16) * z <= viewport.clientWidth && (y1 - y0 + 16) * z <= viewport.clientHeight;
   };
-  if (nodes.length && !phone && !fits(nodes)) {
+  if (nodes.length && !fits(nodes)) {
     // the targets do not fit in view together at that zoom: the region with the most of
     // them stays on the map, the others become buttons of the decision row
     const groups = new Map();
