@@ -145,7 +145,14 @@ def test_board_fits_the_board_area(new_page: Any, server_url: str, width: int,
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     assert page.evaluate(NO_SIDEWAYS)
     # text zoom: a doubled font size keeps the page from scrolling sideways
-    page.add_style_tag(content="svg.praga-svg { font-size: 200% !important; }")
+    # (set through the CSSOM: the page's Content-Security-Policy refuses an inline <style>)
+    zoomed = page.evaluate("""() => {
+      const svgs = [...document.querySelectorAll('svg.praga-svg')];
+      for (const s of svgs) s.style.setProperty('font-size', '200%', 'important');
+      return svgs.length;
+    }""")
+    assert zoomed >= 1
+    page.wait_for_timeout(100)
     assert page.evaluate(NO_SIDEWAYS)
     assert not page.errors, page.errors
 

@@ -45,7 +45,7 @@ const CARD_H = 262;
 // Zoom of the map: LEGIBLE keeps its smallest text (0.8 of MAP_FONT, 14.4 units) at 11 px
 // or more; the view moves to each decision's targets by itself at no more than AUTO_MAX
 // and never outside [MIN_ZOOM, MAX_ZOOM]; each button press multiplies by STEP.
-const MAP_FONT = 18;
+const MAP_FONT = 18;  // also written out in STYLE (a constant, allowed by its hash)
 const LEGIBLE = 11 / (0.8 * MAP_FONT) + 0.005;
 const AUTO_MAX = 1;
 const MIN_ZOOM = 0.3;
@@ -148,7 +148,7 @@ function followDecision(table, zoom, mem, board) {
     const z = need(list);
     return (x1 - x0 + 16) * z <= viewport.clientWidth && (y1 - y0 + 16) * z <= viewport.clientHeight;
   };
-  if (nodes.length && !phone && !fits(nodes)) {
+  if (nodes.length && !fits(nodes)) {
     // the targets do not fit in view together at that zoom: the region with the most of
     // them stays on the map, the others become buttons of the decision row
     const groups = new Map();
@@ -1590,9 +1590,11 @@ function icon(name, x, y, size, tip) {
 }
 
 
+// A constant text: the page's Content-Security-Policy allows this <style> by its hash
+// (server/headers.py), so no ${...} in it (the map's 18px is MAP_FONT).
 const STYLE = `
 .praga-svg { font-family: system-ui, sans-serif; font-size: 16px; }
-.praga-svg.praga-board { font-size: ${MAP_FONT}px; }
+.praga-svg.praga-board { font-size: 18px; }
 .praga-svg text { fill: #1d1d1d; pointer-events: none; font-size: 1em; }
 .praga-svg .title { font-size: 1.05em; font-weight: 600; }
 .praga-svg .small { font-size: 0.9em; }
