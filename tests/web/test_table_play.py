@@ -51,7 +51,7 @@ def test_lobby_lists_real_move_numbers_and_plain_seat_wording(new_page: Any,
     mine = page.locator(f"#my-tables li:has(a[href='#/table/{table}'])")
     page.wait_for_function("(id) => !document.querySelector(`#my-tables a[href='#/table/${id}']`)"
                            ".parentElement.innerText.includes('…')", arg=table)
-    assert "you play seat 1 · your turn" in mine.inner_text()
+    assert "you play as Yellow player · your turn" in mine.inner_text()
     assert state["finished"] == "false"
     assert not page.errors
 

@@ -52,6 +52,16 @@ export function rememberSeat(tableId, game, seat, token) {
   saveTables(tables);
 }
 
+/** Keep a table's seat colours (the engine's names of its seats, such as "green"), so
+ * that the lobby names the seats one plays by their colours before the table is opened. */
+export function rememberColours(tableId, colours) {
+  const tables = myTables();
+  const entry = tables[tableId];
+  if (!entry || JSON.stringify(entry.colours || null) === JSON.stringify(colours)) return;
+  entry.colours = colours;
+  saveTables(tables);
+}
+
 /** Forget one seat's token (the seat was given up); the table goes when no seat is left. */
 export function forgetSeat(tableId, seat) {
   const tables = myTables();

@@ -2,7 +2,7 @@
 // signal), end screen (scores, chart, record, replay) and the language switch. The
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
-import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberColours, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
@@ -240,13 +240,23 @@ async function fillMyTables(list) {
   const mine = Object.entries(myTables()).sort((a, b) => Number(b[0]) - Number(a[0]));
   if (!mine.length) { list.append(h("li", { class: "muted" }, t("No tables yet."))); return; }
   for (const [id, entry] of mine.slice(0, 30)) {
-    const li = h("li", {}, h("a", { href: `#/table/${id}` }, `${gameTitle(entry.game)} #${id}`), " ",
-      h("span", { class: "muted" }, t("you play seat {seats}", { seats: Object.keys(entry.tokens).map((x) => Number(x) + 1).join(", ") })), " · ");
+    const seatsEl = h("span", { class: "muted my-seats" }, "…");
+    const li = h("li", {}, h("a", { href: `#/table/${id}` }, `${gameTitle(entry.game)} #${id}`), " ", seatsEl, " · ");
     const status = h("span", { class: "muted table-status" }, "…");
     li.append(status, " ", h("button", { onclick: () => { forgetTable(id); li.remove(); },
       "aria-label": t("Forget table {id}", { id }) }, t("Forget")));
     list.append(li);
     api("GET", `/tables/${id}`).then((s) => {
+      // each seat one plays by its identity: its player's name and colour, or its colour's player
+      const colours = entry.colours || [];
+      const who = Object.keys(entry.tokens).map(Number).sort((a, b) => a - b).map((seat) => {
+        const name = s.seats[seat] && s.seats[seat].name;
+        const colour = colours[seat];
+        if (name && colour) return t("{name} ({colour})", { name, colour: tr(colour) });
+        if (name) return name;
+        return colour ? defaultName(colour) : t("Player {n}", { n: seat + 1 });
+      });
+      seatsEl.textContent = t("you play as {who}", { who: who.join(", ") });
       status.textContent = s.finished ? t("finished")
         : (s.to_move !== null && String(s.to_move) in entry.tokens ? t("your turn") : t("in progress"));
     }).catch(() => { status.textContent = t("gone"); });
@@ -588,6 +598,7 @@ class TableView {
     const generation = ++this.generation;
     const prev = this.msg;
     this.msg = msg;
+    if (this.held.length) rememberColours(this.id, this.names().slice(0, this.summary.seats.length).map((x) => x || null));
     if (this.summary.seats.some((x) => x.open)) {  // someone may have taken an invited seat
       api("GET", `/tables/${this.id}`).then((s) => { this.summary = s; this.renderSeats(); }).catch(() => {});
     }
