@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -75,8 +76,9 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
-READ_DEADLINE = 1.5  # seconds a database read may take before the request gets 503
+READ_DEADLINE = 0.9  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
+MEMORY_SPELL = 1.0  # seconds after such a wait failed that views of held tables do not wait
 # Readiness: a write that changes nothing, committed where a move would be.
 _PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
@@ -116,6 +118,7 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
         self.seat_listeners: list[SeatListener] = []
+        self._memory_until = 0.0  # monotonic: views of held tables come from memory
         # This process's bot driver and its lease time (set by BotDriver): a change that
         # hands a table to a bot takes the bots' lease in the same transaction, so a
         # process that dies just after it leaves a lease that lapses and is taken over.
@@ -270,15 +273,21 @@ class TableService:
         """The table for a spectator's view, and whether it comes from memory unchecked:
         a table this process holds is checked against the database for at most
         :data:`MEMORY_WAIT` seconds, and served as held when the database is slower
-        (a lock, a stuck query) or unreachable; any other table is read as usual."""
+        (a lock, a stuck query) or unreachable, and for :data:`MEMORY_SPELL` seconds
+        after that without waiting; any other table is read as usual."""
         live = self._live.get(table_id)
         if live is None:
             return await self.get_live(table_id), False
+        if time.monotonic() < self._memory_until:  # the database just failed a view
+            return live, True
         try:
             probe = await self._read(self._probe_sync, table_id, deadline=MEMORY_WAIT)
         except Exception as exc:
             if outage(exc) is None:
                 raise
+            # For a moment every held table's view is served at once, without a thread
+            # or a connection waiting on a database that does not answer.
+            self._memory_until = time.monotonic() + MEMORY_SPELL
             return live, True
         if probe is None:
             raise NotFound(f"no table {table_id}")
