@@ -40,6 +40,7 @@ PER_CLIENT = 1  # analyses one client address may have queued or running at a ti
 QUEUE_PER_WORKER = 4  # analyses queued or running per worker, in all
 JOB_TIME_LIMIT = 10.0  # seconds an analysis may run before its worker process is ended
 START_TIME = 60.0  # seconds a new worker process may take to start (import the games)
+WORKER_NICE = 10  # how much lower a worker's CPU priority is than the server's
 
 
 def default_workers() -> int:
@@ -70,7 +71,11 @@ class WorkerLost(Exception):
 
 
 def _serve(conn: Connection) -> None:
-    """A worker process: run each ``(fn, args)`` received and send back its result."""
+    """A worker process: run each ``(fn, args)`` received and send back its result. It
+    runs at a lower CPU priority, so on a busy machine the server's own process (the
+    event loop, the move writer) is served first."""
+    with contextlib.suppress(OSError, AttributeError):  # not permitted, or not on POSIX
+        os.nice(WORKER_NICE)
     # Imported once, before the first job.
     import meeplehall.ai.base
     import meeplehall.games  # noqa: F401
