@@ -17,7 +17,7 @@ from meeplehall.games import GAMES
 from meeplehall.server.errors import TooManyRequests, Unavailable
 from meeplehall.server.heavy import HeavyPool, JobQueued, JobTimeout, bot_job, default_workers
 from tests.server.conftest import make_client
-from tests.server.helpers import QUICK, bearer, hotseat, new_table, wait_finished
+from tests.server.helpers import QUICK, bearer, hotseat, new_table, play_random, wait_finished
 
 GAME = GAMES["red-cathedral"]
 
@@ -194,3 +194,20 @@ def test_one_analysis_per_client_and_one_over_its_limit_is_503() -> None:
             await pool.close()
 
     asyncio.run(scenario())
+
+
+def test_an_import_checks_its_record_in_a_worker(sqlite_url: str) -> None:
+    """An import's replay check runs in the pool: a good record opens a table, one with
+    a move that does not replay is refused with the move named, in a worker as in a
+    thread."""
+    for workers in (0, 1):
+        with make_client(sqlite_url, heavy_workers=workers) as client:
+            table, tokens = hotseat(client, seed=4)
+            play_random(client, table, tokens, Rng.from_seed(4))
+            good = client.get(f"/api/tables/{table}/record").json()
+            made = client.post("/api/tables/import", json={"record": good})
+            assert made.status_code == 201, made.text
+            bad = {**good, "actions": [*good["actions"][:3], [0, "fly"]]}
+            refused = client.post("/api/tables/import", json={"record": bad})
+            assert refused.status_code == 422 and "4" in refused.json()["detail"], refused.text
+            assert client.app.state.heavy.done["import"] == 2  # type: ignore[attr-defined]

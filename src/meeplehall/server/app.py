@@ -204,6 +204,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     service = TableService(engine)
     hub = Hub(service, redis_url)
     heavy = HeavyPool(heavy_workers, threads=bot_workers)
+    service.heavy = heavy
     bots = BotDriver(service, heavy, think_time=bot_think_time, lease_time=bot_lease)
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)

@@ -399,3 +399,16 @@ def bot_job(game_name: str, kind: str, seed: int, view: dict[str, Any],
         return actions.index(action)
     except ValueError:
         return -1
+
+
+def check_record_job(data: dict[str, Any]) -> str | None:
+    """An import's check of an exported record (its dict): None when every move replays
+    under its rules version, else what :func:`meeplehall.core.record.replay` says is
+    wrong (the message names the move and why)."""
+    from meeplehall.core.record import GameRecord, RecordError, replay
+
+    try:
+        replay(GameRecord.from_dict(data))
+    except RecordError as exc:
+        return str(exc)
+    return None

@@ -45,6 +45,7 @@ from meeplehall.server.db import (
 )
 from meeplehall.server.errors import (
     RETRY_AFTER,
+    ApiError,
     Conflict,
     Forbidden,
     Invalid,
@@ -53,6 +54,7 @@ from meeplehall.server.errors import (
     Unavailable,
     outage,
 )
+from meeplehall.server.heavy import HeavyPool, check_record_job
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -76,6 +78,7 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
+IMPORT_TIME_LIMIT = 30.0  # seconds an import's check of its record may take in a worker
 READ_DEADLINE = 0.9  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
 MEMORY_SPELL = 1.0  # seconds after such a wait failed that views of held tables do not wait
@@ -119,6 +122,7 @@ class TableService:
         self.listeners: list[Listener] = []
         self.seat_listeners: list[SeatListener] = []
         self._memory_until = 0.0  # monotonic: views of held tables come from memory
+        self.heavy: HeavyPool | None = None  # the app's: imports check their record there
         # This process's bot driver and its lease time (set by BotDriver): a change that
         # hands a table to a bot takes the bots' lease in the same transaction, so a
         # process that dies just after it leaves a lease that lapses and is taken over.
@@ -594,14 +598,35 @@ class TableService:
         except ValueError as exc:
             raise Invalid(f"bad parameters in record: {exc}") from None
         record.params = params
+        await self._check_record(record, game)
         try:
-            await self._thread(replay, record, game)
             built = await self._thread(_replay_record, game, params, record.seed,
                                        record.actions)
         except RecordError as exc:
             raise Invalid(str(exc)) from None
         kinds = self._check_seats(game, built.state, seats)
         return await self._start(game, params, record.seed, "import", kinds, built)
+
+    async def _check_record(self, record: GameRecord, game: Game) -> None:
+        """Replay the record to check it: in the heavy pool's worker processes when the
+        app set one, so the check does not run in the server's interpreter."""
+        if self.heavy is None:
+            try:
+                await self._thread(replay, record, game)
+            except RecordError as exc:
+                raise Invalid(str(exc)) from None
+            return
+        try:
+            why = await self.heavy.submit("import", check_record_job, (record.to_dict(),),
+                                          key="import", time_limit=IMPORT_TIME_LIMIT,
+                                          wait_limit=IMPORT_TIME_LIMIT)
+        except (ApiError, asyncio.CancelledError):
+            raise
+        except Exception:  # past its limit, no worker free, or the worker stopped
+            raise Unavailable("the record could not be checked in time: try again "
+                              "shortly", retry_after=RETRY_AFTER) from None
+        if why is not None:
+            raise Invalid(why)
 
     # -- seats ----------------------------------------------------------------------------
 
