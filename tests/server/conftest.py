@@ -69,6 +69,9 @@ def sqlite_url(tmp_path: Path) -> str:
 
 def make_client(url: str, **kwargs: Any) -> TestClient:
     kwargs.setdefault("move_rate", 0)
+    # In-process heavy work (threads): tests replace bots in the registry, which a
+    # worker process would not see; test_heavy.py runs the worker processes.
+    kwargs.setdefault("heavy_workers", 0)
     kwargs.setdefault("limits", LimitConfig(client={}, total={}))  # tests make many tables
     return TestClient(create_app(url, **kwargs))
 

@@ -322,3 +322,35 @@ def test_a_new_address_gets_its_first_spectator_socket_across_processes(
     with running_server(db, "--redis", redis_url, *SPECTATORS) as one, \
             running_server(db, "--redis", redis_url, *SPECTATORS) as two:
         _check_new_spectators_get_in(one, two)
+
+
+def test_bot_tables_per_address_are_counted_across_processes(pg: TempPostgres,
+                                                             redis_url: str) -> None:
+    """The bot-table cap is one count in Redis: an address with two bot tables open
+    through either process gets no third from either, another address gets its own."""
+    import redis
+
+    shared = redis.Redis.from_url(redis_url)
+    for key in shared.scan_iter("meeplehall:limit:bots:*"):
+        shared.delete(key)
+    shared.close()
+    db = pg.create_database()
+    # A person moves first, so the tables stay unfinished (and bots never move).
+    body = {"game": GAME, "options": QUICK, "seats": ["human", "random"]}
+    with running_server(db, "--redis", redis_url, "--bot-tables-per-client", "2") as one, \
+            running_server(db, "--redis", redis_url, "--bot-tables-per-client", "2") as two, \
+            httpx.Client(base_url=one, timeout=30) as a, \
+            httpx.Client(base_url=two, timeout=30) as b:
+        def make(client: httpx.Client, address: str) -> int:
+            reply = client.post("/api/tables", json=body,
+                                headers={"X-Forwarded-For": address})
+            if reply.status_code == 429:
+                assert "too many bot tables" in reply.json()["detail"]
+            return reply.status_code
+
+        assert [make(a, "10.5.0.1"), make(b, "10.5.0.1")] == [201, 201]
+        assert [make(a, "10.5.0.1"), make(b, "10.5.0.1")] == [429, 429]
+        assert make(b, "10.5.0.2") == 201
+        people = a.post("/api/tables", json={"game": GAME, "options": QUICK},
+                        headers={"X-Forwarded-For": "10.5.0.1"})
+        assert people.status_code == 201  # a table without bots is not counted

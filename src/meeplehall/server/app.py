@@ -177,7 +177,8 @@ def parse_move(path: str, headers: Any, body: bytes) -> tuple[int, str, str, int
 def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 20.0,
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
                bot_workers: int = 2, bot_lease: float = 15.0,
-               limits: LimitConfig | None = None, heavy_workers: int = 0) -> FastAPI:
+               limits: LimitConfig | None = None,
+               heavy_workers: int | None = None) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -186,12 +187,14 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         move_rate, move_burst: moves (and undos) per second per seat token, and bursts.
         max_body: largest request body in bytes.
         bot_think_time: seconds a bot may think before the random bot moves for it.
+        bot_workers: threads for bots and analyses when ``heavy_workers`` is 0.
         bot_lease: seconds a process holds a table's bots before another may take them
             over (at least twice ``bot_think_time``; see :mod:`meeplehall.server.bots`).
         limits: rate limits of costly requests and spectator sockets (default:
             :func:`meeplehall.server.limits.default_limits`).
-        heavy_workers: worker processes for analyses (0: a thread of this process;
-            see :mod:`meeplehall.server.heavy`).
+        heavy_workers: worker processes for bots' moves and analyses (default
+            :func:`meeplehall.server.heavy.default_workers`; 0: ``bot_workers`` threads of
+            this process; see :mod:`meeplehall.server.heavy`).
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
@@ -200,12 +203,12 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     ensure_schema(engine)
     service = TableService(engine)
     hub = Hub(service, redis_url)
-    bots = BotDriver(service, workers=bot_workers, think_time=bot_think_time,
-                     lease_time=bot_lease)
+    heavy = HeavyPool(heavy_workers, threads=bot_workers)
+    service.heavy = heavy
+    bots = BotDriver(service, heavy, think_time=bot_think_time, lease_time=bot_lease)
     service.listeners += [hub.on_change, bots.on_change]
     service.seat_listeners.append(hub.on_seat)
     costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
-    heavy = HeavyPool(heavy_workers)
     readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
                           hub.connections)
 
@@ -214,6 +217,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         await hub.start()
         costly.redis = hub.redis
         costly.start()
+        heavy.start()
         bots.start()
         for table_id in await service.unfinished_bot_tables():
             bots.kick(table_id)
@@ -221,7 +225,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             yield
         finally:
             await bots.close()
-            heavy.close()
+            await heavy.close()
             await costly.close()
             await hub.close()
             service.close()
@@ -235,6 +239,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.service = service
     app.state.hub = hub
     app.state.bots = bots
+    app.state.heavy = heavy
     app.state.limits = costly
     app.add_middleware(BodySizeLimit, limit=max_body)
 

@@ -1,11 +1,14 @@
-"""Bots as seats: they think in a worker pool, off the event loop, within a time budget.
+"""Bots as seats: they think in the heavy pool's worker processes, within a time budget.
 
 After every change of a table, the driver checks whose turn it is; when a bot seat is to
-move, it asks the bot (through ``player_view`` only) in a worker thread and submits its
-choice like any seat would. A bot that raises, overruns its think time (counted from when
-a worker takes it up, not while it waits for one) or answers with an action that is not
-legal is logged, and the random bot moves for it that once, with a
-note in the table's history that every client sees. So a table never hangs on a bot.
+move, it hands the bot's job (the seat's ``player_view`` only, the legal actions and the
+move's seed) to :class:`meeplehall.server.heavy.HeavyPool`, queued under the table, and
+submits the choice like any seat would. A bot that raises, overruns its think time
+(counted from when a worker takes it up, not while it waits for one: its worker process
+is then ended and replaced), waits for a worker past ``QUEUE_WAITS`` think times, or
+answers with an action that is not legal is logged, and the random bot (a cheap level,
+in the server's interpreter) moves for it that once, with a note in the table's history
+that every client sees. So a table never hangs on a bot, and no bot move is lost.
 
 One process drives a table's bots at a time: the holder of its lease in the database
 (``bot_leases``), taken when a bot is to move and renewed while bots keep moving, dropped
@@ -27,17 +30,17 @@ import hashlib
 import logging
 import secrets
 import time
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any
 
 from meeplehall.ai.base import make_bot
 from meeplehall.server.errors import ApiError, Conflict, NotFound
+from meeplehall.server.heavy import HeavyPool, JobFailed, JobQueued, JobTimeout, bot_job
 from meeplehall.server.live_table import Live
 from meeplehall.server.service import HUMAN, TableService
 
 log = logging.getLogger("meeplehall.server.bots")
 
 QUEUE_WAITS = 10  # a bot waits at most this many think times for a free worker
+START_WAIT = 30.0  # seconds added to that wait while the pool's first workers start
 
 
 def bot_seed(table_seed: int, seat: int, seq: int) -> int:
@@ -49,15 +52,15 @@ def bot_seed(table_seed: int, seat: int, seq: int) -> int:
 class BotDriver:
     """Plays the bot seats of every table this process changes."""
 
-    def __init__(self, service: TableService, *, workers: int = 2,
+    def __init__(self, service: TableService, pool: HeavyPool, *,
                  think_time: float = 5.0, lease_time: float = 15.0) -> None:
         self.service = service
+        self.pool = pool
         self.think_time = think_time
         # A lease outlasts a bot's longest think, so a live driver never loses it.
         self.lease_time = max(lease_time, 2 * think_time + 1)
         self.holder = secrets.token_hex(8)
         service.bot_lease = (self.holder, self.lease_time)
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bot")
         self._tasks: dict[int, asyncio.Task[None]] = {}
         self._pending: set[int] = set()
         self._held: dict[int, float] = {}  # table -> when our lease runs out (monotonic)
@@ -139,27 +142,15 @@ class BotDriver:
         legal = game.legal_actions(state)
         seed = bot_seed(live.seed, seat, seq)
         note = None
+        texts = [str(action) for action in legal]
+        wait = QUEUE_WAITS * self.think_time + (START_WAIT if not self.pool.done else 0.0)
         try:
-            bot = make_bot(kind, seed)
-            loop = asyncio.get_running_loop()
-            started = asyncio.Event()
-
-            def think() -> Any:
-                loop.call_soon_threadsafe(started.set)
-                return bot.choose(game, game.player_view(state, seat), legal)
-
-            future = loop.run_in_executor(self._pool, think)
-            # The think time runs from when a worker takes the bot up, not while it
-            # waits for one behind other tables' bots (bounded: a pool held by bots
-            # that never answer still lets the table go on).
-            try:
-                await asyncio.wait_for(started.wait(), QUEUE_WAITS * self.think_time)
-            except TimeoutError:
-                future.cancel()
-                raise _Queued from None
-            action: Any = await asyncio.wait_for(future, self.think_time)
-            if action not in legal:
+            index = await self.pool.submit(
+                "bot", bot_job, (game.name, kind, seed, game.player_view(state, seat), texts),
+                key=f"table:{live.table_id}", time_limit=self.think_time, wait_limit=wait)
+            if not 0 <= index < len(legal):
                 raise _IllegalChoice
+            action = legal[index]
         except Exception as exc:
             reason = _reason(exc, self.think_time)
             log.warning("table %d seat %d: bot %r failed (%s); the random bot moves instead",
@@ -184,7 +175,6 @@ class BotDriver:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        self._pool.shutdown(wait=False, cancel_futures=True)
         # Every lease of this process, also those taken with a person's move, lapses
         # now: another process takes the tables at its next look, this one restarted
         # at once.
@@ -199,16 +189,14 @@ class _IllegalChoice(Exception):
     pass
 
 
-class _Queued(Exception):
-    pass
-
-
 def _reason(exc: BaseException, think_time: float) -> str:
     # Only the exception's type: its message could quote the bot's view of the table.
-    if isinstance(exc, TimeoutError):
+    if isinstance(exc, JobTimeout):
         return f"no answer within {think_time:g} s"
     if isinstance(exc, _IllegalChoice):
         return "it chose an action that is not legal"
-    if isinstance(exc, _Queued):
+    if isinstance(exc, JobQueued):
         return f"no free bot worker within {QUEUE_WAITS * think_time:g} s"
+    if isinstance(exc, JobFailed):
+        return f"it raised {exc}"
     return f"it raised {type(exc).__name__}"

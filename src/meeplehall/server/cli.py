@@ -49,9 +49,10 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot-lease", type=float, default=15.0, metavar="SECONDS",
                         help="seconds a process holds a table's bots; another process takes "
                              "over a lapsed lease (default 15; at least twice the think time)")
-    parser.add_argument("--heavy-workers", type=int, default=0, metavar="N",
-                        help="worker processes for analyses, so that they never run in the "
-                             "server's interpreter (default 0: a thread of the server)")
+    parser.add_argument("--heavy-workers", type=int, default=None, metavar="N",
+                        help="worker processes for bots' moves and analyses, so that they "
+                             "never run in the server's interpreter (default: one per CPU "
+                             "core beyond the first, 1 to 8; 0: threads of the server)")
     parser.add_argument("--limit", action="append", default=[], metavar="KIND=RATE,BURST",
                         help="requests per second and bursts from one client address, for "
                              "KIND create, import, replay, analysis, view, log, ws, sync or "

@@ -16,6 +16,7 @@ import contextlib
 import json
 import logging
 import threading
+import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -44,6 +45,7 @@ from meeplehall.server.db import (
 )
 from meeplehall.server.errors import (
     RETRY_AFTER,
+    ApiError,
     Conflict,
     Forbidden,
     Invalid,
@@ -52,6 +54,7 @@ from meeplehall.server.errors import (
     Unavailable,
     outage,
 )
+from meeplehall.server.heavy import HeavyPool, check_record_job
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -75,8 +78,10 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
-READ_DEADLINE = 1.5  # seconds a database read may take before the request gets 503
+IMPORT_TIME_LIMIT = 30.0  # seconds an import's check of its record may take in a worker
+READ_DEADLINE = 0.9  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
+MEMORY_SPELL = 1.0  # seconds after such a wait failed that views of held tables do not wait
 # Readiness: a write that changes nothing, committed where a move would be.
 _PROBE = "UPDATE alembic_version SET version_num = version_num"
 T = TypeVar("T")
@@ -116,6 +121,8 @@ class TableService:
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
         self.seat_listeners: list[SeatListener] = []
+        self._memory_until = 0.0  # monotonic: views of held tables come from memory
+        self.heavy: HeavyPool | None = None  # the app's: imports check their record there
         # This process's bot driver and its lease time (set by BotDriver): a change that
         # hands a table to a bot takes the bots' lease in the same transaction, so a
         # process that dies just after it leaves a lease that lapses and is taken over.
@@ -270,15 +277,21 @@ class TableService:
         """The table for a spectator's view, and whether it comes from memory unchecked:
         a table this process holds is checked against the database for at most
         :data:`MEMORY_WAIT` seconds, and served as held when the database is slower
-        (a lock, a stuck query) or unreachable; any other table is read as usual."""
+        (a lock, a stuck query) or unreachable, and for :data:`MEMORY_SPELL` seconds
+        after that without waiting; any other table is read as usual."""
         live = self._live.get(table_id)
         if live is None:
             return await self.get_live(table_id), False
+        if time.monotonic() < self._memory_until:  # the database just failed a view
+            return live, True
         try:
             probe = await self._read(self._probe_sync, table_id, deadline=MEMORY_WAIT)
         except Exception as exc:
             if outage(exc) is None:
                 raise
+            # For a moment every held table's view is served at once, without a thread
+            # or a connection waiting on a database that does not answer.
+            self._memory_until = time.monotonic() + MEMORY_SPELL
             return live, True
         if probe is None:
             raise NotFound(f"no table {table_id}")
@@ -585,14 +598,35 @@ class TableService:
         except ValueError as exc:
             raise Invalid(f"bad parameters in record: {exc}") from None
         record.params = params
+        await self._check_record(record, game)
         try:
-            await self._thread(replay, record, game)
             built = await self._thread(_replay_record, game, params, record.seed,
                                        record.actions)
         except RecordError as exc:
             raise Invalid(str(exc)) from None
         kinds = self._check_seats(game, built.state, seats)
         return await self._start(game, params, record.seed, "import", kinds, built)
+
+    async def _check_record(self, record: GameRecord, game: Game) -> None:
+        """Replay the record to check it: in the heavy pool's worker processes when the
+        app set one, so the check does not run in the server's interpreter."""
+        if self.heavy is None:
+            try:
+                await self._thread(replay, record, game)
+            except RecordError as exc:
+                raise Invalid(str(exc)) from None
+            return
+        try:
+            why = await self.heavy.submit("import", check_record_job, (record.to_dict(),),
+                                          key="import", time_limit=IMPORT_TIME_LIMIT,
+                                          wait_limit=IMPORT_TIME_LIMIT)
+        except (ApiError, asyncio.CancelledError):
+            raise
+        except Exception:  # past its limit, no worker free, or the worker stopped
+            raise Unavailable("the record could not be checked in time: try again "
+                              "shortly", retry_after=RETRY_AFTER) from None
+        if why is not None:
+            raise Invalid(why)
 
     # -- seats ----------------------------------------------------------------------------
 
