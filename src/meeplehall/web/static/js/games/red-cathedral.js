@@ -26,19 +26,6 @@ const LEGIBLE = 11 / 14;
 const PW = 350;
 const PHONE_LEAST = 36 / 37;
 const zoomMemory = new WeakMap();  // per board container: {zoom, left, top, key}
-// The Influence actions in words (as the engine's labels name them), by rule.
-const INFLUENCE_WORDS = {
-  "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
-  "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
-  "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
-  "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
-  "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
-  "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
-  "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
-  "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
-  "CL-3": "discard 3 different Materials for 1 Prestige",
-  "CL-4": "2 Prestige with a completed Base, Middle and Dome",
-};
 const MATERIAL_FILL = {
   wood: "#8a5a2b", brick: "#b5482f", stone: "#9a9a9a", gold: "#d4af37", green: "#2e8b57",
   purple: "#7b3fa0", rubles: "#c9c9c9", rp: "#c8302c",
@@ -402,7 +389,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
     const g = s("g", {});
     g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 92, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
     let ly = iy + 17;
-    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`);
+    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
     // five lines at most: the first action gets what the second leaves
     const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 29).length) : 0;
     texts.forEach((text, k) => {
@@ -411,7 +398,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
         ly += 17;
       });
     });
-    const lines = inf.actions.map((a) => `${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
     svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
       { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 96 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
@@ -659,7 +646,7 @@ function phoneInfluence(svg, view, y, t, tr, target) {
     const x = (inf.quadrant % 2) * cw + 3, iy = y + Math.floor(inf.quadrant / 2) * (P_INF_H + 4);
     const g = s("g", {});
     g.append(s("rect", { x, y: iy, width: cw - 6, height: P_INF_H, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
-    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`);
+    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
     const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 25).length) : 0;
     let ly = iy + 15;
     texts.forEach((text, k) => {
@@ -668,7 +655,7 @@ function phoneInfluence(svg, view, y, t, tr, target) {
         ly += 15;
       });
     });
-    const lines = inf.actions.map((a) => `${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
     svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
       { x: x - 2, y: iy - 2, width: cw - 2, height: P_INF_H + 4 }));
   }
