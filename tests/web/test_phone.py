@@ -78,8 +78,12 @@ def test_the_red_cathedral_on_a_phone(new_page: Any, artifacts_dir: Path) -> Non
     fit = page.locator("#board .rc-viewport svg").bounding_box()
     box = viewport.bounding_box()
     assert fit["width"] <= box["width"] + 1
-    page.click("#board .rc-zoombar [data-zoom='zoom-reset']")
-    assert _zoom(page, "#board .rc-viewport") == 1.0
+    # on a phone the board is drawn at about its own size: "100 %" is left out of the bar
+    assert not page.is_visible("#board .rc-zoombar [data-zoom='zoom-reset']")
+    for _ in range(12):  # from the whole board to wider than the window
+        if _zoom(page, "#board .rc-viewport") > 1.3:
+            break
+        page.click("#board .rc-zoombar [data-zoom='zoom-in']")
     before = viewport.evaluate("e => { e.scrollLeft = 0; e.scrollTop = 0; return [0, 0]; }")
     page.mouse.move(box["x"] + 300, box["y"] + 200)
     page.mouse.down()
@@ -90,7 +94,7 @@ def test_the_red_cathedral_on_a_phone(new_page: Any, artifacts_dir: Path) -> Non
     # the next decision moves the view to its targets by itself, large enough for a finger
     state = wait_ready(page, click_move(page, 0, board_every=0))
     if state["finished"] != "true":
-        assert _zoom(page, "#board .rc-viewport") >= 36 / 34 - 0.001
+        assert _zoom(page, "#board .rc-viewport") >= 36 / 37 - 0.001  # 37-unit targets
     assert not page.errors, page.errors
 
 

@@ -53,7 +53,7 @@ from meeplehall.core.messages import (
 )
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
-from meeplehall.web import STATIC
+from meeplehall.games.red_cathedral.components import load as load_rc
 from tests.web.test_message_coverage import MODES, VIEW_EVERY, view_lines, walk
 
 LANGS = ("en", "de", "pl", "ru", "pt")
@@ -120,13 +120,11 @@ ALLOWED: frozenset[tuple[str, str, str]] = frozenset(
 
 
 def _rc_influence_words() -> tuple[str, ...]:
-    """The Influence actions in words as the Red Cathedral's page shows them."""
-    source = (STATIC / "js" / "games" / "red-cathedral.js").read_text(encoding="utf-8")
-    block = re.search(r"const INFLUENCE_WORDS = \{(.*?)\};", source, re.S)
-    assert block, "red-cathedral.js: INFLUENCE_WORDS not found"
-    words = re.findall(r'"[A-Z]{2}-\d": "([^"]+)"', block.group(1))
+    """The Influence actions in words, of every card (data/influence_cards.toml), as the
+    Red Cathedral's views carry them and its page shows them."""
+    words = tuple(dict.fromkeys(a.text for c in load_rc().influence for a in c.actions))
     assert len(words) >= 16, words
-    return tuple(words)
+    return words
 
 
 def rc_view_terms(view: dict[str, Any]) -> list[str]:
@@ -153,6 +151,8 @@ def rc_view_terms(view: dict[str, Any]) -> list[str]:
         for ws in side.get("workshop") or ():
             out.append(ws["position"])
             out += [ws[k] for k in ("benefit", "locked_ornament") if ws.get(k)]
+    for card in view.get("influence") or ():
+        out += [a["text"] for a in card["actions"]]
     ivan = view.get("ivan")
     if ivan:
         for c in ivan.get("row") or ():

@@ -80,7 +80,7 @@ def reference_player_view(s: RCState, player: int | None) -> dict[str, Any]:
         "influence": [
             {"quadrant": q, "card": C.influence[c].id,
              "actions": [{"rule": a.rule, "mark": "repeat" if a.repeat else "once",
-                          "effect": a.effect} for a in C.influence[c].actions]}
+                          "effect": a.effect, "text": a.text} for a in C.influence[c].actions]}
             for q, c in enumerate(s.influence)],
         "cathedral": [
             [{"slot": slot, "card": C.cards[s.card_of[slot]].id,

@@ -104,6 +104,7 @@ class InfluenceAction:
     amount: int = 0
     give: int = 0
     take: int = 0
+    text: str = ""  # the action in words (a catalogue msgid), shown instead of its rule id
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,8 +223,13 @@ def _influence_action(raw: dict[str, Any], file: str, card: str) -> InfluenceAct
             kwargs[key] = (_index(value, (*RESOURCES, "pp"), file, "resource"))
         else:
             kwargs[key] = _int(raw, key, file)
+    text = raw.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise DataError(f"{file}: {card} action {raw.get('rule')!r} needs its text in words")
+    check_provenance({"source": raw.get("text_source"), "url": raw.get("text_url")}, file,
+                     f"{card} action {raw.get('rule')} text")
     return InfluenceAction(rule=str(raw.get("rule", "")), repeat=mark == "repeat",
-                           effect=effect, **kwargs)
+                           effect=effect, text=text, **kwargs)
 
 
 PP = len(RESOURCES)  # resource index used for Prestige in influence effects
@@ -311,6 +317,10 @@ def load() -> Components:
             raise DataError(f"{f}: {e.get('id')} must have exactly 2 [[card.action]] entries")
         a1, a2 = (_influence_action(a, f, e["id"]) for a in acts)
         influence.append(InfluenceCard(e["id"], deck, (a1, a2)))
+    words: dict[str, str] = {}
+    for act in (a for c in influence for a in c.actions):
+        if words.setdefault(act.rule, act.text) != act.text:
+            raise DataError(f"{f}: the actions {act.rule} have different texts")
     if sorted(c.deck for c in influence) != [0, 0, 0, 1, 1, 1, 2, 2, 2, 3, 3, 3]:
         raise DataError(f"{f}: each of the 4 decks must have 3 cards")
     ids = [c.id for c in influence]
@@ -391,16 +401,3 @@ def load() -> Components:
     )
 
 
-# The Influence actions in words (RC-INF-*), shown instead of their rule ids.
-INFLUENCE_TEXT = {
-    "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
-    "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
-    "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
-    "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
-    "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
-    "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
-    "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
-    "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
-    "CL-3": "discard 3 different Materials for 1 Prestige",
-    "CL-4": "2 Prestige with a completed Base, Middle and Dome",
-}

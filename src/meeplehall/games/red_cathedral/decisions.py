@@ -26,7 +26,6 @@ from meeplehall.games.red_cathedral import actions as A
 from meeplehall.games.red_cathedral import build, market, solo
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
-    INFLUENCE_TEXT,
     ORNAMENTS,
     WS_POSITIONS,
     InfluenceAction,
@@ -429,8 +428,7 @@ class Influence(Decision):
 
     def prompt(self, s: RCState) -> Message:
         act = self.action_of(s)
-        text = term(INFLUENCE_TEXT[act.rule]) if act.rule in INFLUENCE_TEXT else act.rule
-        return M("{who}: use Influence: {text} ({mark})", who=self._who(s), text=text,
+        return M("{who}: use Influence: {text} ({mark})", who=self._who(s), text=term(act.text),
                  mark=term("repeatable" if act.repeat else "once"))
 
     def fields(self) -> dict[str, Any]:

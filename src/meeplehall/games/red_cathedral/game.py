@@ -13,7 +13,6 @@ from meeplehall.games.red_cathedral import build, final, rules, setup, views
 from meeplehall.games.red_cathedral.components import (
     CARD_KINDS,
     COLOURS,
-    INFLUENCE_TEXT,
     MATERIALS,
     ORNAMENTS,
     RESOURCES,
@@ -141,8 +140,7 @@ class RedCathedral(ModuleGame[RCState, A.RCAction]):
         if isinstance(action, A.UseInfluence) and state.dest >= 0:
             inf = C.influence[state.influence[state.dest // 2]]
             act = inf.actions[action.index]
-            text = term(INFLUENCE_TEXT[act.rule]) if act.rule in INFLUENCE_TEXT else act.rule
-            return M("Use Influence: {text} ({mark})", text=text,
+            return M("Use Influence: {text} ({mark})", text=term(act.text),
                      mark=term("repeatable" if act.repeat else "once"))
         if isinstance(action, A.Decorate):
             card = C.cards[state.card_of[action.slot]]

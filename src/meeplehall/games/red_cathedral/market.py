@@ -14,7 +14,6 @@ from meeplehall.games.red_cathedral.build import deliveries
 from meeplehall.games.red_cathedral.components import (
     COLOURS,
     EFFECTS,
-    INFLUENCE_TEXT,
     MATERIALS,
     RUBLES,
     WHITE,
@@ -301,9 +300,8 @@ def log_influence(s: RCState, side: int, index: int) -> None:
     """RC-INF-1: the side chooses one of the card's two actions."""
     s.mk_used |= 2
     card = influence_card(s)
-    rule = card.actions[index].rule
     s.log.append(M("{who} uses Influence: {text}", who=colour_name(s, side),
-                   text=term(INFLUENCE_TEXT[rule]) if rule in INFLUENCE_TEXT else rule))
+                   text=term(card.actions[index].text)))
 
 
 def activate(s: RCState, side: int, position: int) -> None:

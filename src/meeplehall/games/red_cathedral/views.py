@@ -87,9 +87,9 @@ _CARDS = tuple(
     (cd.id, CARD_KINDS[cd.kind], tuple((MATERIALS[m], n) for m, n in enumerate(cd.cost) if n),
      cd.rp, cd.rubles, ORNAMENTS[cd.kind])
     for cd in C.cards)
-# per Influence card: (id, ((rule, mark, effect), ...))
+# per Influence card: (id, ((rule, mark, effect, text in words), ...))
 _INFLUENCE = tuple(
-    (ic.id, tuple((a.rule, "repeat" if a.repeat else "once", a.effect) for a in ic.actions))
+    (ic.id, tuple((a.rule, "repeat" if a.repeat else "once", a.effect, a.text) for a in ic.actions))
     for ic in C.influence)
 # per Workshop tile: (id, benefit text)
 _TILES = tuple((wt.id, tile_text(i)) for i, wt in enumerate(C.tiles))
@@ -273,8 +273,8 @@ def _side_key(s: RCState, side: int) -> tuple[int | tuple[int, ...], ...]:
 
 def _influence(influence: Any) -> list[dict[str, Any]]:
     return [{"quadrant": q, "card": _INFLUENCE[c][0],
-             "actions": [{"rule": rule, "mark": mark, "effect": effect}
-                         for rule, mark, effect in _INFLUENCE[c][1]]}
+             "actions": [{"rule": rule, "mark": mark, "effect": effect, "text": text}
+                         for rule, mark, effect, text in _INFLUENCE[c][1]]}
             for q, c in enumerate(influence)]
 
 

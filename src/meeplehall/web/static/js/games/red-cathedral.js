@@ -19,21 +19,13 @@ const W = 1000;
 // your own area is part of the zoomable board; wider, it is a strip of its own below it.
 const PHONE = "(max-width: 40rem)";
 const LEGIBLE = 11 / 14;
-const PHONE_MIN_TARGET = 36 / 34;  // the smallest targets (a die, an Inventory pile) are 34 units
+// On a phone the board has a layout of its own, PW units wide (the Market as two rows of
+// four spaces, the Influence cards above it, the Cathedral's towers below, your own area
+// under them), drawn at about 1 px a unit: its targets are at least 38 units and its text
+// 12 units, so PHONE_LEAST keeps them at 36 px and 11 px or more.
+const PW = 350;
+const PHONE_LEAST = 36 / 37;
 const zoomMemory = new WeakMap();  // per board container: {zoom, left, top, key}
-// The Influence actions in words (as the engine's labels name them), by rule.
-const INFLUENCE_WORDS = {
-  "CR-1": "sell any Material for 1 Ruble", "CR-2": "buy an indicated Material for 1",
-  "CR-3": "sell an indicated Material for 1", "CR-4": "buy any Material for 2",
-  "CR-5": "sell an indicated Material for 2", "CR-6": "buy an indicated Material for 2",
-  "TM-1": "pay 1 to deliver 1 Material", "TM-2": "gain 1 Ruble",
-  "TM-3": "pay 3 to deliver 2 Materials", "TM-4": "pay 2 to swap two Resource tiles",
-  "MR-1": "2 identical Materials for any 1", "MR-2": "1 Ruble + 1 Material for another",
-  "MR-3": "4 identical Materials for any 2", "MR-4": "activate one of your Workshop tiles",
-  "CL-1": "gain 1 Recognition", "CL-2": "pay 3 Rubles for 1 Prestige",
-  "CL-3": "discard 3 different Materials for 1 Prestige",
-  "CL-4": "2 Prestige with a completed Base, Middle and Dome",
-};
 const MATERIAL_FILL = {
   wood: "#8a5a2b", brick: "#b5482f", stone: "#9a9a9a", gold: "#d4af37", green: "#2e8b57",
   purple: "#7b3fa0", rubles: "#c9c9c9", rp: "#c8302c",
@@ -154,21 +146,27 @@ export function renderBoard(container, view, ctx) {
   // zoomable board): it never covers the Cathedral.
   const mineSide = phone ? undefined : sides.find((x) => x.side === ctx.seat && x.inventory !== undefined);
   const others = sides.filter((x) => x !== mineSide);
-  const cathedralY = TRACK_H + MARKET_H;
-  const boardH = cathedralY + cathedralHeight(view.cathedral || []);
-  const height = boardH + others.filter((x) => x.inventory !== undefined).length * SIDE_H + (view.ivan ? 80 : 0);
-  const svg = s("svg", { viewBox: `0 0 ${W} ${height}`, role: "group", "aria-label": t("The Red Cathedral: the table"),
-    "font-family": "system-ui, sans-serif", "font-size": 14, class: "rc-board" });
-  svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#f7f1e3" }));
-
-  drawTrack(svg, view, 0, t, tr, target);
-  drawMarket(svg, view, TRACK_H, t, tr, target, byKey);
-  drawCathedral(svg, view, cathedralY, t, tr, target);
-  let y = boardH;
-  if (view.ivan) { drawIvan(svg, view, y, t, tr); y += 80; }
-  for (const side of others.filter((x) => x.inventory !== undefined)) {
-    drawSide(svg, view, side, 0, y, ctx, target);
-    y += SIDE_H;
+  let svg, height, width;
+  if (phone) {
+    ({ svg, height } = phoneBoard(view, ctx, target));
+    width = PW;
+  } else {
+    width = W;
+    const cathedralY = TRACK_H + MARKET_H;
+    const boardH = cathedralY + cathedralHeight(view.cathedral || []);
+    height = boardH + others.filter((x) => x.inventory !== undefined).length * SIDE_H + (view.ivan ? 80 : 0);
+    svg = s("svg", { viewBox: `0 0 ${W} ${height}`, role: "group", "aria-label": t("The Red Cathedral: the table"),
+      "font-family": "system-ui, sans-serif", "font-size": 14, class: "rc-board" });
+    svg.append(s("rect", { x: 0, y: 0, width: W, height, fill: "#f7f1e3" }));
+    drawTrack(svg, view, 0, t, tr, target);
+    drawMarket(svg, view, TRACK_H, t, tr, target, byKey);
+    drawCathedral(svg, view, cathedralY, t, tr, target);
+    let y = boardH;
+    if (view.ivan) { drawIvan(svg, view, y, t, tr); y += 80; }
+    for (const side of others.filter((x) => x.inventory !== undefined)) {
+      drawSide(svg, view, side, 0, y, ctx, target);
+      y += SIDE_H;
+    }
   }
   svg.addEventListener("confirm", (event) => ctx.choose(event.detail));
   let mem = zoomMemory.get(container);
@@ -180,9 +178,12 @@ export function renderBoard(container, view, ctx) {
   const viewport = h("div", { class: "rc-viewport", tabindex: "0", "aria-label": t("board: drag to move it, + and − zoom") }, svg);
   const stage = h("div", { class: "rc-stage" }, viewport, chooser);
   // Ending the turn, passing, stopping deliveries: controls in the board's toolbar.
-  const confirms = (ctx.legal || []).filter((a) => ["end-turn", "pass", "finish-delivery", "hire-teamsters"].includes(a.text.split(" ")[0]))
-    .map((a) => h("button", { class: "primary legal-target", "data-action": a.text, "data-confirm": a.text,
-      onclick: () => ctx.choose(a.text) }, tr(a.label)));
+  // On a phone the Market's and Influence's confirmations are there too, always in view
+  // beside the targets they finish.
+  const barred = ["end-turn", "pass", "finish-delivery", "hire-teamsters", ...(phone ? ["finish-market", "perform", "done"] : [])];
+  const confirms = (ctx.legal || []).filter((a) => barred.includes(a.text.split(" ")[0]))
+    .map((a) => h("button", { class: "primary legal-target", "data-action": a.text, "data-confirm": a.text, title: tr(a.label),
+      onclick: () => ctx.choose(a.text) }, shortLabel(a, t, tr)));
   bar.append(h("div", { class: "confirm-bar", role: "group", "aria-label": t("Confirm") }, confirms));
   const table = h("div", { class: "rc-table" }, bar, stage);
   if (mineSide) {
@@ -196,17 +197,17 @@ export function renderBoard(container, view, ctx) {
   const key = `${(ctx.legal || []).map((a) => a.text).join("|")}@${viewport.clientWidth}x${viewport.clientHeight}`;
   if (mem.key !== key) {
     mem.key = key;
-    Object.assign(mem, frame(svg, viewport, height, phone));
+    Object.assign(mem, frame(svg, viewport, width, height, phone));
   }
-  mountZoom(viewport, svg, bar, bar.querySelector(".rc-zoom-level"), mem, W, height,
-    { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => frame(svg, viewport, height, phone).zoom });
+  mountZoom(viewport, svg, bar, bar.querySelector(".rc-zoom-level"), mem, width, height,
+    { min: 0.3, max: 3, step: 1.25, reset: 1, initial: () => frame(svg, viewport, width, height, phone).zoom });
 }
 
 /** The zoom and scroll that show every legal target of ``svg`` in ``viewport``: wider than
  * a phone, the board's whole width where that is legible and the targets' height fits;
  * else as large as they fit (at most 1.6), at least legible (LEGIBLE; a phone:
  * PHONE_MIN_TARGET) where the targets fit at that size; with no target, the board's width. */
-function frame(svg, viewport, height, phone) {
+function frame(svg, viewport, W, height, phone) {
   const vw = Math.max(1, viewport.clientWidth - 4), vh = Math.max(1, viewport.clientHeight - 4);
   const boxes = [...svg.querySelectorAll(".legal-target")].map((el) => { try { return el.getBBox(); } catch { return null; } })
     .filter((b) => b && b.width > 0);
@@ -217,13 +218,13 @@ function frame(svg, viewport, height, phone) {
   const x0 = Math.min(...boxes.map((b) => b.x)) - 8, y0 = Math.min(...boxes.map((b) => b.y)) - 8;
   const x1 = Math.max(...boxes.map((b) => b.x + b.width)) + 8, y1 = Math.max(...boxes.map((b) => b.y + b.height)) + 8;
   const fits = Math.min(vw / (x1 - x0), vh / (y1 - y0));
-  const least = phone ? PHONE_MIN_TARGET : LEGIBLE;
+  const least = phone ? PHONE_LEAST : LEGIBLE;
   const maxLeft = (z) => Math.max(0, W * z - vw), maxTop = (z) => Math.max(0, height * z - vh);
   // Wider than a phone, where the board's whole width is legible: it shows whole across (no
   // space, tower or Build cut at an edge) as large as the targets' height allows, and the
   // view moves only up and down to the targets.
   const across = Math.min(1.6, vw / W, vh / (y1 - y0));
-  if (!phone && across >= least) {
+  if (across >= least) {
     // scrolled down no further than the lowest target needs, so that the score track at
     // the top stays in view wherever it can
     const top = Math.min(y0 * across, Math.max(0, y1 * across - vh));
@@ -307,11 +308,12 @@ function material(svg, name, n, x, y, t, tr, extra = "") {
   return g;
 }
 
-function drawTrack(svg, view, y, t, tr, target) {
+function drawTrack(svg, view, y, t, tr, target, width = W) {
   const sides = view.sides || [];
   const lap = (TRACK && TRACK.lap_length) || 80;
   const eagles = (TRACK && TRACK.prestige_positions) || [];
-  const x0 = 60, x1 = W - 20;
+  const narrow = width < W;  // a phone's board: pieces with room for a finger
+  const x0 = narrow ? 56 : 60, x1 = width - (narrow ? 16 : 20);
   const scale = (x1 - x0) / lap;
   svg.append(s("text", { x: 4, y: y + 30, "font-weight": 700 }, t("Score")));
   svg.append(s("line", { x1: x0, y1: y + 24, x2: x1, y2: y + 24, stroke: "#8b1e1e", "stroke-width": 3 }));
@@ -321,11 +323,13 @@ function drawTrack(svg, view, y, t, tr, target) {
   }
   // The Prestige spaces (RC-SCORE-4): a gold diamond each, with its Prestige value every 5.
   const marks = s("g", { class: "prestige-spaces" }, s("title", {}, t("Prestige spaces: the score is the number of Prestige spaces reached")));
+  let labelled = -Infinity;  // where the last Prestige value was written: none overlap
   eagles.forEach((pos, k) => {
     const cx = x0 + pos * scale;
     marks.append(s("path", { d: `M${cx} ${y + 30}l4 5l-4 5l-4 -5z`, fill: "#d4af37", stroke: "#6b4e00", "stroke-width": 0.8,
       "data-prestige": k + 1 }));
-    if ((k + 1) % 5 === 0) {
+    if ((k + 1) % 5 === 0 && cx - labelled >= 44) {
+      labelled = cx;
       marks.append(s("text", { x: cx, y: y + 54, "text-anchor": "middle", "font-size": 14, fill: "#6b4e00", "font-weight": 700 },
         `${k + 1} PP`));
     }
@@ -337,9 +341,10 @@ function drawTrack(svg, view, y, t, tr, target) {
     const same = sides.filter((o) => Math.max(0, o.recognition) % lap === pos);
     const cx = x0 + pos * scale + (same.indexOf(side) - (same.length - 1) / 2) * 20;
     const g = s("g", {}, piece(side.name, cx, y + 24, 9));
+    const half = narrow ? 19 : 17;
     svg.append(target(g, `score:${side.side}`,
       t("{name}: {rp} Recognition, {pp} Prestige", { name: tr(side.name), rp: side.recognition, pp: side.prestige }),
-      { x: cx - 17, y: y + 7, width: 34, height: 34 }));
+      { x: cx - half, y: y + 24 - half, width: 2 * half, height: 2 * half }));
   });
 }
 
@@ -384,7 +389,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
     const g = s("g", {});
     g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 92, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
     let ly = iy + 17;
-    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))}`);
+    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
     // five lines at most: the first action gets what the second leaves
     const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 29).length) : 0;
     texts.forEach((text, k) => {
@@ -393,7 +398,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
         ly += 17;
       });
     });
-    const lines = inf.actions.map((a) => `${tr(INFLUENCE_WORDS[a.rule] || a.effect.replace(/_/g, " "))} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
     svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
       { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 96 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
@@ -408,11 +413,11 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
 }
 
 /** A button drawn on the board that confirms a step (one legal action). */
-function confirmButton(actions, x, y, width, t, tr) {
+function confirmButton(actions, x, y, width, t, tr, height = 26) {
   const a = actions[0];
   const g = s("g", { class: "board-confirm", "data-confirm": a.text });
-  g.append(s("rect", { x, y, width, height: 26, rx: 6, fill: "#8b1e1e", stroke: "#4a0f0f" }),
-    s("text", { x: x + width / 2, y: y + 18, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#fff" },
+  g.append(s("rect", { x, y, width, height, rx: 6, fill: "#8b1e1e", stroke: "#4a0f0f" }),
+    s("text", { x: x + width / 2, y: y + height / 2 + 5, "text-anchor": "middle", "font-size": 14, "font-weight": 700, fill: "#fff" },
       t("✔ {label}", { label: shortLabel(a, t, tr) })));
   g.prepend(s("title", {}, tr(a.label)));
   g.dataset.action = a.text;
@@ -491,6 +496,11 @@ function drawCard(svg, card, x, y, w, hgt, t, tr, target) {
     g.append(s("rect", { x: x + w - 50, y: y + 46, width: 46, height: 20, rx: 3, fill: "#fff", stroke: "#555", "stroke-dasharray": "3 2" }),
       s("text", { x: x + w - 27, y: y + 61, "text-anchor": "middle", "font-size": 14 }, tileSymbol(card.workshop_tile.benefit, t)));
   }
+  svg.append(target(g, `card:${card.slot}`, cardTip(card, t, tr), { x: x - 2, y: y - 2, width: w + 4, height: hgt + 4 }));
+}
+
+/** A Cathedral card in words (its tooltip and accessible name). */
+function cardTip(card, t, tr) {
   const cost = Object.entries(card.cost).map(([m, n]) => `${n} ${tr(m)}`).join(", ");
   const delivered = Object.entries(card.delivered || {}).map(([m, n]) => `${n} ${tr(m)}`).join(", ") || t("nothing");
   let tip = t("Cathedral card {card} ({kind}, slot {slot}): costs {cost}; delivered {delivered}; reward {rp} Recognition",
@@ -500,7 +510,7 @@ function drawCard(svg, card, x, y, w, hgt, t, tr, target) {
   if (card.completed) tip += " " + t("Completed.");
   if (card.ornament) tip += " " + t("Ornamentation: {type} of {name}.", { type: tr(card.ornament.type), name: tr(card.ornament.owner) });
   if (card.workshop_tile) tip += " " + t("A Workshop tile lies beside it: {benefit}.", { benefit: tr(card.workshop_tile.benefit) });
-  svg.append(target(g, `card:${card.slot}`, tip, { x: x - 2, y: y - 2, width: w + 4, height: hgt + 4 }));
+  return tip;
 }
 
 function drawIvan(svg, view, y, t, tr) {
@@ -598,6 +608,231 @@ function drawSide(svg, view, side, x, y, ctx, target) {
       svg.append(target(wrapG, `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 1, y: iy - 5, width: 38, height: 34 }));
     }
   });
+}
+
+// ---------------------------------------------------------------- the board on a phone
+// PW units wide, drawn at about 1 px a unit: targets of at least 38 units, text of 12.
+
+/** The board on a phone: the score track; your own area; the four Influence cards two by
+ * two, each where its quadrant lies in the Market below; the Market as two rows of four
+ * spaces; the Cathedral's towers side by side with Build beside its title; then the other
+ * players and Ivan. So a main action's targets (the dice and the cards to claim) lie
+ * together, and a Market action's (your Workshop tiles, the Influence cards, the
+ * destination) too; its confirmations are in the toolbar. */
+function phoneBoard(view, ctx, target) {
+  const { t, tr } = ctx;
+  const g = s("g", {});
+  drawTrack(g, view, 0, t, tr, target, PW);
+  const sides = (view.sides || []).filter((x) => x.inventory !== undefined);
+  let y = 58;
+  for (const side of sides.filter((x) => x.side === ctx.seat)) y = phoneSide(g, view, side, y, ctx, target);
+  y = phoneInfluence(g, view, y, t, tr, target);
+  y = phoneMarket(g, view, y, t, tr, target);
+  y = phoneCathedral(g, view, y, t, tr, target);
+  for (const side of sides.filter((x) => x.side !== ctx.seat)) y = phoneSide(g, view, side, y, ctx, target);
+  if (view.ivan) y = phoneIvan(g, view, y, t, tr);
+  const svg = s("svg", { viewBox: `0 0 ${PW} ${y}`, role: "group", "aria-label": t("The Red Cathedral: the table"),
+    "font-family": "system-ui, sans-serif", "font-size": 12, class: "rc-board rc-phone" });
+  svg.append(s("rect", { x: 0, y: 0, width: PW, height: y, fill: "#f7f1e3" }), g);
+  return { svg, height: y };
+}
+
+const P_INF_H = 88;
+
+/** The Influence cards (RC-INFL-*) two by two: quadrant q above the Market's row q / 2. */
+function phoneInfluence(svg, view, y, t, tr, target) {
+  const cw = PW / 2;
+  for (const inf of view.influence || []) {
+    const x = (inf.quadrant % 2) * cw + 3, iy = y + Math.floor(inf.quadrant / 2) * (P_INF_H + 4);
+    const g = s("g", {});
+    g.append(s("rect", { x, y: iy, width: cw - 6, height: P_INF_H, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
+    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
+    const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 25).length) : 0;
+    let ly = iy + 15;
+    texts.forEach((text, k) => {
+      wrap(text, 25).slice(0, k === 0 ? 5 - second : 3).forEach((line, j) => {
+        g.append(s("text", { x: x + (j ? 18 : 5), y: ly, "font-size": 12 }, line));
+        ly += 15;
+      });
+    });
+    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+    svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
+      { x: x - 2, y: iy - 2, width: cw - 2, height: P_INF_H + 4 }));
+  }
+  return y + 2 * (P_INF_H + 4) + 2;
+}
+
+/** The Market's eight spaces as two rows of four (RC-MARKET-1): each space's Resource tile
+ * and its dice, two to a row. */
+function phoneMarket(svg, view, y, t, tr, target) {
+  const sw = PW / 4;
+  const dest = view.turn && view.turn.destination !== null ? view.turn.destination : -1;
+  const market = view.market || [];
+  for (let row = 0; row < 2; row++) {
+    const spaces = market.filter((sp) => Math.floor(sp.space / 4) === row);
+    const diceRows = Math.max(1, ...spaces.map((sp) => Math.ceil(sp.dice.length / 2)));
+    const rh = 52 + diceRows * 40;
+    for (const sp of spaces) {
+      const x = (sp.space % 4) * sw + 2;
+      svg.append(s("rect", { x, y, width: sw - 4, height: rh - 4, rx: 7,
+        fill: sp.quadrant % 2 ? "#efe3c8" : "#e7d7b5", stroke: sp.space === dest ? "#8b1e1e" : "#8c7a5b",
+        "stroke-width": sp.space === dest ? 3 : 1 }));
+      const g = s("g", {});
+      g.append(s("text", { x: x + 5, y: y + 15, "font-size": 12, "font-weight": 700 }, t("Space {n}", { n: sp.space + 1 })));
+      g.append(s("rect", { x: x + 4, y: y + 20, width: sw - 12, height: 26, rx: 4,
+        fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
+      g.append(s("text", { x: x + sw / 2 - 2, y: y + 38, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
+        fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
+      sp.tile.resource === "rp" ? `${sp.tile.amount} RP` : `${sp.tile.amount} ${tr(sp.tile.resource)}`));
+      svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
+        { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
+      { x: x + 1, y: y + 1, width: sw - 6, height: 48 }));
+      sp.dice.forEach((die, k) => {
+        const dx = x + 4 + (k % 2) * 40, dy = y + 52 + Math.floor(k / 2) * 40;
+        const dg = s("g", {});
+        drawDie(dg, die, dx, dy);
+        svg.append(target(dg, `die:${die.colour}`, t("The {colour} die, showing {value}", { colour: tr(die.colour), value: die.value }),
+          { x: dx - 2, y: dy - 2, width: 38, height: 38 }));
+      });
+    }
+    y += rh;
+  }
+  return y + 4;
+}
+
+/** The Cathedral whole (RC-CLAIM-*, RC-BUILD-*): its title and Build, then the towers side
+ * by side, base at the bottom; each card with its slot number as the prompts name it. */
+function phoneCathedral(svg, view, y, t, tr, target) {
+  const towers = view.cathedral || [];
+  svg.append(s("text", { x: 4, y: y + 24, "font-size": 14, "font-weight": 700 }, t("Cathedral")));
+  const build = s("g", {});
+  const bx = PW - 154, by = y + 4;
+  build.append(s("rect", { x: bx, y: by, width: 150, height: 36, rx: 4, fill: "#fff", stroke: "#8b1e1e" }),
+    s("text", { x: bx + 75, y: by + 23, "text-anchor": "middle", "font-size": 14, "font-weight": 700 }, t("Build")));
+  svg.append(target(build, "action:build", t("Build: up to 3 deliveries to your cards or Ornamentations"),
+    { x: bx - 2, y: by - 2, width: 154, height: 40 }));
+  const colW = (PW - 4) / Math.max(1, towers.length);
+  const w = colW - 4;
+  const perRow = w >= 76 ? 2 : 1;  // cost chips side by side where the card is wide enough
+  const costs = Math.max(1, ...towers.flat().map((c) => Object.keys(c.cost).length));
+  const narrow = w < 76;  // the reward on a row of its own
+  const ch = 20 + (narrow ? 16 : 0) + Math.ceil(costs / perRow) * 20 + 24;
+  const levels = Math.max(1, ...towers.map((tw) => tw.length));
+  const base = y + 46 + (levels - 1) * (ch + 4);
+  towers.forEach((tower, ti) => {
+    const x = 4 + ti * colW;
+    svg.append(s("text", { x: x + w / 2, y: base + ch + 15, "text-anchor": "middle", "font-size": 12, "font-weight": 700 },
+      t("Tower {n}", { n: ti + 1 })));
+    tower.forEach((card, level) => phoneCard(svg, card, x, base - level * (ch + 4), w, ch, perRow, narrow, t, tr, target));
+  });
+  return base + ch + 24;
+}
+
+function phoneCard(svg, card, x, y, w, hgt, perRow, narrow, t, tr, target) {
+  const g = s("g", {});
+  g.append(s("rect", { x, y, width: w, height: hgt, rx: 5, fill: KIND_FILL[card.kind] || "#ddd",
+    stroke: card.completed ? "#1d6b2a" : "#6b5a3a", "stroke-width": card.completed ? 3 : 1 }));
+  // the slot number, printed as the prompts name it, on a badge; the reward beside it
+  const num = `${card.slot + 1}${card.completed ? "✓" : ""}`;
+  const bw = 8 + 7.5 * num.length;
+  g.append(s("rect", { x: x + 3, y: y + 3, width: bw, height: 16, rx: 3, fill: card.completed ? "#1d6b2a" : "#5a2a1a" }),
+    s("text", { x: x + 3 + bw / 2, y: y + 15.5, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: "#fff" }, num));
+  // the Recognition beside the badge, the Rubles in the bottom corner
+  g.append(s("text", { x: x + w - 3, y: y + (narrow ? 32 : 15.5), "text-anchor": "end", "font-size": 12 }, `+${card.rp} RP`));
+  if (card.rubles) g.append(s("text", { x: x + w - 3, y: y + hgt - 7.5, "text-anchor": "end", "font-size": 12 }, `+${card.rubles}₽`));
+  let cy = y + (narrow ? 38 : 22);
+  const chipW = (w - 6) / perRow - 2;
+  Object.entries(card.cost).forEach(([mat, need], k) => {
+    const have = (card.delivered || {})[mat] || 0;
+    const cx = x + 3 + (k % perRow) * (chipW + 2), ry = cy + Math.floor(k / perRow) * 20;
+    g.append(s("rect", { x: cx, y: ry, width: chipW, height: 18, rx: 3, fill: MATERIAL_FILL[mat], stroke: "#333",
+      opacity: have >= need ? 1 : 0.55 }),
+    s("text", { x: cx + chipW / 2, y: ry + 13.5, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
+      fill: ["stone", "gold"].includes(mat) ? "#000" : "#fff" }, `${have}/${need}${letter(t, mat)}`));
+  });
+  // the Banner and the Ornamentation; before a Banner, the Workshop tile beside the card
+  const py = y + hgt - 12;
+  if (card.owner) g.append(piece(card.owner, x + 14, py, 10));
+  if (card.ornament) g.append(piece(card.ornament.owner, x + 38, py, 8));
+  if (card.workshop_tile) {
+    g.append(s("rect", { x: x + 3, y: py - 10, width: 40, height: 20, rx: 3, fill: "#fff", stroke: "#555", "stroke-dasharray": "3 2" }),
+      s("text", { x: x + 23, y: py + 4.5, "text-anchor": "middle", "font-size": 12 }, tileSymbol(card.workshop_tile.benefit, t)));
+  }
+  svg.append(target(g, `card:${card.slot}`, cardTip(card, t, tr), { x: x - 2, y: y - 2, width: w + 4, height: hgt + 4 }));
+}
+
+/** A seat's area on a phone: who and the score; the Workshop board's six spaces (RC-WS-*);
+ * the Inventory (RC-INV-*); Banners and Ornamentations. Returns the y below it. */
+function phoneSide(svg, view, side, y, ctx, target) {
+  const { t, tr } = ctx;
+  const H = 214;
+  const mine = side.side === ctx.seat;
+  const turn = view.turn_of === side.name;
+  svg.append(s("rect", { x: 2, y: y + 2, width: PW - 4, height: H - 4, rx: 8, fill: mine ? "#fffdf2" : "#f3ece0",
+    stroke: turn ? "#8b1e1e" : "#8c7a5b", "stroke-width": turn ? 3 : 1 }));
+  svg.append(piece(side.name, 16, y + 18, 10));
+  svg.append(s("text", { x: 32, y: y + 23, "font-weight": 700, "font-size": 13 },
+    `${whoOf(ctx, side)}${mine ? ` (${t("you")})` : ""}${turn ? " ▶" : ""}`));
+  svg.append(s("text", { x: 8, y: y + 42, "font-size": 12 },
+    `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
+  (side.workshop || []).forEach((ws, i) => {
+    const wx = 5 + i * 57.2, wy = y + 50;
+    const c = colourOf(ws.position.split("-")[0]);
+    const g = s("g", {});
+    g.append(s("rect", { x: wx, y: wy, width: 54, height: 60, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
+    const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
+    g.append(s("text", { x: wx + 4, y: wy + 14, "font-size": 12, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
+    let tip = t("Workshop space {position}", { position: tr(ws.position) });
+    if (ws.banner) {
+      g.append(piece(side.name, wx + 27, wy + 38, 11));
+      tip += ": " + t("a Banner");
+    } else if (ws.tile) {
+      g.append(s("rect", { x: wx + 3, y: wy + 18, width: 48, height: 39, rx: 3, fill: ws.face_up ? "#fff" : "#777",
+        stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
+      g.append(s("text", { x: wx + 27, y: wy + 33, "text-anchor": "middle", "font-size": 12, fill: ws.face_up ? "#000" : "#fff" },
+        ws.face_up ? "▲" : "▼"));
+      g.append(s("text", { x: wx + 27, y: wy + 51, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
+        tileSymbol(ws.benefit, t)));
+      tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
+    } else {
+      tip += ": " + t("empty");
+      if (ws.locked_ornament) tip += " (" + t("unlocks {ornament}", { ornament: tr(ws.locked_ornament) }) + ")";
+    }
+    svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 58, height: 64 }));
+  });
+  svg.append(s("text", { x: 8, y: y + 128, "font-size": 12 },
+    `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity})`));
+  Object.entries(side.inventory).forEach(([mat, n], k) => {
+    const ix = 8 + k * 46, iy = y + 140;
+    const g = material(svg, mat, n, ix, iy, t, tr);
+    if (mine) {
+      g.remove();
+      svg.append(target(s("g", {}, g), `inv:${side.side}:${mat}`, `${n} ${tr(mat)}`, { x: ix - 2, y: iy - 7, width: 40, height: 38 }));
+    }
+  });
+  svg.append(s("text", { x: 8, y: y + 188, "font-size": 12 },
+    t("Banners: {inside} in the Inventory, {outside} outside", { inside: side.banners_in_inventory, outside: side.banners_outside })));
+  const orn = Object.entries(side.ornaments_available || {}).map(([k, n]) => `${tr(k)} ${n}`).join(" · ");
+  svg.append(s("text", { x: 8, y: y + 204, "font-size": 12 }, s("title", {}, `${t("placed")}: ${side.ornaments_placed}`),
+    `${t("Ornamentations left")}: ${orn}`));
+  return y + H;
+}
+
+/** Ivan's row of cards (solo, RC-SOLO-*), two to a line, on a phone. */
+function phoneIvan(svg, view, y, t, tr) {
+  const iv = view.ivan;
+  svg.append(s("text", { x: 4, y: y + 16, "font-weight": 700, "font-size": 13 }, t("Ivan Yakovlevich")));
+  const cw = PW / 2;
+  iv.row.forEach((c, i) => {
+    const x = (i % 2) * cw + 3, cy = y + 24 + Math.floor(i / 2) * 32;
+    svg.append(s("g", {}, s("title", {}, `${tr(c.card)} — ${tr(c.die)} ${c.face_up ? t("face up") : t("face down")}`),
+      s("rect", { x, y: cy, width: cw - 6, height: 28, rx: 4, fill: c.face_up ? "#fff" : "#ccc", stroke: "#555" }),
+      s("text", { x: x + 5, y: cy + 19, "font-size": 12 }, `${tr(c.card)} · ${colourOf(c.die).letter}`)));
+  });
+  const ly = y + 24 + Math.ceil(iv.row.length / 2) * 32 + 14;
+  svg.append(s("text", { x: 4, y: ly, "font-size": 12 },
+    `${t("Banners")}: ${iv.banners} · ${t("next Ornamentation")}: ${iv.next_ornament ? tr(iv.next_ornament) : "—"}`));
+  return ly + 10;
 }
 
 /** A Workshop tile's benefit as a short symbol: "2W" (2 wood), "3 RP", "⚄Y" (what lies
