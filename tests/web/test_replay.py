@@ -63,7 +63,8 @@ def _replay_shown(page: Any, where: str) -> dict[str, Any]:
     caption = page.inner_text("#turn-replay-caption").strip()
     assert caption and not text_problems(caption), (where, caption)
     assert page.locator("#board .legal-target").count() == 0, where
-    page.wait_for_selector("#board [data-changed]")
+    # (a ring may be on a player board folded in its summary line)
+    page.wait_for_selector("#board [data-changed]", state="attached")
     changed = page.locator("#board [data-changed]").evaluate_all(
         "(ns) => ns.map((n) => n.dataset.changed || n.getAttribute('data-changed'))")
     check_screen(page, where)
@@ -147,3 +148,63 @@ def test_the_others_moves_replay_on_the_board(new_page: Any, artifacts_dir: Path
     page.keyboard.press("Escape")
     page.wait_for_function(LIVE, timeout=1_000)
     assert not page.errors
+
+
+def test_with_reduced_motion_the_live_board_marks_the_changes(new_page: Any) -> None:
+    """prefers-reduced-motion: nothing plays by itself; the live board rings what the
+    others changed since our last turn, and "Replay" steps by hand."""
+    page = new_page(replay=True)
+    page.emulate_media(reduced_motion="reduce")
+    create_from_lobby(page, seed=62, seats=("here", "random"), game="red-cathedral")
+    state = wait_ready(page)
+    for _ in range(30):
+        state = _move(page)
+        assert state["finished"] != "true"
+        if page.is_visible("#since-replay"):
+            break
+    page.wait_for_selector("#board [data-changed]")
+    assert page.evaluate(LIVE)
+    assert page.locator("#board .legal-target").count() > 0  # the decision is offered
+    check_screen(page, "reduced motion: the changes marked on the live board")
+    page.click("#since-replay")
+    page.wait_for_function(PLAYING)
+    page.wait_for_timeout(STEP_S * 1000 + 300)
+    assert page.evaluate(PLAYING), "with reduced motion the replay went on by itself"
+    for _ in range(_steps(page)):
+        page.click("#turn-replay-next")
+    page.wait_for_function(LIVE, timeout=2_000)
+    _back_live(page, "reduced motion: after the last step")
+    assert not page.errors
+
+
+HIDE = """(state) => { Object.defineProperty(document, 'visibilityState',
+  {value: state, configurable: true}); document.dispatchEvent(new Event('visibilitychange')); }"""
+
+
+def test_a_spectator_sees_what_happened_since_they_last_looked(new_page: Any) -> None:
+    """A spectator: "Since you last looked" lists and replays the moves made while the
+    page was hidden, in the spectators' view."""
+    player = new_page()
+    table = create_from_lobby(player, seed=63, seats=("here", "random"), game="praga")
+    wait_ready(player)
+    watcher = new_page(replay=True)
+    traffic = Traffic(watcher)
+    watcher.goto(f"/#/table/{table}")
+    watcher.wait_for_selector("#board svg")
+    watcher.evaluate(HIDE, "hidden")
+    seq = main_state(watcher)["seq"]
+    for _ in range(3):
+        _move(player)
+    watcher.wait_for_function("(s) => document.getElementById('main').dataset.seq !== s", arg=seq)
+    watcher.evaluate(HIDE, "visible")
+    watcher.wait_for_function(PLAYING)
+    assert watcher.inner_text("#since-section h2") == "Since you last looked"
+    shown = _replay_shown(watcher, "spectator: replay")
+    assert shown["changed"]
+    watcher.keyboard.press("Escape")
+    watcher.wait_for_function(LIVE, timeout=1_000)
+    for body in traffic.bodies:
+        if isinstance(body, dict) and "moves_shown" in body:
+            assert body["seat"] is None and body["view"]["seat"] is None
+    check_views(traffic, None, PRAGA_FIELDS)
+    assert not watcher.errors and not player.errors
