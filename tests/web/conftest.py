@@ -5,7 +5,9 @@
 - ``browser``: Debian's Chromium (``/usr/bin/chromium``) driven by Playwright for Python;
   never a downloaded browser. Skipped with the reason when either is missing.
 - ``new_page``: a factory of fresh pages, each in its own browser context (own
-  localStorage, so its own seat tokens), 1280×720.
+  localStorage, so its own seat tokens), 1280×720. The replay of the others' moves that
+  plays by itself when a turn comes is off in them unless ``new_page(replay=True)``
+  (the tests that play whole games click at once; ``tests/web/test_replay.py`` tests it).
 - ``artifacts_dir``: ``test-artifacts/`` at the repository root, for screenshots.
 """
 
@@ -59,13 +61,17 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
-def new_page(browser: Any, server_url: str) -> Iterator[Callable[[], Any]]:
+def new_page(browser: Any, server_url: str) -> Iterator[Callable[..., Any]]:
     contexts: list[Any] = []
 
-    def make() -> Any:
+    def make(replay: bool = False) -> Any:
         context = browser.new_context(viewport={"width": 1280, "height": 720},
                                       base_url=server_url)
         context.set_default_timeout(20_000)
+        if not replay:  # the player's own switch ("Show them on the board..."), set to off
+            context.add_init_script(
+                "if (localStorage.getItem('meeplehall.autoReplay') === null)"
+                " localStorage.setItem('meeplehall.autoReplay', '0');")
         contexts.append(context)
         page = context.new_page()
         page.errors = []  # uncaught page errors, checked by the tests

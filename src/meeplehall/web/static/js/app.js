@@ -23,6 +23,15 @@ const sideToggle = h("button", { id: "side-toggle", type: "button", "aria-contro
 
 function muted() { return localStorage.getItem("meeplehall.muted") === "1"; }
 function autoEnd() { return localStorage.getItem("meeplehall.autoEnd") === "1"; }
+/** Whether the others' moves play on the board by themselves when a turn comes (on unless
+ * the player turned it off). */
+function autoReplay() { return localStorage.getItem("meeplehall.autoReplay") !== "0"; }
+function reducedMotion() {
+  return typeof window.matchMedia === "function" && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+const REPLAY_STEP_MS = 1100;  // how long each replayed move stays on the board
+const REPLAY_MAX_STEPS = 40;  // the most moves one replay steps through (the latest ones)
+const VIEWS_KEPT = 64;  // views kept in memory for the replays (by seat and move count)
 
 function renderHeader() {
   const langs = availableLanguages();
@@ -49,10 +58,15 @@ function rerender() {
 
 function announce(text) { liveRegion.textContent = text; }
 
-// Escape closes the side panel's drawer (on a phone) wherever the focus is.
+// Escape ends a replay of the others' moves, else closes the side panel's drawer (on a
+// phone), wherever the focus is.
 document.addEventListener("keydown", (ev) => {
-  if (ev.key === "Escape" && current && current.sideOpen) current.toggleSide(false);
+  if (ev.key !== "Escape" || !current) return;
+  if (current.replay) { ev.preventDefault(); current.stopReplay(); return; }
+  if (current.sideOpen) current.toggleSide(false);
 });
+// A spectator's "Since you last looked": from when the page was last hidden.
+document.addEventListener("visibilitychange", () => { if (current) current.onVisibility(document.visibilityState); });
 
 // -- players' names -------------------------------------------------------------------------
 
@@ -462,6 +476,10 @@ class TableView {
     this.replayAt = null;
     this.wasMyTurn = false;
     this.marks = tablePref(id, "marks") || {};
+    this.views = new Map();   // `${seat or "watch"}:${moves}` -> the view after that many moves
+    this.replay = null;       // the replay of the others' moves being shown, if any
+    this.watchMark = null;    // a spectator's: since the page was opened or last hidden
+    this.liveHighlight = null;  // reduced motion: {seat, seq, keys} marked on the live board
     this.present = null;      // the seats whose players have the table open (null: unknown)
     this.offline = false;     // our own live connection is down
   }
@@ -503,6 +521,8 @@ class TableView {
     this.typedNames = typed;
     this.els = {
       board: h("div", { class: "board", id: "board", "aria-label": t("Game board") }),
+      replayBar: h("div", { class: "turn-replay", id: "turn-replay", role: "group", hidden: true,
+        "aria-label": t("Since your last turn") }),
       promptBar: h("p", { class: "prompt-bar", id: "prompt-bar" }),
       prompt: h("p", { class: "prompt", id: "prompt", "aria-live": "polite" }),
       rulesButton: h("button", { type: "button", id: "rules-toggle", class: "rules-toggle", "aria-expanded": String(!!this.rulesOpen),
@@ -519,7 +539,7 @@ class TableView {
     };
     const e = this.els;
     this.layout = h("div", { class: "table-layout", id: "table-layout" },
-      h("div", { class: "board-col" }, e.promptBar, e.board),
+      h("div", { class: "board-col" }, e.promptBar, e.replayBar, e.board),
       e.side = h("aside", { class: "side", id: "side", "aria-label": t("Choices and log") },
         h("button", { type: "button", class: "side-close", id: "side-close", onclick: () => this.toggleSide(false) },
           `× ${t("Close")}`),
@@ -529,6 +549,14 @@ class TableView {
         e.since, e.seats,
         h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, t("Log")), e.notes, e.log)));
     root.replaceChildren(e.end, this.layout);
+    // While a replay is shown, a click on the board returns to the live board first.
+    e.board.addEventListener("click", (ev) => {
+      if (!this.replay) return;
+      ev.preventDefault();
+      ev.stopPropagation();
+      this.stopReplay();
+    }, true);
+    if (this.replay) this.renderReplayBar();
     root.dataset.page = "table";
     root.dataset.view = "table";
     document.body.classList.add("at-table");
@@ -614,14 +642,20 @@ class TableView {
           if (generation !== this.generation) return;
           acting = { seat: toMove, view: me.view, legal: me.legal || [], decision: me.decision,
             seq: me.seq, undoable: me.undoable };
+          this.remember(toMove, me.moves, me.view);
         } catch (err) {
           this.error = err.message;
         }
       }
     }
+    // the views the replays of the others' moves step through, kept as they come
+    this.remember(this.primary === null ? "watch" : this.primary, msg.moves, msg.view);
     // "What happened since my last turn": where the log stood when each held seat's
-    // turn ended.
+    // turn ended (`from`, `to`: log positions) and the moves to replay (`move` to `upto`:
+    // the view after each of them against the one before).
     const logLen = (msg.view.log || []).length;
+    let turnCame = null;  // the held seat whose turn came in this update, after others moved
+    if (!prev && this.held.length === 0) this.watchMark = { from: logLen, move: msg.moves + 1 };
     if (prev) {
       const log = msg.view.log || [];
       const before = Math.min((prev.view.log || []).length, logLen);
@@ -634,9 +668,17 @@ class TableView {
         if (prev.to_move === seat) {
           others = log.slice(before).findIndex((line) => { const a = this.actorOf(line); return a !== undefined && a !== seat; });
         }
-        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: others >= 0 ? before + others : logLen };
-        else if (prev.to_move === seat && others >= 0) this.marks[seat] = { from: before + others, to: logLen };
-        else if (prev.to_move !== seat && toMove === seat && mark) this.marks[seat] = { from: mark.from, to: logLen };
+        // (an automaton's turn inside this move: the move itself is replayed, else the
+        // moves after it)
+        const moved = others >= 0 ? msg.moves : msg.moves + 1;
+        if (prev.to_move === seat && toMove !== seat) this.marks[seat] = { from: others >= 0 ? before + others : logLen, move: moved };
+        else if (prev.to_move === seat && others >= 0) {
+          this.marks[seat] = { from: before + others, to: logLen, move: moved, upto: msg.moves };
+          turnCame = seat;
+        } else if (prev.to_move !== seat && toMove === seat && mark) {
+          this.marks[seat] = { from: mark.from, to: logLen, move: mark.move, upto: msg.moves };
+          if (logLen > mark.from) turnCame = seat;
+        }
       }
       tablePref(this.id, "marks", this.marks);
       // Opponents' moves, for screen readers (the live region is polite).
@@ -652,6 +694,11 @@ class TableView {
     if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
     this.wasMyTurn = myTurn;
     this.render();
+    // The others' moves since this seat's last turn, on the board (once, by themselves).
+    if (turnCame !== null && acting && acting.seat === turnCame) {
+      if (reducedMotion()) this.markSince(turnCame);
+      else if (autoReplay()) this.startReplay({ auto: true });
+    }
     // "Skip confirmations": a lone confirmation, or carrying out the Influence action chosen.
     const skip = myTurn && autoEnd() && this.module && typeof this.module.autoEndAction === "function"
       ? this.module.autoEndAction(acting.legal, this.lastChosen) : null;
@@ -752,6 +799,7 @@ class TableView {
     root.dataset.finished = String(msg.finished);
     root.dataset.busy = String(this.busy);
     root.dataset.game = this.game;
+    root.dataset.replay = this.replay ? "playing" : "off";
     // One screen while the game is played; the end screen scrolls as any page.
     document.body.classList.toggle("at-table", !msg.finished);
     document.documentElement.classList.toggle("at-table", !msg.finished);
@@ -777,19 +825,31 @@ class TableView {
       this.error || ""].filter(Boolean).join(" ");
   }
 
-  ctx(legal) {
+  ctx(legal, extra = null) {
     return { seat: this.acting ? this.acting.seat : this.primary, legal,
       hint: this.hint && this.hint.ranked[0] ? this.hint.ranked[0].text : null,
       choose: (text) => this.choose(text), t, tr, render, colours: COLOURS, people: this.people(),
-      who: (seat) => this.who(seat), identity: (seat) => this.identity(seat) };
+      who: (seat) => this.who(seat), identity: (seat) => this.identity(seat), ...(extra || {}) };
   }
 
+  /** The table's board: the live view, or while a replay is shown the replayed move's view
+   * (no choice offered; ``ctx.replay``, and ``ctx.highlight``: what that move changed). */
   renderBoard(container = this.els.board, view = this.view, legal = null) {
+    let extra = null;
+    const r = this.replay;
+    if (container === this.els.board && r && r.view) {
+      view = r.view;
+      legal = [];
+      extra = { replay: true, highlight: r.highlight };
+    } else if (container === this.els.board && this.liveHighlight && this.acting
+      && this.liveHighlight.seat === this.acting.seat && this.liveHighlight.seq === this.acting.seq) {
+      extra = { highlight: this.liveHighlight.keys };
+    }
     if (legal === null) legal = this.acting && !this.busy ? this.acting.legal : [];
     if (this.module && typeof this.module.renderBoard === "function") {
       try {
         container.replaceChildren();
-        this.module.renderBoard(container, view, this.ctx(legal));
+        this.module.renderBoard(container, view, this.ctx(legal, extra));
         return;
       } catch (err) {
         console.error("renderBoard failed", err);
@@ -859,18 +919,185 @@ class TableView {
     }
   }
 
+  /** What "Since your last turn" covers: the seat to move here (its mark), or for a
+   * spectator since the page was opened or last hidden; null when nothing. */
+  sinceMark() {
+    if (this.held.length === 0) {
+      return this.watchMark && this.msg ? { ...this.watchMark, persp: "watch", upto: this.watchMark.upto ?? this.msg.moves } : null;
+    }
+    const seat = this.acting && this.acting.seat;
+    if (seat === null || seat === undefined) return null;
+    let mark = this.marks[seat];
+    if (typeof mark === "number") mark = { from: mark };
+    return mark ? { ...mark, persp: seat } : null;
+  }
+
   renderSince() {
     const e = this.els.since;
-    const seat = this.acting && this.acting.seat;
     const log = (this.view && this.view.log) || [];
-    let mark = seat !== null && seat !== undefined ? this.marks[seat] : undefined;
-    if (typeof mark === "number") mark = { from: mark };
+    const mark = this.sinceMark();
     // from the end of your last turn to the start of this one: the others' moves only
     const lines = mark ? log.slice(mark.from, mark.to === undefined ? log.length : mark.to) : [];
     if (!lines.length) { e.hidden = true; return; }
     e.hidden = false;
-    e.replaceChildren(h("h2", {}, t("Since your last turn")),
-      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, this.line(line)))));
+    const steps = this.replaySteps(mark);
+    const replay = steps.length ? h("div", { class: "since-controls" },
+      h("button", { type: "button", id: "since-replay", "aria-pressed": String(!!this.replay),
+        title: t("Show the moves since your last turn on the board again"),
+        onclick: () => (this.replay ? this.stopReplay() : this.startReplay({ auto: !reducedMotion() })) }, `▶ ${t("Replay")}`),
+      h("label", { for: "auto-replay" }, h("input", { type: "checkbox", id: "auto-replay", checked: autoReplay(),
+        onchange: (ev) => localStorage.setItem("meeplehall.autoReplay", ev.target.checked ? "1" : "0") }),
+      " ", t("Show them on the board when my turn comes"))) : null;
+    e.replaceChildren(...[h("h2", {}, this.held.length ? t("Since your last turn") : t("Since you last looked")), replay,
+      h("ul", { class: "since" }, lines.slice(-40).map((line) => h("li", {}, this.line(line))))].filter(Boolean));
+  }
+
+  // -- the replay of the others' moves --------------------------------------------------
+
+  /** Keep the view after ``moves`` moves as ``persp`` (a held seat, or "watch") sees it. */
+  remember(persp, moves, view) {
+    if (typeof moves !== "number" || !view) return;
+    const key = `${persp}:${moves}`;
+    this.views.delete(key);
+    this.views.set(key, view);
+    while (this.views.size > VIEWS_KEPT) this.views.delete(this.views.keys().next().value);
+  }
+
+  /** The view after the first ``k`` moves as ``persp`` sees it: kept, or the seat's own
+   * replay view (with its token; a spectator's without), never another seat's. */
+  async viewAt(persp, k) {
+    const key = `${persp}:${k}`;
+    if (this.views.has(key)) return this.views.get(key);
+    const token = persp === "watch" ? null : this.tokens[persp];
+    const body = await api("GET", `/tables/${this.id}/replay/${Math.max(0, k)}`, { token });
+    this.remember(persp, k, body.view);
+    return body.view;
+  }
+
+  /** The moves a replay of ``mark`` steps through (their move counts), the latest ones. */
+  replaySteps(mark) {
+    if (!mark || typeof mark.move !== "number" || !this.msg) return [];
+    const upto = typeof mark.upto === "number" ? mark.upto : this.msg.moves;
+    const out = [];
+    for (let k = Math.max(1, mark.move, upto - REPLAY_MAX_STEPS + 1); k <= upto; k++) out.push(k);
+    return out;
+  }
+
+  /** Show the others' moves since the last turn on the board, step by step: by itself
+   * (``auto``: about a second a step, once) or by the ◀ ▶ controls. */
+  startReplay({ auto = true } = {}) {
+    const mark = this.sinceMark();
+    const steps = this.replaySteps(mark);
+    if (!steps.length) return;
+    this.stopReplay(false);
+    this.liveHighlight = null;
+    this.replay = { persp: mark.persp, from: mark.from, to: mark.to, steps, i: -1, auto, view: null,
+      highlight: new Set(), lines: [], timer: null, loading: 0 };
+    root.dataset.replay = "playing";
+    this.showStep(0);
+  }
+
+  async showStep(i) {
+    const r = this.replay;
+    if (!r) return;
+    clearTimeout(r.timer);
+    i = Math.max(0, Math.min(r.steps.length - 1, i));
+    const k = r.steps[i];
+    const load = ++r.loading;
+    let before, after;
+    try {
+      [before, after] = await Promise.all([this.viewAt(r.persp, k - 1), this.viewAt(r.persp, k)]);
+    } catch (err) {
+      if (this.replay !== r) return;
+      this.error = err.message;
+      this.stopReplay();
+      this.renderStatus();
+      return;
+    }
+    if (this.replay !== r || load !== r.loading) return;
+    r.i = i;
+    r.view = after;
+    const parts = this.module && typeof this.module.changedParts === "function" ? this.module.changedParts(before, after) : [];
+    r.highlight = new Set(parts);
+    const log = after.log || [];
+    const start = Math.max((before.log || []).length, r.from || 0);
+    r.lines = log.slice(start, r.to === undefined ? log.length : Math.max(start, r.to));
+    r.mover = before.to_move;
+    this.renderReplayBar();
+    this.renderBoard();
+    this.els.board.dataset.replayStep = String(i + 1);
+    if (r.auto) {
+      r.timer = setTimeout(() => {
+        if (this.replay !== r) return;
+        if (r.i + 1 < r.steps.length) this.showStep(r.i + 1); else this.stopReplay();
+      }, REPLAY_STEP_MS);
+      // the next step's views on their way while this one shows
+      if (i + 1 < r.steps.length) this.viewAt(r.persp, r.steps[i + 1]).catch(() => {});
+    }
+  }
+
+  renderReplayBar() {
+    const r = this.replay;
+    const bar = this.els.replayBar;
+    if (!r) { bar.hidden = true; bar.replaceChildren(); return; }
+    bar.hidden = false;
+    const names = this.names();
+    const caption = r.lines.length ? r.lines.map((line) => {
+      const actor = this.actorOf(line);
+      const id = typeof actor === "number" && actor >= 0 ? this.identity(actor, names) : null;
+      return h("span", { class: "replay-line" }, id && id.key ? badge(id.key) : null, " ", this.line(line));
+    }) : [typeof r.mover === "number" ? t("A move by {name}", { name: this.who(r.mover, names) }) : t("A move by another player")];
+    bar.replaceChildren(
+      h("span", { class: "replay-pos", id: "turn-replay-pos" }, t("Move {n} of {total}", { n: r.i + 1, total: r.steps.length })),
+      h("button", { type: "button", id: "turn-replay-prev", "aria-label": t("Previous move"), title: t("Previous move"),
+        disabled: r.i <= 0, onclick: () => { r.auto = false; this.showStep(r.i - 1); } }, "◀"),
+      h("button", { type: "button", id: "turn-replay-next", "aria-label": t("Next move"), title: t("Next move"),
+        onclick: () => { r.auto = false; if (r.i + 1 < r.steps.length) this.showStep(r.i + 1); else this.stopReplay(); } }, "▶"),
+      h("p", { class: "replay-caption", id: "turn-replay-caption", "aria-live": "polite" }, caption),
+      h("button", { type: "button", id: "turn-replay-skip", class: "primary", title: t("Back to the game (Escape)"),
+        onclick: () => this.stopReplay() }, `✕ ${t("Back to the game")}`));
+  }
+
+  /** End the replay: the live board again (``redraw``: drawn at once). */
+  stopReplay(redraw = true) {
+    const r = this.replay;
+    if (!r) return;
+    clearTimeout(r.timer);
+    this.replay = null;
+    root.dataset.replay = "off";
+    delete this.els.board.dataset.replayStep;
+    this.renderReplayBar();
+    if (redraw && this.msg) { this.renderBoard(); this.renderSince(); }
+  }
+
+  /** Reduced motion: no replay by itself; the live board marks what the others changed
+   * since this seat's last turn (the view before their first move against the live one). */
+  async markSince(seat) {
+    const mark = this.sinceMark();
+    const steps = this.replaySteps(mark);
+    if (!steps.length || !this.acting || this.acting.seat !== seat) return;
+    const seq = this.acting.seq;
+    try {
+      const before = await this.viewAt(seat, steps[0] - 1);
+      if (!this.acting || this.acting.seq !== seq || !this.module || typeof this.module.changedParts !== "function") return;
+      this.liveHighlight = { seat, seq, keys: new Set(this.module.changedParts(before, this.acting.view)) };
+      if (!this.replay) this.renderBoard();
+    } catch (_) { /* the list beside the board says it in words */ }
+  }
+
+  /** A spectator's "Since you last looked": the mark moves when the page is hidden; when it
+   * is shown again the moves made meanwhile play on the board. */
+  onVisibility(state) {
+    if (this.held.length || !this.msg) return;
+    const logLen = (this.msg.view.log || []).length;
+    if (state === "hidden") {
+      this.watchMark = { from: logLen, move: this.msg.moves + 1 };
+    } else if (state === "visible" && this.watchMark && this.msg.moves >= this.watchMark.move) {
+      this.watchMark = { ...this.watchMark, to: logLen, upto: this.msg.moves };
+      this.renderSince();
+      if (reducedMotion()) return;
+      if (autoReplay()) this.startReplay({ auto: true });
+    }
   }
 
   renderSeats() {
@@ -1008,6 +1235,8 @@ class TableView {
 
   async choose(text) {
     if (!this.acting || this.busy) return;
+    if (this.replay) this.stopReplay();
+    this.liveHighlight = null;
     const { seat, seq } = this.acting;
     if (!this.acting.legal.some((a) => a.text === text)) return;
     this.busy = true;

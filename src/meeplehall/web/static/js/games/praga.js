@@ -102,7 +102,8 @@ export async function renderBoard(container, view, ctx) {
     memory.set(container, mem);
   }
   const board = new PragaBoard(g, view, ctx || {});
-  board.changes = noteChanges(mem, view);
+  // a replayed view (the shell's ctx.replay) leaves the memory of the live views as it is
+  board.changes = ctx && ctx.replay ? { flash: new Set(), last: {} } : noteChanges(mem, view);
   board.wide = container.clientWidth >= WIDE_MIN;
   const table = board.drawTable();
   container.replaceChildren(table);
@@ -163,6 +164,9 @@ function followDecision(table, zoom, mem, board) {
     nodes = keep;
   }
   if (mem.moved) return;
+  // a replayed move: the view shows what it changed where that fits at a legible zoom
+  const changed = !nodes.length && board.ctx.replay ? [...svg.querySelectorAll(".changed")] : [];
+  if (changed.length && fits(changed)) nodes = changed;
   if (!nodes.length) {
     if (zoom.fit() >= LEGIBLE) zoom.set(zoom.fit());
     else if (z0 < LEGIBLE) zoom.show({ x: 0, y: 30, width: 760, height: 390 }, { max: LEGIBLE });
@@ -581,6 +585,11 @@ class PragaBoard {
       node.setAttribute("data-last-move", seat);
     }
     if (this.changes.flash.has(key)) node.classList.add("flash");
+    // what the move being replayed changed (ctx.highlight, from changedParts)
+    if (this.ctx.highlight && this.ctx.highlight.has(key)) {
+      node.classList.add("changed");
+      node.setAttribute("data-changed", key);
+    }
   }
 
   section(id, x, y, w, h, title) {
@@ -1667,4 +1676,13 @@ export function autoEndAction(legal) {
   if (legal.length !== 1) return null;
   const verb = legal[0].text.split(" ")[0];
   return verb === "end-turn" || verb === "perform" ? legal[0].text : null;
+}
+
+/** The board elements (their data-mark keys) that differ between two views of the same
+ * seat: the shell's replay of the others' moves highlights them (ctx.highlight). The
+ * dummy's and Peter Parler's moves inside another move are in the difference too. */
+export function changedParts(before, after) {
+  if (!before || !before.board || !after || !after.board) return [];
+  const was = marks(before.board);
+  return [...marks(after.board)].filter(([k, v]) => was.get(k) !== v).map(([k]) => k);
 }

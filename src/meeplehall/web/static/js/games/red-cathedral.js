@@ -123,6 +123,12 @@ export function renderBoard(container, view, ctx) {
   /** Make ``el`` clickable when ``key`` has legal actions; add a tooltip either way. */
   function target(el, key, tooltip, box) {
     el.prepend(s("title", {}, tooltip));
+    // what the move being replayed changed (the shell's replay: ctx.highlight, changedParts)
+    if (ctx.highlight && ctx.highlight.has(key)) {
+      el.classList.add("changed");
+      el.dataset.changed = key;
+      if (box) el.append(s("rect", { class: "changed-ring", ...box, rx: 6 }));
+    }
     const actions = byKey.get(key);
     if (!actions) return el;
     if (box) el.append(s("rect", { class: "hl", ...box, rx: 6 }));
@@ -194,7 +200,8 @@ export function renderBoard(container, view, ctx) {
   }
   container.append(summary(view, ctx), table);
   // A new decision (or a new window size): the view moves to its targets by itself.
-  const key = `${(ctx.legal || []).map((a) => a.text).join("|")}@${viewport.clientWidth}x${viewport.clientHeight}`;
+  const key = `${(ctx.legal || []).map((a) => a.text).join("|")}@${viewport.clientWidth}x${viewport.clientHeight}`
+    + (ctx.highlight ? `#${[...ctx.highlight].join(",")}` : "");
   if (mem.key !== key) {
     mem.key = key;
     Object.assign(mem, frame(svg, viewport, width, height, phone));
@@ -209,7 +216,9 @@ export function renderBoard(container, view, ctx) {
  * PHONE_MIN_TARGET) where the targets fit at that size; with no target, the board's width. */
 function frame(svg, viewport, W, height, phone) {
   const vw = Math.max(1, viewport.clientWidth - 4), vh = Math.max(1, viewport.clientHeight - 4);
-  const boxes = [...svg.querySelectorAll(".legal-target")].map((el) => { try { return el.getBBox(); } catch { return null; } })
+  // no target (a replayed move): what it changed
+  const shown = svg.querySelector(".legal-target") ? ".legal-target" : ".changed";
+  const boxes = [...svg.querySelectorAll(shown)].map((el) => { try { return el.getBBox(); } catch { return null; } })
     .filter((b) => b && b.width > 0);
   if (!boxes.length) {
     const zoom = Math.max(LEGIBLE, vw / W);
@@ -868,4 +877,37 @@ export function autoEndAction(legal, last = null) {
   const perform = legal.filter((a) => a.text.split(" ")[0] === "perform");
   if (last && last.startsWith("use-influence") && perform.length === 1) return perform[0].text;
   return null;
+}
+
+/** The board elements (the keys ``target`` gives them) that differ between two views of
+ * the same seat: the shell's replay of the others' moves highlights them (ctx.highlight).
+ * Ivan's moves inside another move are in the difference too. */
+export function changedParts(before, after) {
+  const out = new Set();
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const bySide = (view) => new Map((view.sides || []).map((x) => [x.side, x]));
+  const oldSides = bySide(before);
+  for (const side of after.sides || []) {
+    const was = oldSides.get(side.side) || {};
+    if (was.recognition !== side.recognition || was.prestige !== side.prestige) out.add(`score:${side.side}`);
+    for (const [mat, n] of Object.entries(side.inventory || {})) {
+      if ((was.inventory || {})[mat] !== n) out.add(`inv:${side.side}:${mat}`);
+    }
+    const oldWs = new Map((was.workshop || []).map((w) => [w.position, w]));
+    for (const ws of side.workshop || []) {
+      if (!same(oldWs.get(ws.position), ws)) out.add(`ws:${side.side}:${ws.position}`);
+    }
+  }
+  const dice = (view) => new Map((view.market || []).flatMap((sp) => sp.dice.map((d) => [d.colour, `${sp.space}/${d.value}`])));
+  const oldDice = dice(before);
+  for (const [colour, where] of dice(after)) if (oldDice.get(colour) !== where) out.add(`die:${colour}`);
+  const oldSpaces = new Map((before.market || []).map((sp) => [sp.space, sp]));
+  for (const sp of after.market || []) {
+    const was = oldSpaces.get(sp.space);
+    if (!was || !same(was.tile, sp.tile)) out.add(`space:${sp.space}`);
+  }
+  const cards = (view) => new Map((view.cathedral || []).flat().map((c) => [c.slot, c]));
+  const oldCards = cards(before);
+  for (const [slot, card] of cards(after)) if (!same(oldCards.get(slot), card)) out.add(`card:${slot}`);
+  return [...out];
 }
