@@ -36,11 +36,12 @@ import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from meeplehall.ai.bot import bot_rng
 from meeplehall.ai.evaluator import Evaluator, resolve
-from meeplehall.ai.learned import LearnedModel, load_model
+from meeplehall.ai.learned import MODELS, LearnedModel, load_model
 from meeplehall.ai.mcts import LeafValue
 from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
@@ -95,15 +96,18 @@ def _result(game: Game, state: Any, seats: int) -> list[float]:
 
 class LearnedSearchBot:
     """See the module docstring; deterministic given its seed where it counts
-    iterations. ``model``: a ``LearnedModel``, or None to load the shipped one (the
-    hand-written evaluation where there is none or ``use_model`` is off)."""
+    iterations. ``model``: a ``LearnedModel``, or None to load the one shipped in
+    ``models`` (the package's by default; the hand-written evaluation where there is none
+    that may be used, or ``use_model`` is off)."""
 
     kind = "learned"
 
     def __init__(self, seed: int = 0, config: LearnedConfig | None = None,
                  evaluator: Evaluator | None = None, model: LearnedModel | None = None,
-                 clock: Callable[[], float] = time.perf_counter) -> None:
+                 clock: Callable[[], float] = time.perf_counter,
+                 models: Path = MODELS) -> None:
         self.config = config or LearnedConfig()
+        self.models = models
         self.evaluator = evaluator
         self.model = model
         self.rng = bot_rng(seed)
@@ -116,7 +120,7 @@ class LearnedSearchBot:
             return None
         if self.model is not None:
             return self.model
-        return load_model(game.name, seats)
+        return load_model(game.name, seats, self.models)
 
     # --- public -----------------------------------------------------------------------
     def choose(self, game: Game, view: dict[str, Any], legal: tuple[Any, ...]) -> Any:
@@ -281,3 +285,37 @@ class LearnedSearchBot:
             back(path, [rel[(s - mover) % seats] for s in range(seats)])
         pending.clear()
         return count
+
+
+def iterations_per_second(game: Game, params: dict[str, Any], seconds: float,
+                          seed: int = 0, use_model: bool = True) -> tuple[float, str]:
+    """Iterations per second of the clock-driven ``learned`` search (its clock shared
+    between three mid-game positions of a greedy-versus-greedy game: a third, half and
+    two thirds of the way), the time of sampling its hidden information included; and
+    what rated its leaves (``learned`` or ``hand``)."""
+    from meeplehall.ai.base import make_bot
+
+    state = game.initial_state(params, seed)
+    players = game.num_players(state)
+    bots = [make_bot("greedy", seed * 16 + s) for s in range(players)]
+    positions: list[Any] = []
+    while (seat := game.current_player(state)) is not None:
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            positions.append(state.clone())
+        game.apply_unchecked(state, bots[seat].choose(game, game.player_view(state, seat),
+                                                      legal))
+    picks = [positions[len(positions) * k // 6] for k in (2, 3, 4)] if positions else \
+        [game.initial_state(params, seed)]
+    iterations, elapsed, value = 0, 0.0, ""
+    for start in picks:
+        mover = game.current_player(start)
+        assert mover is not None
+        bot = LearnedSearchBot(seed, LearnedConfig(think=seconds / len(picks),
+                                                   use_model=use_model))
+        t0 = time.perf_counter()
+        bot.search(game, game.player_view(start, mover), game.legal_actions(start))
+        elapsed += time.perf_counter() - t0
+        iterations += bot.last_iterations
+        value = bot.last_value
+    return iterations / elapsed, value
