@@ -76,7 +76,7 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
                 kept[i].append((batch["observation"][i].copy(), target, seat))
         batch, _, terminated, _, infos = env.step(chosen)
         decisions += envs
-        for i in np.flatnonzero(terminated):
+        for i in np.flatnonzero(terminated).tolist():
             rank = (infos["rewards"][i] + 1.0) / 2.0
             if number[i] < games:
                 for o, target, seat in kept[i]:
@@ -98,7 +98,6 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
 def calibration(chance: Any, outcome: Any, bins: int = 10) -> dict[str, Any]:
     """Expected calibration error of predicted win chances, and the bins' rows
     (mean prediction, observed rate, count)."""
-    import numpy as np
 
     rows = []
     error = 0.0

@@ -255,6 +255,7 @@ class LearnedSearchBot:
                 back(path, hand(state))
                 iterations += 1
             else:
+                assert model is not None
                 mover, actions = leaf
                 if node.priors is None:
                     node.priors = PENDING  # rated with this batch
@@ -266,7 +267,7 @@ class LearnedSearchBot:
                     for n in path:
                         n.visits -= 1
                 iterations += self._rate(model, buffer, pending, legal_of, seats, back)
-        if pending:
+        if pending and model is not None:
             iterations += self._rate(model, buffer, pending, legal_of, seats, back)
         self.last_iterations = iterations
         return root
