@@ -85,6 +85,8 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
                     values.append(np.roll(rank, -seat))
                     game_of.append(number[i])
                 finished += 1
+                if finished % 20 == 0:
+                    print(f"self-play: {finished}/{games} games", file=sys.stderr)
             kept[i] = []
             number[i] = started
             bots[i] = [make_bot(bot, (seed + started) * 16 + s) for s in range(players)]
@@ -199,8 +201,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon", type=float, default=0.1,
                         help="chance of a random move in the self-play games")
     parser.add_argument("--envs", type=int, default=16, help="games stepped together")
-    parser.add_argument("--hidden", default="256,256", help="hidden layer widths")
-    parser.add_argument("--epochs", type=int, default=8)
+    parser.add_argument("--hidden", default="128,128", help="hidden layer widths")
+    parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--holdout", type=float, default=0.1,
                         help="share of the games held out")
     parser.add_argument("--generation", type=int, default=0)
