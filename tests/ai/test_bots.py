@@ -45,8 +45,10 @@ def test_bot_decision_ignores_hidden_information() -> None:
     player = GAME.current_player(state)
     assert player is not None
     assert GAME.player_view(state, player) == GAME.player_view(other, player)
-    for kind in BOTS:
-        kind = "expert@6" if kind == "expert" else kind  # counted, not clocked
+    for kind in [*BOTS, "learned", "learned-hand"]:
+        # counted, not clocked
+        kind = {"expert": "expert@6", "learned": "learned@40",
+                "learned-hand": "learned-hand@40"}.get(kind, kind)
         a = make_bot(kind, 9).choose(GAME, GAME.player_view(state, player),
                                      GAME.legal_actions(state))
         b = make_bot(kind, 9).choose(GAME, GAME.player_view(other, player),

@@ -63,6 +63,10 @@ def test_praga_decision_ignores_hidden_stacks_and_rng() -> None:
     assert (state.rng, state.tech_stacks) != (other.rng, other.tech_stacks)
     for seed in (1, 2):
         assert _decide(PRAGA, state, seed) == _decide(PRAGA, other, seed)
+    for kind in ("learned@40", "learned-hand@40"):  # the learned search too
+        a, b = (make_bot(kind, 5).choose(PRAGA, PRAGA.player_view(s, seat),
+                                         PRAGA.legal_actions(s)) for s in (state, other))
+        assert a == b
 
 
 def test_red_cathedral_decision_ignores_rng_and_unused_components() -> None:

@@ -25,6 +25,7 @@ from meeplehall.ai.expert import DEFAULT_THINK, ExpertBot, ExpertConfig
 from meeplehall.ai.greedy import GreedyBot
 from meeplehall.ai.heuristics.praga import PragaEvaluator
 from meeplehall.ai.heuristics.red_cathedral import RedCathedralEvaluator
+from meeplehall.ai.learned_search import LearnedConfig, LearnedSearchBot
 from meeplehall.ai.mcts import MCTSBot, MCTSConfig
 from meeplehall.ai.planner import CheckedPlannerBot, PlannerBot, RolloutCheck
 from meeplehall.ai.random_bot import RandomBot
@@ -239,13 +240,38 @@ def expert_config(kind: str, think: float | None = None) -> ExpertConfig | None:
     return ExpertConfig(iterations=int(count))
 
 
+LEARNED_KINDS: tuple[str, ...] = ("learned", "learned-hand")
+"""The learned search (``ai/learned_search.py``) beside the ladder: ``learned`` rates its
+leaves by the shipped model, ``learned-hand`` by the hand-written evaluation (what
+``learned`` falls back to); ``<kind>@N`` counts ``N`` iterations per decision."""
+
+
+def learned_config(kind: str, think: float | None = None) -> LearnedConfig | None:
+    """The learned search's settings for ``learned``, ``learned-hand`` or their ``@N``
+    forms (None for any other kind); a malformed budget raises ``ValueError``."""
+    base, _, count = kind.partition("@")
+    if base not in LEARNED_KINDS:
+        return None
+    use_model = base == "learned"
+    if not _:
+        if think is not None:
+            expert_config("expert", think)  # checks the think time
+            return LearnedConfig(think=think, use_model=use_model)
+        return LearnedConfig(use_model=use_model)
+    if not count.isdigit() or int(count) < 1:
+        raise ValueError(f"{kind!r}: the learned search's budget is a whole number of "
+                         f"iterations (at least 1), as in {base}@800")
+    return LearnedConfig(iterations=int(count), use_model=use_model)
+
+
 def check_kind(kind: str) -> str:
-    """``kind`` if it names a bot (a level of the ladder or ``expert@N``), else
-    ``ValueError`` saying which exist."""
-    if kind in KINDS or expert_config(kind) is not None:
+    """``kind`` if it names a bot (a level of the ladder, ``expert@N``, or the learned
+    search's kinds), else ``ValueError`` saying which exist."""
+    if kind in KINDS or expert_config(kind) is not None or learned_config(kind) is not None:
         return kind
     raise ValueError(f"unknown bot {kind!r}; bots are: {', '.join(KINDS)} "
-                     f"(and {EXPERT_BUDGET}N: the expert with N iterations per decision)")
+                     f"(and {EXPERT_BUDGET}N: the expert with N iterations per decision; "
+                     f"{', '.join(LEARNED_KINDS)} and their @N forms: the learned search)")
 
 
 def make_bot(kind: str, seed: int = 0, think: float | None = None) -> Bot:
@@ -256,6 +282,9 @@ def make_bot(kind: str, seed: int = 0, think: float | None = None) -> Bot:
     config = expert_config(check_kind(kind), think)
     if config is not None:
         return ExpertBot(seed, config)
+    learned = learned_config(kind, think)
+    if learned is not None:
+        return LearnedSearchBot(seed, learned)
     levels = {modes[mode][kind] for modes in LADDER.values() for mode in MODES}
     if len(levels) == 1:
         return levels.pop().build(seed)

@@ -6,7 +6,10 @@ actions as decisions; then the cost of ``clone()`` on a mid-game state. Each fig
 printed on its own line, ``<game> players=<n> <figure>=<value>``, for scripts to parse.
 With ``--mcts`` a fourth line gives ``mcts_iterations_per_s``: the search of the
 ``mcts-hard`` settings from a mid-game position of a greedy game, under the same time
-budget (``meeplehall.ai.mcts.iterations_per_second``).
+budget (``meeplehall.ai.mcts.iterations_per_second``), and a fifth
+``expert_iterations_per_s``: the learned search (``ai/learned_search.py``) at three
+mid-game positions under the same budget, with ``expert_value`` saying what rated its
+leaves (``learned``: the shipped model, ``hand``: the hand-written evaluation).
 """
 
 from __future__ import annotations
@@ -108,4 +111,10 @@ def run_bench(console: Console, game: Game, base_params: dict[str, Any],
             rate = iterations_per_second(game, params, seconds)
             console.print(f"{game.name} players={n} mcts_iterations_per_s={rate:.0f}",
                           markup=False, highlight=False, soft_wrap=True)
+            from meeplehall.ai import learned_search
+
+            rate, value = learned_search.iterations_per_second(game, params, seconds)
+            for line in (f"{game.name} players={n} expert_iterations_per_s={rate:.0f}",
+                         f"{game.name} players={n} expert_value={value}"):
+                console.print(line, markup=False, highlight=False, soft_wrap=True)
     return results

@@ -1,4 +1,4 @@
-"""The ``meeplehall`` command: play, simulate, replay, bench and arena.
+"""The ``meeplehall`` command: play, simulate, replay, bench, arena and train.
 
 ``meeplehall`` with no arguments starts ``meeplehall play red-cathedral`` with its
 defaults. Games are looked up in the registry (``meeplehall.games.GAMES``) and their
@@ -25,7 +25,7 @@ from meeplehall.core.protocol import Game, validate_params
 from meeplehall.core.rng import check_seed, new_seed
 
 DEFAULT_GAME = "red-cathedral"
-COMMANDS = ("play", "simulate", "replay", "bench", "arena")
+COMMANDS = ("play", "simulate", "replay", "bench", "arena", "train")
 HUMAN = "human"
 
 
@@ -195,6 +195,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     from meeplehall.server.cli import add_server_commands
 
+    sub.add_parser("train", add_help=False,
+                   help="train the learned value and policy of a game (needs the [train] "
+                        "extra; `meeplehall train --help`)")
     add_server_commands(sub)  # `serve`; `bench server` is dispatched in main()
     return parser
 
@@ -431,6 +434,10 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
         return bench_server_main(args_list[2:])
     if args_list[:2] == ["bench", "rl"]:
         return bench_rl_main(args_list[2:], console or Console())
+    if args_list[:1] == ["train"]:
+        from tools.train import main as train_main
+
+        return train_main(args_list[1:])
     if not args_list or (args_list[0].startswith("-") and args_list[0] not in ("-h", "--help")):
         args_list = ["play", *args_list]
     out = console or Console()

@@ -1,0 +1,192 @@
+"""The learned value and policy: the loader (identity checked, fallback), inference, the
+learned search (deterministic, from the seat's view only) and training's determinism."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from meeplehall.ai import make_bot
+from meeplehall.ai.learned import (
+    MODELS,
+    LearnedModel,
+    ModelRefused,
+    identity,
+    load_model,
+    model_name,
+    read_model,
+    refusal,
+)
+from meeplehall.ai.learned_search import LearnedConfig, LearnedSearchBot
+from meeplehall.core.protocol import Game
+from meeplehall.core.rng import Rng
+from meeplehall.games import GAMES
+from meeplehall.rl.encoders import make_encoder
+
+
+def tiny_model(game: str, players: int, seed: int = 0, **changes: Any) -> LearnedModel:
+    """A model of random weights for ``game`` (its identity changed by ``changes``)."""
+    encoder = make_encoder(game, players)
+    rng = np.random.default_rng(seed)
+
+    def m(a: int, b: int) -> tuple[Any, Any]:
+        return ((rng.standard_normal((a, b)) * 0.1).astype(np.float32),
+                (rng.standard_normal(b) * 0.1).astype(np.float32))
+
+    return LearnedModel([m(encoder.size, 16)], m(16, encoder.num_actions), m(16, players),
+                        {"identity": {**identity(game, players), **changes}})
+
+
+def _advance(game: Game, players: int, seed: int, moves: int) -> Any:
+    state = game.initial_state({"players": players}, seed)
+    rng = Rng.from_seed(seed)
+    for _ in range(moves):
+        legal = game.legal_actions(state)
+        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
+    while len(game.legal_actions(state)) < 3:
+        legal = game.legal_actions(state)
+        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
+    return state
+
+
+def test_identity_names_the_engines_rules_version_and_encoder() -> None:
+    ident = identity("praga", 2)
+    assert ident["rules_version"] == GAMES["praga"].rules_version
+    assert ident["players"] == 2 and len(ident["encoder"]) == 16
+    assert identity("praga", 3)["encoder"] != ident["encoder"]
+    with pytest.raises(ValueError, match="unknown game"):
+        identity("chess", 2)
+
+
+def test_weights_of_another_rules_version_are_refused_with_a_clear_message(
+        tmp_path: Path) -> None:
+    stale = GAMES["red-cathedral"].rules_version - 1
+    path = tmp_path / f"{model_name('red-cathedral', 2)}.npz"
+    tiny_model("red-cathedral", 2, rules_version=stale).save(path)
+    with pytest.raises(ModelRefused, match=f"rules version {stale}") as err:
+        read_model(path, identity("red-cathedral", 2))
+    assert "meeplehall train red-cathedral --players 2" in str(err.value)
+    assert "hand-written evaluation" in str(err.value)
+    with pytest.warns(UserWarning, match="rules version"):
+        assert load_model("red-cathedral", 2, tmp_path) is None
+
+
+def test_the_learned_search_falls_back_to_the_hand_written_evaluation(
+        tmp_path: Path) -> None:
+    """Refused weights: the bot still plays, its leaves rated by the hand-written
+    evaluation, and it chooses as ``learned-hand`` does."""
+    game = GAMES["red-cathedral"]
+    path = tmp_path / f"{model_name('red-cathedral', 2)}.npz"
+    tiny_model("red-cathedral", 2, encoder="0" * 16).save(path)
+    state = _advance(game, 2, seed=3, moves=20)
+    seat = game.current_player(state)
+    view, legal = game.player_view(state, seat), game.legal_actions(state)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        bot = LearnedSearchBot(4, LearnedConfig(iterations=40), models=tmp_path)
+        choice = bot.choose(game, view, legal)
+    assert bot.last_value == "hand" and bot.last_iterations == 40
+    hand = LearnedSearchBot(4, LearnedConfig(iterations=40, use_model=False))
+    assert hand.choose(game, view, legal) == choice and hand.last_value == "hand"
+    assert load_model("red-cathedral", 3, tmp_path) is None  # none for 3 players
+
+
+def test_a_model_of_the_same_identity_is_loaded_and_rates_leaves(tmp_path: Path) -> None:
+    game = GAMES["praga"]
+    path = tmp_path / f"{model_name('praga', 2)}.npz"
+    tiny_model("praga", 2).save(path)
+    model = load_model("praga", 2, tmp_path)
+    assert model is not None
+    encoder = make_encoder("praga", 2)
+    logits, chances = model.forward(np.zeros((3, encoder.size), np.float32))
+    assert logits.shape == (3, encoder.num_actions) and chances.shape == (3, 2)
+    assert ((chances > 0) & (chances < 1)).all()
+    probs = model.policy(logits[0], [0, 5, 7])
+    assert len(probs) == 3 and abs(sum(probs) - 1) < 1e-6
+    state = _advance(game, 2, seed=2, moves=30)
+    seat = game.current_player(state)
+    bot = LearnedSearchBot(1, LearnedConfig(iterations=50, batch=4), models=tmp_path)
+    action = bot.choose(game, game.player_view(state, seat), game.legal_actions(state))
+    assert action in game.legal_actions(state)
+    assert bot.last_value == "learned" and bot.last_iterations == 50
+
+
+def test_refusal_says_nothing_for_a_matching_identity() -> None:
+    ident = identity("praga", 2)
+    assert refusal(dict(ident), ident) is None
+    assert "player count" in (refusal({**ident, "players": 3}, ident) or "")
+
+
+@pytest.mark.parametrize(("name", "players"), [("praga", 2), ("red-cathedral", 2),
+                                               ("red-cathedral", 3), ("praga", 1)])
+def test_the_learned_search_decides_from_the_seats_view_only(name: str, players: int) -> None:
+    """Same seed, same view: the same choice where the game's generator and hidden
+    components differ (model or fallback), and the real state is not changed."""
+    game = GAMES[name]
+    state = _advance(game, players, seed=5, moves=25)
+    other = state.clone()
+    other.rng = Rng(4242)
+    if name == "praga":
+        other.tech_stacks = [tuple(reversed(s)) for s in other.tech_stacks]
+    else:
+        other.unused = ((), (), ())
+    seat = game.current_player(state)
+    assert game.player_view(state, seat) == game.player_view(other, seat)
+    snapshot = state.clone()
+    model = tiny_model(name, players)
+    for use_model in (True, False):
+        def choose(s: Any, use_model: bool = use_model) -> Any:
+            bot = LearnedSearchBot(3, LearnedConfig(iterations=60, use_model=use_model),
+                                   model=model)
+            return bot.choose(game, game.player_view(s, seat), game.legal_actions(s))
+
+        assert choose(state) == choose(other)
+    assert state == snapshot
+
+
+def test_learned_kinds_are_made_and_checked() -> None:
+    bot = make_bot("learned@20", 1)
+    assert isinstance(bot, LearnedSearchBot) and bot.config.iterations == 20
+    assert make_bot("learned-hand", 1).config.use_model is False
+    assert make_bot("learned", 1, think=0.5).config.think == 0.5
+    with pytest.raises(ValueError, match="whole number"):
+        make_bot("learned@x")
+
+
+def test_shipped_models_agree_with_their_cards() -> None:
+    """Every shipped weights file has its card, made for the same identity, with the
+    figures the model card section of docs/ai.md shows."""
+    for path in sorted(MODELS.glob("*.npz")):
+        card = json.loads(path.with_suffix(".json").read_text())
+        model = read_model(path)
+        assert model.meta["identity"] == card["identity"]
+        assert card["command"].startswith("meeplehall train ")
+        for key in ("policy_cross_entropy", "value_bce", "calibration"):
+            assert key in card["held_out"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("torch") is None,
+                    reason="training needs PyTorch (the [train] extra)")
+def test_training_is_deterministic_given_its_seed(tmp_path: Path) -> None:
+    from tools import train
+
+    outs = []
+    for run in ("a", "b"):
+        out = tmp_path / run
+        assert train.main(["red-cathedral", "--players", "2", "--seed", "7", "--games", "3",
+                           "--envs", "3", "--epochs", "1", "--hidden", "8",
+                           "--out", str(out)]) == 0
+        outs.append(out / f"{model_name('red-cathedral', 2)}")
+    a, b = (read_model(o.with_suffix(".npz")) for o in outs)
+    for (wa, ba), (wb, bb) in zip(a.layers, b.layers, strict=True):
+        assert np.array_equal(wa, wb) and np.array_equal(ba, bb)
+    assert np.array_equal(a.value_head[0], b.value_head[0])
+    cards = [json.loads(o.with_suffix(".json").read_text()) for o in outs]
+    assert cards[0]["held_out"] == cards[1]["held_out"]
+    assert cards[0]["identity"] == identity("red-cathedral", 2)

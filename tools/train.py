@@ -1,0 +1,266 @@
+"""Train a generation of the learned value and policy (``meeplehall train``).
+
+``python -m tools.train GAME --players P --seed S`` (or ``meeplehall train ...``):
+
+1. **Self-play data** through the vector environment (``rl/vector.py``): ``--games``
+   games of ``--bot`` (generation 0: the existing bots, ``greedy`` by default) against
+   itself, ``--envs`` games stepped together, game ``i`` from seed ``S + i``. At every
+   decision with more than one legal action the mover's observation is kept with the
+   bot's chosen action (the policy target); with probability ``--epsilon`` a uniformly
+   random legal action is played instead (the target stays the bot's choice), so that
+   the positions vary. The value target of a position is each seat's final rank, scaled
+   to [0, 1] (``rank`` rewards), observer first.
+2. **Fitting** with PyTorch (the optional extra ``[train]``): the games are split by
+   game into training and held-out sets (``--holdout``), an MLP (``--hidden``) is fitted
+   with Adam for ``--epochs`` epochs, minimising the policy's cross-entropy plus the
+   value's binary cross-entropy. Deterministic given the seed: ``torch.manual_seed``,
+   deterministic algorithms, one thread.
+3. **Output**: the weights (``<game>-<players>p.npz``, numpy arrays, read by
+   ``meeplehall.ai.learned``) and the model card (``.json``: the identity the weights
+   were made for, data seeds, command, held-out losses and calibration) in ``--out``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from meeplehall.ai.learned import MODELS, LearnedModel, identity, model_name
+
+
+def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon: float,
+              envs: int) -> dict[str, Any]:
+    """``games`` games of ``bot`` through the vector environment; the arrays of the
+    positions (``obs``, ``action``, ``value``, ``game``) and the decisions played."""
+    import numpy as np
+
+    from meeplehall.ai import make_bot
+    from meeplehall.core.rng import Rng
+    from meeplehall.rl.vector import MeeplehallVectorEnv
+
+    envs = max(1, min(envs, games))
+    env = MeeplehallVectorEnv(game, envs, players=players, reward="rank")
+    batch, infos = env.reset(seed=seed)
+    rng = Rng.from_seed(seed ^ 0x7EA1)
+    # per slot: the game number it plays, its bots, and its positions so far
+    number = list(range(envs))
+    started = envs
+    bots = [[make_bot(bot, (seed + i) * 16 + s) for s in range(players)] for i in range(envs)]
+    kept: list[list[tuple[Any, int, int]]] = [[] for _ in range(envs)]
+    obs: list[Any] = []
+    actions: list[int] = []
+    values: list[Any] = []
+    game_of: list[int] = []
+    finished = decisions = 0
+    encoder = env.encoder
+    while finished < games:
+        seats = infos["seat"]
+        chosen = np.zeros(envs, np.int64)
+        for i, table in enumerate(env.tables):
+            seat = int(seats[i])
+            legal = table.legal
+            if len(legal) == 1:
+                chosen[i] = encoder.action_index(legal[0])
+                continue
+            action = bots[i][seat].choose(table.game, table.view(seat), legal)
+            target = encoder.action_index(action)
+            if epsilon > 0 and rng.randbelow(1 << 30) < epsilon * (1 << 30):
+                action = legal[rng.randbelow(len(legal))]
+            chosen[i] = encoder.action_index(action)
+            if number[i] < games:
+                kept[i].append((batch["observation"][i].copy(), target, seat))
+        batch, _, terminated, _, infos = env.step(chosen)
+        decisions += envs
+        for i in np.flatnonzero(terminated).tolist():
+            rank = (infos["rewards"][i] + 1.0) / 2.0
+            if number[i] < games:
+                for o, target, seat in kept[i]:
+                    obs.append(o)
+                    actions.append(target)
+                    values.append(np.roll(rank, -seat))
+                    game_of.append(number[i])
+                finished += 1
+                if finished % 20 == 0:
+                    print(f"self-play: {finished}/{games} games", file=sys.stderr)
+            kept[i] = []
+            number[i] = started
+            bots[i] = [make_bot(bot, (seed + started) * 16 + s) for s in range(players)]
+            started += 1
+    env.close()
+    return {"obs": np.stack(obs).astype(np.float32), "action": np.array(actions, np.int64),
+            "value": np.stack(values).astype(np.float32), "game": np.array(game_of),
+            "decisions": decisions}
+
+
+def calibration(chance: Any, outcome: Any, bins: int = 10) -> dict[str, Any]:
+    """Expected calibration error of predicted win chances, and the bins' rows
+    (mean prediction, observed rate, count)."""
+
+    rows = []
+    error = 0.0
+    for k in range(bins):
+        lo, hi = k / bins, (k + 1) / bins
+        sel = (chance >= lo) & ((chance < hi) if k < bins - 1 else (chance <= hi))
+        n = int(sel.sum())
+        if not n:
+            continue
+        p, o = float(chance[sel].mean()), float(outcome[sel].mean())
+        rows.append([round(p, 3), round(o, 3), n])
+        error += n / len(chance) * abs(p - o)
+    return {"ece": round(error, 4), "bins": rows}
+
+
+def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout: float,
+        batch_size: int = 256, lr: float = 1e-3) -> tuple[LearnedModel, dict[str, Any]]:
+    """Fit the MLP on the data's training games; the model and its held-out figures."""
+    import numpy as np
+    import torch
+
+    torch.manual_seed(seed)
+    torch.use_deterministic_algorithms(True)
+    torch.set_num_threads(1)
+    games = np.unique(data["game"])
+    cut = games[int(len(games) * (1 - holdout))]
+    train = data["game"] < cut
+    test = ~train
+    x = torch.from_numpy(data["obs"])
+    a = torch.from_numpy(data["action"])
+    v = torch.from_numpy(data["value"])
+    size, players = x.shape[1], v.shape[1]
+    actions = int(data["actions"])
+    dims = [size, *hidden]
+    body = torch.nn.Sequential(*[m for i in range(len(hidden)) for m in
+                                 (torch.nn.Linear(dims[i], dims[i + 1]), torch.nn.ReLU())])
+    phead = torch.nn.Linear(dims[-1], actions)
+    vhead = torch.nn.Linear(dims[-1], players)
+    params = [*body.parameters(), *phead.parameters(), *vhead.parameters()]
+    opt = torch.optim.Adam(params, lr=lr, weight_decay=1e-5)
+    ce = torch.nn.CrossEntropyLoss()
+    bce = torch.nn.BCEWithLogitsLoss()
+    idx_train = torch.from_numpy(np.flatnonzero(train))
+    idx_test = torch.from_numpy(np.flatnonzero(test))
+    gen = torch.Generator().manual_seed(seed)
+    history = []
+    for epoch in range(epochs):
+        body.train()
+        order = idx_train[torch.randperm(len(idx_train), generator=gen)]
+        total = 0.0
+        for start in range(0, len(order), batch_size):
+            b = order[start:start + batch_size]
+            h = body(x[b])
+            loss = ce(phead(h), a[b]) + bce(vhead(h), v[b])
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            total += loss.item() * len(b)
+        history.append(round(total / max(1, len(order)), 4))
+        print(f"epoch {epoch + 1}/{epochs} train loss {history[-1]}", file=sys.stderr)
+    with torch.no_grad():
+        h = body(x[idx_test])
+        logits, vlog = phead(h), vhead(h)
+        policy_ce = float(ce(logits, a[idx_test]))
+        value_bce = float(bce(vlog, v[idx_test]))
+        top1 = float((logits.argmax(1) == a[idx_test]).float().mean())
+        chance = torch.sigmoid(vlog[:, 0]).numpy()
+    outcome = v[idx_test][:, 0].numpy()
+    figures = {
+        "positions": {"train": int(train.sum()), "held_out": int(test.sum())},
+        "games": {"train": int((games < cut).sum()), "held_out": int((games >= cut).sum())},
+        "train_loss_by_epoch": history,
+        "held_out": {"policy_cross_entropy": round(policy_ce, 4),
+                     "policy_top1": round(top1, 4),
+                     "value_bce": round(value_bce, 4),
+                     "value_brier": round(float(((chance - outcome) ** 2).mean()), 4),
+                     "value_brier_constant": round(float(((outcome.mean() - outcome) ** 2)
+                                                         .mean()), 4),
+                     "calibration": calibration(chance, outcome)},
+    }
+    linears = [m for m in body if isinstance(m, torch.nn.Linear)]
+
+    def arr(t: Any) -> Any:
+        return t.detach().numpy().astype(np.float32).copy()
+
+    model = LearnedModel([(arr(m.weight.T), arr(m.bias)) for m in linears],
+                         (arr(phead.weight.T), arr(phead.bias)),
+                         (arr(vhead.weight.T), arr(vhead.bias)), {})
+    return model, figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="meeplehall train", description=__doc__.split("\n")[0])
+    parser.add_argument("game", choices=["praga", "red-cathedral"])
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0, help="first game's seed (and the fit's)")
+    parser.add_argument("--games", type=int, default=400, help="self-play games")
+    parser.add_argument("--bot", default="greedy", help="the bot whose games are learned")
+    parser.add_argument("--epsilon", type=float, default=0.1,
+                        help="chance of a random move in the self-play games")
+    parser.add_argument("--envs", type=int, default=16, help="games stepped together")
+    parser.add_argument("--hidden", default="128,128", help="hidden layer widths")
+    parser.add_argument("--epochs", type=int, default=6)
+    parser.add_argument("--holdout", type=float, default=0.1,
+                        help="share of the games held out")
+    parser.add_argument("--generation", type=int, default=0)
+    parser.add_argument("--out", type=Path, default=MODELS, help="where to write the model")
+    args = parser.parse_args(argv)
+    if args.players < 1:
+        parser.error("--players must be at least 1")
+    if not 0 < args.holdout < 1:
+        parser.error("--holdout must be between 0 and 1")
+    if args.games < 2:
+        parser.error("--games must be at least 2")
+    try:
+        import torch
+    except ImportError:
+        parser.error("training needs PyTorch: pip install 'meeplehall[train]'")
+    from meeplehall.ai.ladder import check_kind
+    from meeplehall.rl.encoders import make_encoder
+
+    try:
+        check_kind(args.bot)
+    except ValueError as exc:
+        parser.error(str(exc))
+    hidden = [int(h) for h in args.hidden.split(",")]
+    t0 = time.perf_counter()
+    data = self_play(args.game, args.players, args.seed, args.games, args.bot, args.epsilon,
+                     args.envs)
+    data["actions"] = make_encoder(args.game, args.players).num_actions
+    t1 = time.perf_counter()
+    print(f"self-play: {args.games} games, {len(data['action'])} positions, "
+          f"{t1 - t0:.0f} s", file=sys.stderr)
+    model, figures = fit(data, args.seed, hidden, args.epochs, args.holdout)
+    t2 = time.perf_counter()
+    name = model_name(args.game, args.players)
+    command = "meeplehall train " + shlex.join(
+        [a for a in (argv if argv is not None else sys.argv[1:]) if a])
+    card: dict[str, Any] = {
+        "model": name, "generation": args.generation, "identity": identity(args.game,
+                                                                           args.players),
+        "architecture": {"input": int(data["obs"].shape[1]), "hidden": hidden,
+                         "policy": int(data["actions"]), "value": args.players},
+        "data": {"bot": args.bot, "epsilon": args.epsilon, "games": args.games,
+                 "seed": args.seed,
+                 "seeds": f"the first {min(args.envs, args.games)} games from seeds "
+                          f"{args.seed}..{args.seed + min(args.envs, args.games) - 1}, the "
+                          f"later ones from the vector environment's generator seeded "
+                          f"with {args.seed}"},
+        "command": command, "torch": torch.__version__,
+        "seconds": {"self_play": round(t1 - t0), "fit": round(t2 - t1)},
+        **figures,
+    }
+    model.meta = {"identity": card["identity"], "generation": args.generation}
+    args.out.mkdir(parents=True, exist_ok=True)
+    model.save(args.out / f"{name}.npz")
+    (args.out / f"{name}.json").write_text(json.dumps(card, indent=1) + "\n")
+    print(json.dumps(card["held_out"]))
+    print(f"wrote {args.out / name}.npz and .json")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
