@@ -11,6 +11,7 @@ from typing import Any
 
 import numpy as np
 import pytest
+from tests.ai.test_expert import _advance
 
 from meeplehall.ai import make_bot
 from meeplehall.ai.learned import (
@@ -24,7 +25,6 @@ from meeplehall.ai.learned import (
     refusal,
 )
 from meeplehall.ai.learned_search import LearnedConfig, LearnedSearchBot
-from meeplehall.core.protocol import Game
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
 from meeplehall.rl.encoders import make_encoder
@@ -41,18 +41,6 @@ def tiny_model(game: str, players: int, seed: int = 0, **changes: Any) -> Learne
 
     return LearnedModel([m(encoder.size, 16)], m(16, encoder.num_actions), m(16, players),
                         {"identity": {**identity(game, players), **changes}})
-
-
-def _advance(game: Game, players: int, seed: int, moves: int) -> Any:
-    state = game.initial_state({"players": players}, seed)
-    rng = Rng.from_seed(seed)
-    for _ in range(moves):
-        legal = game.legal_actions(state)
-        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
-    while len(game.legal_actions(state)) < 3:
-        legal = game.legal_actions(state)
-        game.apply_unchecked(state, legal[rng.randbelow(len(legal))])
-    return state
 
 
 def test_identity_names_the_engines_rules_version_and_encoder() -> None:
