@@ -20,9 +20,12 @@ def test_the_runtime_package_imports_no_tool_at_module_level() -> None:
     for path in (ROOT / "src" / "meeplehall").rglob("*.py"):
         for match in imports.finditer(path.read_text(encoding="utf-8")):
             found.append((path.relative_to(ROOT).as_posix(), match.group(0).strip()))
-    assert found == [("src/meeplehall/server/cli.py", "from tools")]
+    assert sorted(found) == [("src/meeplehall/cli/main.py", "from tools"),
+                             ("src/meeplehall/server/cli.py", "from tools")]
     text = (ROOT / "src" / "meeplehall" / "server" / "cli.py").read_text(encoding="utf-8")
     assert "\n    try:\n        from tools.bench_server import run\n" in text  # lazy
+    text = (ROOT / "src" / "meeplehall" / "cli" / "main.py").read_text(encoding="utf-8")
+    assert "\n        from tools.train import main as train_main\n" in text  # lazy, `train` only
 
 
 def test_bench_server_without_the_tools_says_so(monkeypatch: pytest.MonkeyPatch,
