@@ -196,12 +196,6 @@ PLAY_GAPS = {
     ("red-cathedral", PHONE): ("phone: the main action's targets (dice on eight Market "
                                "spaces, Cathedral cards) do not fit 390x844 together at "
                                "36 px; the view shows as many as fit"),
-    # Praga on a phone: the map is zoomed to keep its text at 11 px and its targets at
-    # 36 px, so a decision's targets kept on the map can span more than the phone's view.
-    ("praga", PHONE): ("Praga at 390x844: the region of a decision's targets kept on the map "
-                       "(the crane's tiles, the rows' refresh chips) can be larger than the "
-                       "phone's map view: some lie off the window or outside the view until "
-                       "the player pans"),
 }
 PLAY_CASES = [
     pytest.param(game, size, id=f"{game}-{size[0]}x{size[1]}",
