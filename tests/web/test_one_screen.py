@@ -189,14 +189,7 @@ def _board_decision(page: Any, k: int) -> tuple[str, bool]:
 
 
 # What does not pass yet, by game and window (non-strict: a pass is reported, not failed).
-PLAY_GAPS = {
-    # Praga on a phone: the map is zoomed to keep its text at 11 px and its targets at
-    # 36 px, so a decision's targets kept on the map can span more than the phone's view.
-    ("praga", PHONE): ("Praga at 390x844: the region of a decision's targets kept on the map "
-                       "(the crane's tiles, the rows' refresh chips) can be larger than the "
-                       "phone's map view: some lie off the window or outside the view until "
-                       "the player pans"),
-}
+PLAY_GAPS: dict[tuple[str, tuple[int, int]], str] = {}
 PLAY_CASES = [
     pytest.param(game, size, id=f"{game}-{size[0]}x{size[1]}",
                  marks=[pytest.mark.xfail(strict=False, reason=PLAY_GAPS[(game, size)])]

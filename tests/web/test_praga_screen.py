@@ -61,16 +61,7 @@ def _click_board(page: Any, k: int) -> str:
     return action
 
 
-PHONE_GAP = pytest.mark.xfail(strict=True, reason=(
-    "390x844: the map's targets keep 36 px and its text 11 px, but the region kept on the "
-    "map for a decision (the crane's tiles, the rows' refresh chips) can still be larger "
-    "than the phone's small map view (the player pans); the own board's action hexes are "
-    "about 26 px; the decision row's placed tile and its rotations, wider than the phone, "
-    "are drawn smaller (their text 6 to 7 px)"))
-
-
-@pytest.mark.parametrize("size", [(1280, 720), (1440, 900),
-                                  pytest.param((390, 844), marks=PHONE_GAP)],
+@pytest.mark.parametrize("size", [(1280, 720), (1440, 900), (390, 844)],
                          ids=["1280x720", "1440x900", "390x844"])
 def test_a_whole_game_through_the_board_on_one_screen(new_page: Any, server_url: str,
                                                       artifacts_dir: Path,

@@ -95,7 +95,7 @@ def test_labels_name_what_the_action_takes():
     assert _labels(play(s, "perform building")) == {
         "pick 1": "Take B01 (2 gold -> 2 VP; cube, blue corner)"}
     assert _labels(play(s, "refresh wall gold"))["remove 1 3"] == (
-        "Remove the tiles at positions 1 and 3")
+        "Remove the tiles at positions 2 and 4")  # counted from 1, as on the board
 
 
 def test_labels_of_technology_choices():

@@ -300,7 +300,8 @@ class EndTurn(_Labelled):
 # --- inside an action ----------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class Remove(_Labelled):
-    """P-ROW-5: the two row positions (0..3, 3 = special) a refresh removes."""
+    """P-ROW-5: the two row positions (0..3, 3 = special) a refresh removes; people read
+    them counted from 1, as the row's tiles are counted on the board."""
 
     first: int
     second: int
@@ -311,7 +312,7 @@ class Remove(_Labelled):
         return f"remove {self.first} {self.second}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Remove the tiles at positions {a} and {b}", a=self.first, b=self.second)
+        return M("Remove the tiles at positions {a} and {b}", a=self.first + 1, b=self.second + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -362,7 +363,7 @@ class Pick(_Labelled):
 
 @dataclass(frozen=True, slots=True)
 class WallAt(_Labelled):
-    """P-WALL-4: the wall position (0..11) around the action board."""
+    """P-WALL-4: the wall position (0..11) around the action board (1..12 for people)."""
 
     position: int
     verb: ClassVar[str] = "wall-at"
@@ -372,7 +373,7 @@ class WallAt(_Labelled):
         return f"wall-at {self.position}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Place the wall on position {n} around your action board", n=self.position)
+        return M("Place the wall on position {n} around your action board", n=self.position + 1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -528,7 +529,7 @@ class Plank(_Labelled):
         return f"plank {self.plank}"
 
     def message(self, s: PragaState) -> Message:
-        return M("Lay it on plank {n} ({rewards})", n=self.plank, rewards=joined(
+        return M("Lay it on plank {n} ({rewards})", n=self.plank + 1, rewards=joined(
             [reward_message(r) for r in s.planks[self.plank]], "{a} + {b}"))
 
 

@@ -127,6 +127,10 @@ _ECHO_TERMS: dict[str, tuple[Message, ...]] = {
 }
 
 
+# Verbs whose numbers people read counted from 1, as the board prints them (row positions,
+# wall positions, planks, the rewards offered); the action's text keeps the engine's 0-based.
+_COUNTED_FROM_ONE = frozenset({"remove", "wall-at", "plank", "choose"})
+
 _FIELDS: dict[type, tuple[str, ...]] = {}  # action class -> its field names
 
 
@@ -160,8 +164,10 @@ def _echo_entry(name: str, action: A.PragaAction) -> Message:
     words = str(action).split()
     args: dict[str, Any] = {"seat": term(name)}
     values = [getattr(action, name) for name in _field_names(type(action))]
+    counted = action.verb in _COUNTED_FROM_ONE
     for name, kind, value, word in zip(("a", "b"), type(action).args, values, words[1:],
                                        strict=False):
         terms = _ECHO_TERMS.get(kind)
-        args[name] = terms[value] if terms is not None else word
+        args[name] = (terms[value] if terms is not None
+                      else value + 1 if counted and kind == "int" else word)
     return Message(" ".join(("{seat}:", words[0], *("{a}", "{b}")[:len(words) - 1])), args)

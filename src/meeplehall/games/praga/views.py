@@ -367,7 +367,7 @@ def player_view(s: PragaState, player: int | None) -> dict[str, Any]:
         "rows": {ROW_NAMES[r]: [_json(tile_message(r, t)) for t in s.rows[r]]
                  for r in range(3)},
         "markets": [_json(_market_line(s, k)) for k in range(len(C.markets))],
-        "bridge": [_json(M("plank {k}: {rewards}: {tile}", k=k, rewards=joined(
+        "bridge": [_json(M("plank {k}: {rewards}: {tile}", k=k + 1, rewards=joined(
             [reward_message(r) for r in s.planks[k]], "{a} | {b}"),
             tile=C.bridge_tiles[t].id if t >= 0 else term("free")))
             for k, t in enumerate(s.bridge)],

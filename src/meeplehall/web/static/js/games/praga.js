@@ -39,7 +39,8 @@ const FALLBACK_COLOURS = {
 // The map (crane, rows, grids, city, seals and choices) in SVG user units; the player
 // boards are cards of their own (CARD_W x CARD_H), drawn at one unit per pixel.
 const W = 1320;
-const H = 860;
+const H = 830;
+const TOP = 30;  // the map's drawing starts TOP units down (the status has a line of its own)
 const CARD_W = 336;
 const CARD_H = 262;
 // Zoom of the map: LEGIBLE keeps its smallest text (0.8 of MAP_FONT, 14.4 units) at 11 px
@@ -105,9 +106,13 @@ export async function renderBoard(container, view, ctx) {
   // a replayed view (the shell's ctx.replay) leaves the memory of the live views as it is
   board.changes = ctx && ctx.replay ? { flash: new Set(), last: {} } : noteChanges(mem, view);
   board.wide = container.clientWidth >= WIDE_MIN;
+  board.phone = container.clientWidth < PHONE_MAX;
+  board.room = container.clientWidth;
   const table = board.drawTable();
   container.replaceChildren(table);
+  fitStatus(table);
   fitChipLabels(table);
+  focusOwn(table);
   const zoom = mountZoom(table, mem);
   followDecision(table, zoom, mem, board);
   return table.querySelector("svg.praga-board");
@@ -151,14 +156,16 @@ function followDecision(table, zoom, mem, board) {
   };
   if (nodes.length && !fits(nodes)) {
     // the targets do not fit in view together at that zoom: the region with the most of
-    // them stays on the map, the others become buttons of the decision row
+    // them stays on the map, the others become buttons of the decision row (a chip,
+    // such as a row's refresh, counts half: the crane's tiles outrank the rows' refreshes)
     const groups = new Map();
     for (const n of nodes) {
       const part = n.closest("[data-part]")?.getAttribute("data-part") || "";
       if (!groups.has(part)) groups.set(part, []);
       groups.get(part).push(n);
     }
-    const ranked = [...groups.values()].sort((p, q) => q.length - p.length);
+    const weight = (list) => list.reduce((sum, n) => sum + (n.classList.contains("chip") ? 0.5 : 1), 0);
+    const ranked = [...groups.values()].sort((p, q) => weight(q) - weight(p));
     const keep = ranked.find(fits) || ranked[0];
     for (const n of nodes) if (!keep.includes(n)) board.demote(n, table);
     nodes = keep;
@@ -169,23 +176,69 @@ function followDecision(table, zoom, mem, board) {
   if (changed.length && fits(changed)) nodes = changed;
   if (!nodes.length) {
     if (zoom.fit() >= LEGIBLE) zoom.set(zoom.fit());
-    else if (z0 < LEGIBLE) zoom.show({ x: 0, y: 30, width: 760, height: 390 }, { max: LEGIBLE });
+    else if (z0 < LEGIBLE) zoom.show({ x: 0, y: 0, width: 760, height: 390 }, { max: LEGIBLE });
     return;
   }
-  const { x0, y0, x1, y1 } = span(nodes);
-  const z = need(nodes);
-  // some room around them where it fits, centred on the targets
-  const w = Math.max(x1 - x0 + 16, Math.min(480, (viewport.clientWidth - 16) / z));
-  const h = Math.max(y1 - y0 + 16, Math.min(330, (viewport.clientHeight - 16) / z));
-  const rect = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, width: w, height: h };
-  const vr = viewport.getBoundingClientRect();
-  const inView = z0 >= z - 0.001 && nodes.every((n) => {
+  const shown = (n) => {
+    const vr = viewport.getBoundingClientRect();
     const r = n.getBoundingClientRect();
     return r.left >= vr.left && r.right <= vr.left + viewport.clientWidth
       && r.top >= vr.top && r.bottom <= vr.top + viewport.clientHeight;
-  });
-  // on a phone the targets keep their size and the player pans to those out of view
-  if (!inView) zoom.show(rect, { max: Math.max(AUTO_MAX, z), min: phone ? z : 0, pad: 4 });
+  };
+  const bring = (list, always) => {
+    const { x0, y0, x1, y1 } = span(list);
+    const z = need(list);
+    // some room around them where it fits, centred on the targets
+    const w = Math.max(x1 - x0 + 16, Math.min(480, (viewport.clientWidth - 16) / z));
+    const h = Math.max(y1 - y0 + 16, Math.min(330, (viewport.clientHeight - 16) / z));
+    const rect = { x: (x0 + x1) / 2 - w / 2, y: (y0 + y1) / 2 - h / 2, width: w, height: h };
+    const inView = !always && zoom.zoom() >= z - 0.001 && list.every(shown);
+    if (!inView) zoom.show(rect, { max: Math.max(AUTO_MAX, z), min: phone ? z : 0, pad: 4 });
+  };
+  bring(nodes, false);
+  // on a phone the targets keep their TOUCH px: those the view cannot hold with the
+  // others become buttons of the decision row (which takes some of the map's height)
+  for (let pass = 0; phone && pass < 3; pass++) {
+    const out = nodes.filter((n) => !shown(n));
+    if (!out.length) break;
+    for (const n of out) board.demote(n, table);
+    nodes = nodes.filter((n) => !out.includes(n));
+    if (!nodes.length) break;
+    bring(nodes, true);
+  }
+}
+
+// The status line fits its bar: a line wider than the bar is narrowed (its font size stays).
+function fitStatus(table) {
+  const bar = table.querySelector("svg.praga-status");
+  const text = bar && bar.querySelector("text");
+  if (text) text.dataset.fit = String(Math.max(40, bar.clientWidth - 6));
+}
+
+// A phone's own board while the decision is about it: the part of it with the decision's
+// targets, scaled so that each is at least TOUCH px (its text grows with it), as wide as
+// the table.
+function focusOwn(table) {
+  const svg = table.querySelector("svg.praga-own.focus");
+  if (!svg) return;
+  const [, , vw, vh] = svg.getAttribute("viewBox").split(" ").map(Number);
+  const boxes = [...svg.querySelectorAll(".legal-target")].map((n) => n.getBBox());
+  if (!boxes.length) return;
+  const side = Math.min(...boxes.map((b) => Math.min(b.width, b.height)));
+  const x0 = Math.min(...boxes.map((b) => b.x)) - 6;
+  const x1 = Math.max(...boxes.map((b) => b.x + b.width)) + 6;
+  const y0 = Math.min(...boxes.map((b) => b.y)) - 6;
+  const y1 = Math.max(...boxes.map((b) => b.y + b.height)) + 6;
+  const room = table.clientWidth - 4;
+  let s = Math.max(1, (TOUCH + 1) / side);
+  if ((x1 - x0) * s > room) s = room / (x1 - x0);
+  const cw = Math.min(vw, room / s);
+  const ch = Math.min(vh, Math.max(y1 - y0, 130));
+  const cx = Math.max(0, Math.min(vw - cw, (x0 + x1) / 2 - cw / 2));
+  const cy = Math.max(0, Math.min(vh - ch, (y0 + y1) / 2 - ch / 2));
+  svg.setAttribute("viewBox", `${cx} ${cy} ${cw} ${ch}`);
+  svg.style.width = `${Math.floor(cw * s)}px`;
+  svg.style.height = `${Math.floor(ch * s)}px`;
 }
 
 // A chip's label stays inside its box in every language: a label wider than the box is
@@ -421,12 +474,21 @@ class PragaBoard {
     const strip = div("praga-strip");
     const own = this.seat !== null && this.seat !== undefined && this.seat < this.view.players
       ? this.seat : null;
+    const others = div("praga-others", { role: "group", "aria-label": this.t("player boards") });
     if (own !== null) {
+      const before = this.targets.length;
       const card = this.drawPlayerCard(own, this.wide);
       card.classList.add("praga-own");
-      strip.append(card);
+      if (!this.phone) strip.append(card);
+      else {
+        // a phone: the own board is a line like the others' (its resources in it), shown
+        // large by itself while the decision is about it (js: focusOwn)
+        const line = this.otherLine(own, card);
+        line.classList.add("praga-own-line");
+        if (this.targets.length > before) { line.open = true; card.classList.add("focus"); }
+        others.append(line);
+      }
     }
-    const others = div("praga-others", { role: "group", "aria-label": this.t("player boards") });
     for (let p = 0; p < this.view.players; p++) {
       if (p !== own) others.append(this.otherLine(p, this.drawPlayerCard(p, false)));
     }
@@ -437,7 +499,7 @@ class PragaBoard {
     others.append(bar);
     strip.append(others);
     const decision = this.drawDecision(div);
-    table.append(summary, viewport);
+    table.append(summary, this.drawStatus(), viewport);
     if (decision) table.append(decision);
     table.append(strip);
     for (const [node, label] of this.targets) mergeTitles(node, label);
@@ -465,7 +527,7 @@ class PragaBoard {
       text = `${name} · ${this.t("turn {n} of {m}", { n: Math.min(bot.turns + 1, this.C.turns_per_player), m: this.C.turns_per_player })}`;
     } else {
       const pl = this.b.players[seat];
-      text = `${this.who(seat)} · ${pl.vp} ${this.t("VP")} · ${this.t("gold")} ${pl.gold} · ${this.t("stone")} ${pl.stone}`
+      text = `${this.who(seat)}${seat === this.seat ? ` · ${this.t("you")}` : ""} · ${pl.vp} ${this.t("VP")} · ${this.t("gold")} ${pl.gold} · ${this.t("stone")} ${pl.stone}`
         + ` · ${this.t("egg")} ${pl.eggs}`;
     }
     line.append(document.createTextNode(text));
@@ -563,13 +625,14 @@ class PragaBoard {
     });
     svg.append(el("style", {}, [STYLE]));
     svg.append(el("defs", {}, [iconDefs()]));
-    svg.append(this.drawStatus(0, 0, W, 30));
-    svg.append(this.drawCrane(8, 34, 336, 380));
-    svg.append(this.drawRows(352, 34, 396, 380));
-    svg.append(this.drawGrid(0, 756, 34, 278, 380));
-    svg.append(this.drawGrid(1, 1040, 34, 274, 380));
-    svg.append(this.drawCity(8, 422, 790, 432));
-    svg.append(this.drawSide(806, 422, 508, 432));
+    const all = el("g", { transform: `translate(0,${-TOP})` });
+    all.append(this.drawCrane(8, 34, 336, 380));
+    all.append(this.drawRows(352, 34, 396, 380));
+    all.append(this.drawGrid(0, 756, 34, 278, 380));
+    all.append(this.drawGrid(1, 1040, 34, 274, 380));
+    all.append(this.drawCity(8, 422, 790, 432));
+    all.append(this.drawSide(806, 422, 508, 432));
+    svg.append(all);
     svg.setAttribute("data-targets", String(this.targets.length));
     return svg;
   }
@@ -602,17 +665,21 @@ class PragaBoard {
     return grp;
   }
 
-  drawStatus(x, y, w, h) {
+  // The status line above the map (never panned or zoomed away): era, platform, who moves.
+  drawStatus() {
     const v = this.view;
+    const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-status" });
+    svg.append(el("style", {}, [STYLE]));
     const grp = el("g", { class: "status", "data-part": "status" });
+    svg.append(grp);
     const parts = [
       `${this.t("era")} ${v.era}`,
       `${this.t("platform")}: ${this.tr(v.platform)}`,
     ];
     if (v.to_move !== null && v.to_move !== undefined) parts.push(this.moverText());
-    grp.append(txt(12, 19, parts.join("  ·  "), { class: "title", "text-anchor": "start" }));
+    grp.append(txt(4, 16, parts.join("  ·  "), { class: "status-text", "text-anchor": "start" }));
     grp.append(el("title", {}, [this.tr(v.this_turn || "")]));
-    return grp;
+    return svg;
   }
 
   // Who is to move (their name and colour) and which of their own turns it is, counted
@@ -620,8 +687,7 @@ class PragaBoard {
   moverText() {
     const v = this.view;
     const played = v.state && Array.isArray(v.state.played) ? v.state.played[v.to_move] : undefined;
-    const person = this.ctx.people && this.ctx.people[v.to_move];
-    const who = person ? `${person} (${this.seatName(v.to_move)})` : this.seatName(v.to_move);
+    const who = this.who(v.to_move);
     return typeof played === "number"
       ? this.t("{seat} to move, turn {n} of {m}", { seat: who,
         n: Math.min(played + 1, this.C.turns_per_player), m: this.C.turns_per_player })
@@ -782,7 +848,7 @@ class PragaBoard {
         for (const [key] of this.legal) {
           if (!key.startsWith("remove ")) continue;
           const chip = this.chip(296 + (i % 2) * 48, ry - 40 + Math.floor(i / 2) * 29, 44,
-            key.slice(7).replace(" ", "+"));
+            key.slice(7).split(" ").map((k) => Number(k) + 1).join("+"));  // counted from 1
           this.target(chip, key);
           grp.append(chip);
           i++;
@@ -1026,10 +1092,10 @@ class PragaBoard {
       g.append(el("polygon", { points: hexPoints(cx, cy, size * 0.97), class: "hex" }));
       const fields = b.bridge[k].bonuses;
       const tile = b.bridge[k].tile;  // a bridge tile's id, or null
-      g.append(txt(cx, cy - 2, `⟂${k}`, { class: "tiny" }));
+      g.append(txt(cx, cy - 2, `⟂${k + 1}`, { class: "tiny" }));
       if (tile !== null) g.append(txt(cx, cy + 9, tile, { class: "tiny bold" }));
       this.mark(g, `plank-${k}`);
-      g.append(el("title", {}, [`${this.t("Charles Bridge")} — ${this.t("plank")} ${k}: `
+      g.append(el("title", {}, [`${this.t("Charles Bridge")} — ${this.t("plank")} ${k + 1}: `
         + fields.map((r) => this.rewardOf(r)).join(" + ")
         + (tile !== null ? ` — ${this.t("bridge tile")} ${tile}: `
           + this.bridgeEffect(this.byId.bridge_tiles.get(tile)) : ` — ${this.t("free")}`)]));
@@ -1175,12 +1241,18 @@ class PragaBoard {
   drawDecision(div) {
     const row = div("praga-decision", { role: "group", "aria-label": this.t("choices") });
     const svg = el("svg", { xmlns: SVG_NS, class: "praga-svg praga-choices", role: "group" });
+    // one line, or on a phone lines as wide as the table (one unit per pixel)
+    const room = this.phone ? Math.max(200, this.room - 8) : Infinity;
     let cx = 4;
-    let rowH = 0;
+    let cy = 4;
+    let lineH = 0;
+    let widest = 0;
     const place = (node, width, height = 40) => {
-      node.setAttribute("transform", `translate(${cx},4)`);
+      if (cx > 4 && cx + width > room) { cx = 4; cy += lineH + 6; lineH = 0; }
+      node.setAttribute("transform", `translate(${cx},${cy})`);
       cx += width + 6;
-      rowH = Math.max(rowH, height);
+      widest = Math.max(widest, cx);
+      lineH = Math.max(lineH, height);
       svg.append(node);
     };
     const placing = this.placingTile();
@@ -1207,10 +1279,11 @@ class PragaBoard {
       this.target(node, key);
       place(node, width, 48);
     }
-    if (cx > 4) {
-      svg.setAttribute("viewBox", `0 0 ${cx} ${rowH + 8}`);
-      svg.style.width = `${cx}px`;
-      svg.style.height = `${rowH + 8}px`;
+    if (widest > 0) {
+      const rowH = cy + lineH + 4;
+      svg.setAttribute("viewBox", `0 0 ${widest} ${rowH}`);
+      svg.style.width = `${widest}px`;
+      svg.style.height = `${rowH}px`;
       row.append(svg);
     }
     const buttons = document.createElement("div");
@@ -1273,8 +1346,7 @@ class PragaBoard {
   }
 
   techEffect(tech) {
-    const code = this.N.tech_effects[tech.effect];
-    return `${this.t(`technology: ${code}`)} (${code})`;
+    return this.t(`technology: ${this.N.tech_effects[tech.effect]}`);
   }
 
   bridgeEffect(tile) {
@@ -1333,10 +1405,13 @@ class PragaBoard {
     frame.setAttribute("stroke", this.colour(p));
     svg.append(frame);
     svg.append(this.piece(p, 17, 16, 10));
-    const person = this.ctx.people && this.ctx.people[p];
-    const named = person ? ` · ${person.length > 14 ? `${person.slice(0, 13)}…` : person}` : "";
-    svg.append(txt(34, 21, `${this.seatName(p)}${named}${mine ? " (" + this.t("you") + ")" : ""} — ${pl.vp} ${this.t("VP")}`,
-      { class: "title", "text-anchor": "start" }));
+    // the seat as the shell names it everywhere: "Ada (green)", "Green player"
+    const id = this.ctx.identity ? this.ctx.identity(p) : null;
+    const person = (id && id.name) || (this.ctx.people && this.ctx.people[p]);
+    const named = person ? `${person.length > 14 ? `${person.slice(0, 13)}…` : person} (${this.seatName(p)})`
+      : this.who(p);
+    svg.append(txt(34, 21, `${named}${mine ? " · " + this.t("you") : ""} — ${pl.vp} ${this.t("VP")}`,
+      { class: "title", "text-anchor": "start", "data-fit": w - 40 }));
     // the action board: six actions around the centre, twelve wall positions around them
     const fs = 16;
     const fx = 78;
@@ -1377,7 +1452,7 @@ class PragaBoard {
       const placed = pl.action_board.walls[k];  // {tile, orientation}, or null
       const g = el("g", { class: `wall-pos ${placed !== null ? "built" : "free"}`, "data-wall": k });
       g.append(el("polygon", { points: hexPoints(cx, cy, fs * 0.93), class: "hex wall" }));
-      let tip = `${this.t("wall position")} ${k}`;
+      let tip = `${this.t("wall position")} ${k + 1}`;
       if (placed !== null) {
         g.append(txt(cx, cy + 4, placed.tile, { class: "tiny" }));
         tip += `: ${this.t("wall tile")} ${placed.tile} (${this.t("orientation")} ${placed.orientation})`;
@@ -1606,6 +1681,7 @@ const STYLE = `
 .praga-svg.praga-board { font-size: 18px; }
 .praga-svg text { fill: #1d1d1d; pointer-events: none; font-size: 1em; }
 .praga-svg .title { font-size: 1.05em; font-weight: 600; }
+.praga-svg .status-text { font-size: 0.9em; font-weight: 600; }
 .praga-svg .small { font-size: 0.9em; }
 .praga-svg .tiny { font-size: 0.8em; }
 .praga-svg .bold { font-weight: 700; }
