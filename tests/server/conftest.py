@@ -73,6 +73,9 @@ def make_client(url: str, **kwargs: Any) -> TestClient:
     # worker process would not see; test_heavy.py runs the worker processes.
     kwargs.setdefault("heavy_workers", 0)
     kwargs.setdefault("limits", LimitConfig(client={}, total={}))  # tests make many tables
+    # A loaded test machine can take longer than the real deadline for a read;
+    # test_frozen_database.py tests the real one.
+    kwargs.setdefault("read_deadline", 30.0)
     return TestClient(create_app(url, **kwargs))
 
 

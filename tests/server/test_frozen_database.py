@@ -18,6 +18,7 @@ import pytest
 from tools.services import temp_postgres
 
 from meeplehall.core.rng import Rng
+from meeplehall.server.service import READ_DEADLINE
 from tests.server.conftest import _postgres_missing, make_client
 from tests.server.helpers import hotseat, random_move
 
@@ -44,7 +45,8 @@ def test_a_frozen_postgresql_gets_fast_answers() -> None:
     if reason:
         pytest.skip(reason)
     rng = Rng.from_seed(4)
-    with temp_postgres() as cluster, make_client(cluster.create_database()) as client:
+    with temp_postgres() as cluster, make_client(cluster.create_database(),
+                                                 read_deadline=READ_DEADLINE) as client:
         games = [hotseat(client, seed=s) for s in (1, 2, 3)]
         for table, tokens in games:
             for _ in range(3):

@@ -12,6 +12,7 @@ import pytest
 from sqlalchemy import create_engine, text
 from tools.services import TempPostgres
 
+from meeplehall.server.service import READ_DEADLINE
 from tests.server.conftest import make_client
 from tests.server.helpers import hotseat
 
@@ -23,7 +24,7 @@ FAST = 2.5  # no read may take this long (the deadline is 1 s; the test machine 
 def test_reads_under_a_table_lock_fail_fast(pg: TempPostgres, locked: str) -> None:
     db = pg.create_database()
     other = create_engine(db)
-    with make_client(db) as client:
+    with make_client(db, read_deadline=READ_DEADLINE) as client:
         tables = [hotseat(client, seed=s)[0] for s in (1, 2, 3)]
         held, release = threading.Event(), threading.Event()
 

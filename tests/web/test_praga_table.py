@@ -162,6 +162,32 @@ def test_icons_are_svg_not_emoji(new_page: Any, server_url: str) -> None:
     assert not page.errors, page.errors
 
 
+@pytest.mark.parametrize("size", [(1440, 900), (1920, 1080), (1280, 720)],
+                         ids=["1440x900", "1920x1080", "1280x720"])
+def test_the_whole_board_fits_legibly_at_1440x900_and_up_and_whole_map_fills_its_box(
+        new_page: Any, server_url: str, size: tuple[int, int]) -> None:
+    """Issue 43 point 3: the city map, the Hunger Wall, the Cathedral and the seals fit
+    the window together at 1440x900 and up with the smallest board text (14.4 units) at
+    11 px or more; at every size "whole map" fills its box in one dimension."""
+    page = _open(new_page, server_url, _table(server_url, ["human", "human"]), size=size)
+    vp = page.locator(".praga-viewport").bounding_box()
+    if size[0] >= 1440:
+        assert _zoom(page) >= 11 / 14.4
+        parts = page.eval_on_selector_all("svg.praga-board g.section[data-part]",
+                                          "ns => ns.map((n) => n.dataset.part)")
+        # the crane, the rows, the Hunger Wall and Cathedral grids, the city, the seals
+        assert {"crane", "rows", "city", "side"} <= set(parts) and len(parts) >= 6, parts
+        for part in parts:
+            box = page.locator(f"svg.praga-board g.section[data-part='{part}']").bounding_box()
+            assert box is not None, part
+            assert vp["x"] <= box["x"] and box["x"] + box["width"] <= vp["x"] + vp["width"], part
+            assert vp["y"] <= box["y"] and box["y"] + box["height"] <= vp["y"] + vp["height"], part
+    page.click("[data-zoom='zoom-fit']")
+    svg = page.locator("svg.praga-board").bounding_box()
+    assert svg["width"] <= vp["width"] and svg["height"] <= vp["height"]
+    assert vp["width"] - svg["width"] <= 6 or vp["height"] - svg["height"] <= 6, (vp, svg)
+
+
 def test_zoom_and_pan_by_buttons_wheel_drag_and_pinch(new_page: Any, server_url: str) -> None:
     table = _table(server_url, ["human", "random"])
     page = _open(new_page, server_url, table)

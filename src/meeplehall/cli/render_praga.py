@@ -511,7 +511,8 @@ def bridge_table(view: Mapping[str, Any]) -> Table:
     table.add_column("Tile")
     for plank in planks:
         tile = plank["tile"]
-        table.add_row(str(plank["plank"] + 1), " | ".join(_view_reward(r) for r in plank["bonuses"]),
+        rewards = " | ".join(_view_reward(r) for r in plank["bonuses"])
+        table.add_row(str(plank["plank"] + 1), rewards,
                       bridge_tile_text(tile) if tile is not None else Text("free", style="dim"))
     return table
 

@@ -87,7 +87,7 @@ from meeplehall.server.schemas import (
     ViewOut,
 )
 from meeplehall.server.security import BodySizeLimit, hash_token
-from meeplehall.server.service import HUMAN, TableService, games
+from meeplehall.server.service import HUMAN, READ_DEADLINE, TableService, games
 
 log = logging.getLogger("meeplehall.server")
 
@@ -178,7 +178,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                move_burst: int = 40, max_body: int = 1 << 20, bot_think_time: float = 5.0,
                bot_workers: int = 2, bot_lease: float = 15.0,
                limits: LimitConfig | None = None,
-               heavy_workers: int | None = None) -> FastAPI:
+               heavy_workers: int | None = None,
+               read_deadline: float = READ_DEADLINE) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -195,13 +196,14 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         heavy_workers: worker processes for bots' moves and analyses (default
             :func:`meeplehall.server.heavy.default_workers`; 0: ``bot_workers`` threads of
             this process; see :mod:`meeplehall.server.heavy`).
+        read_deadline: seconds a database read may take before its request gets 503.
 
     Raises:
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
     """
     engine = make_engine(db_url)
     ensure_schema(engine)
-    service = TableService(engine)
+    service = TableService(engine, read_deadline=read_deadline)
     hub = Hub(service, redis_url)
     heavy = HeavyPool(heavy_workers, threads=bot_workers)
     service.heavy = heavy

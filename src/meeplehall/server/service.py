@@ -114,9 +114,11 @@ class Probe:
 class TableService:
     """Tables, seats, moves and undo, with an in-memory cache of rebuilt states."""
 
-    def __init__(self, engine: Engine, *, cache_size: int = 2000) -> None:
+    def __init__(self, engine: Engine, *, cache_size: int = 2000,
+                 read_deadline: float = READ_DEADLINE) -> None:
         self.engine = engine
         self.cache_size = cache_size
+        self.read_deadline = read_deadline
         self._live: OrderedDict[int, Live] = OrderedDict()
         self._locks: dict[int, asyncio.Lock] = {}
         self.listeners: list[Listener] = []
@@ -153,15 +155,18 @@ class TableService:
         return await anyio.to_thread.run_sync(partial(fn, *args))
 
     async def _read(self, fn: Callable[..., T], *args: Any,
-                    deadline: float = READ_DEADLINE) -> T:
-        """Run a database read in a worker thread, for at most ``deadline`` seconds
-        (:data:`READ_DEADLINE`): past it the thread is abandoned (it ends with the statement, which
-        PostgreSQL cancels at its ``statement_timeout``) and the request gets 503 with
-        ``Retry-After``, so a hung database or a lock never holds a request longer.
+                    deadline: float | None = None) -> T:
+        """Run a database read in a worker thread, for at most ``deadline`` seconds (the
+        service's ``read_deadline``, :data:`READ_DEADLINE` unless set): past it the thread
+        is abandoned (it ends with the statement, which PostgreSQL cancels at its
+        ``statement_timeout``) and the request gets 503 with ``Retry-After``, so a hung
+        database or a lock never holds a request longer.
 
         Raises:
             Unavailable: no answer within the deadline.
         """
+        if deadline is None:
+            deadline = self.read_deadline
         try:
             with anyio.fail_after(deadline):
                 return await anyio.to_thread.run_sync(partial(fn, *args),
