@@ -370,11 +370,7 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
     const g = s("g", {});
     g.append(s("text", { x: x + 6, y: y + 18, "font-size": 14, "font-weight": 700 }, t("Space {n}", { n: sp.space + 1 })));
     // The Resource tile beside the space (RC-MARKET-1).
-    g.append(s("rect", { x: x + 6, y: y + 23, width: spaceW - 20, height: 28, rx: 4,
-      fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
-    g.append(s("text", { x: x + spaceW / 2 - 4, y: y + 42, "text-anchor": "middle", "font-weight": 700,
-      fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
-    sp.tile.resource === "rp" ? `${sp.tile.amount} RP` : `${sp.tile.amount} ${tr(sp.tile.resource)}`));
+    resourceTile(g, sp.tile, x + 6, y + 23, spaceW - 20, 28, 14, tr);
     svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
       { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
     { x: x + 2, y: y + 4, width: spaceW - 12, height: 50 }));
@@ -397,18 +393,8 @@ function drawMarket(svg, view, y, t, tr, target, byKey) {
     const x = inf.quadrant * 2 * spaceW + 4;
     const g = s("g", {});
     g.append(s("rect", { x, y: iy, width: 2 * spaceW - 8, height: 92, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
-    let ly = iy + 17;
-    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
-    // five lines at most: the first action gets what the second leaves
-    const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 29).length) : 0;
-    texts.forEach((text, k) => {
-      wrap(text, 29).slice(0, k === 0 ? 5 - second : 3).forEach((line, j) => {
-        g.append(s("text", { x: x + (j ? 22 : 6), y: ly, "font-size": 14 }, line));
-        ly += 17;
-      });
-    });
-    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
-    svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
+    influenceWords(g, inf, x, iy + 17, { chars: 29, font: 14, line: 17, indent: [6, 22] }, tr);
+    svg.append(target(g, `influence:${inf.quadrant}`, influenceTip(inf, t, tr),
       { x: x - 2, y: iy - 2, width: 2 * spaceW - 4, height: 96 }));
     if (dest >= 0 && Math.floor(dest / 2) === inf.quadrant && byKey.has("confirm:influence")) {
       let bx = x;
@@ -559,6 +545,73 @@ function personOf(ctx, seat) {
   return ` · ${name.length > 14 ? `${name.slice(0, 13)}…` : name}`;
 }
 
+/** A Market space's Resource tile (RC-MARKET-1): a w x h box at (x, y), its amount and
+ * resource in `font`-unit text. */
+function resourceTile(g, tile, x, y, w, h, font, tr) {
+  g.append(s("rect", { x, y, width: w, height: h, rx: 4, fill: MATERIAL_FILL[tile.resource] || "#ddd", stroke: "#333" }));
+  g.append(s("text", { x: x + w / 2, y: y + h / 2 + font * 0.36, "text-anchor": "middle", "font-size": font, "font-weight": 700,
+    fill: ["stone", "gold", "rubles"].includes(tile.resource) ? "#000" : "#fff" },
+  tile.resource === "rp" ? `${tile.amount} RP` : `${tile.amount} ${tr(tile.resource)}`));
+}
+
+/** An Influence card's actions (RC-INF-*) as lines from (x, y): `geo` gives the characters
+ * a line holds, the text size, the line height and the indent of a first and a further
+ * line; five lines at most, the first action gets what the second leaves. */
+function influenceWords(g, inf, x, y, geo, tr) {
+  const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
+  const second = texts.length > 1 ? Math.min(3, wrap(texts[1], geo.chars).length) : 0;
+  let ly = y;
+  texts.forEach((text, k) => {
+    wrap(text, geo.chars).slice(0, k === 0 ? 5 - second : 3).forEach((line, j) => {
+      g.append(s("text", { x: x + geo.indent[j ? 1 : 0], y: ly, "font-size": geo.font }, line));
+      ly += geo.line;
+    });
+  });
+}
+
+/** An Influence card's tooltip: each action's words and how often it may be used. */
+function influenceTip(inf, t, tr) {
+  const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
+  return `${t("Influence card")}: ${lines.join("; ")}`;
+}
+
+// A Workshop space's drawing, in units: its size, the text size, where its letter, a
+// Banner and a tile (with its side's arrow and its benefit) go.
+const WS_DESK = { w: 62, h: 84, font: 15, letter: [5, 17], mid: 31, banner: 50, tile: [4, 24, 54, 54], arrow: 45, benefit: 68 };
+const WS_PHONE = { w: 54, h: 60, font: 12, letter: [4, 14], mid: 27, banner: 38, tile: [3, 18, 48, 39], arrow: 33, benefit: 51 };
+
+/** One of the six Workshop spaces (yellow, red, blue, green, white-1, white-2; RC-WS-*)
+ * at (wx, wy), drawn by `geo` (WS_DESK or WS_PHONE): its Banner or its tile, face up or
+ * down, as a target. */
+function workshopSpace(svg, side, ws, wx, wy, geo, ctx, target) {
+  const { t, tr } = ctx;
+  const c = colourOf(ws.position.split("-")[0]);
+  const g = s("g", {});
+  g.append(s("rect", { x: wx, y: wy, width: geo.w, height: geo.h, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
+  const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
+  g.append(s("text", { x: wx + geo.letter[0], y: wy + geo.letter[1], "font-size": geo.font, "font-weight": 700, fill: c.ink },
+    `${c.letter}${white}`));
+  let tip = t("Workshop space {position}", { position: tr(ws.position) });
+  if (ws.banner) {
+    g.append(piece(side.name, wx + geo.mid, wy + geo.banner, 11));
+    tip += ": " + t("a Banner");
+  } else if (ws.tile) {
+    const [tx, ty, tw, th] = geo.tile;
+    const ink = ws.face_up ? "#000" : "#fff";
+    g.append(s("rect", { x: wx + tx, y: wy + ty, width: tw, height: th, rx: 3, fill: ws.face_up ? "#fff" : "#777",
+      stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
+    g.append(s("text", { x: wx + geo.mid, y: wy + geo.arrow, "text-anchor": "middle", "font-size": geo.font, fill: ink },
+      ws.face_up ? "▲" : "▼"));
+    g.append(s("text", { x: wx + geo.mid, y: wy + geo.benefit, "text-anchor": "middle", "font-size": geo.font, "font-weight": 700, fill: ink },
+      tileSymbol(ws.benefit, t)));
+    tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
+  } else {
+    tip += ": " + t("empty");
+    if (ws.locked_ornament) tip += " (" + t("unlocks {ornament}", { ornament: tr(ws.locked_ornament) }) + ")";
+  }
+  svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: geo.w + 4, height: geo.h + 4 }));
+}
+
 /** A seat's area as a strip SIDE_H high: who and the score; the Workshop board (RC-WS-*);
  * the Inventory (RC-INV-*), Banners and Ornamentations. */
 function drawSide(svg, view, side, x, y, ctx, target) {
@@ -581,29 +634,7 @@ function drawSide(svg, view, side, x, y, ctx, target) {
     `${t("Ornamentations left")}: ${orn}`));
   // The Workshop board: six spaces: yellow, red, blue, green, white-1, white-2.
   (side.workshop || []).forEach((ws, i) => {
-    const wx = x + 414 + i * 66, wy = y + 8;
-    const c = colourOf(ws.position.split("-")[0]);
-    const g = s("g", {});
-    g.append(s("rect", { x: wx, y: wy, width: 62, height: 84, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
-    const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
-    g.append(s("text", { x: wx + 5, y: wy + 17, "font-size": 15, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
-    let tip = t("Workshop space {position}", { position: tr(ws.position) });
-    if (ws.banner) {
-      g.append(piece(side.name, wx + 31, wy + 50, 11));
-      tip += ": " + t("a Banner");
-    } else if (ws.tile) {
-      g.append(s("rect", { x: wx + 4, y: wy + 24, width: 54, height: 54, rx: 3, fill: ws.face_up ? "#fff" : "#777",
-        stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
-      g.append(s("text", { x: wx + 31, y: wy + 45, "text-anchor": "middle", "font-size": 15, fill: ws.face_up ? "#000" : "#fff" },
-        ws.face_up ? "▲" : "▼"));
-      g.append(s("text", { x: wx + 31, y: wy + 68, "text-anchor": "middle", "font-size": 15, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
-        tileSymbol(ws.benefit, t)));
-      tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
-    } else {
-      tip += ": " + t("empty");
-      if (ws.locked_ornament) tip += " (" + t("unlocks {ornament}", { ornament: tr(ws.locked_ornament) }) + ")";
-    }
-    svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 66, height: 88 }));
+    workshopSpace(svg, side, ws, x + 414 + i * 66, y + 8, WS_DESK, ctx, target);
   });
   // Inventory: Materials, free room and Banners still in it.
   svg.append(s("text", { x: x + 818, y: y + 23, "font-size": 15 },
@@ -655,17 +686,8 @@ function phoneInfluence(svg, view, y, t, tr, target) {
     const x = (inf.quadrant % 2) * cw + 3, iy = y + Math.floor(inf.quadrant / 2) * (P_INF_H + 4);
     const g = s("g", {});
     g.append(s("rect", { x, y: iy, width: cw - 6, height: P_INF_H, rx: 6, fill: "#fffaf0", stroke: "#6b5a3a" }));
-    const texts = inf.actions.map((a) => `${a.mark === "repeat" ? "∞" : "①"} ${tr(a.text)}`);
-    const second = texts.length > 1 ? Math.min(3, wrap(texts[1], 25).length) : 0;
-    let ly = iy + 15;
-    texts.forEach((text, k) => {
-      wrap(text, 25).slice(0, k === 0 ? 5 - second : 3).forEach((line, j) => {
-        g.append(s("text", { x: x + (j ? 18 : 5), y: ly, "font-size": 12 }, line));
-        ly += 15;
-      });
-    });
-    const lines = inf.actions.map((a) => `${tr(a.text)} (${a.mark === "repeat" ? t("repeatable") : t("once per turn")})`);
-    svg.append(target(g, `influence:${inf.quadrant}`, `${t("Influence card")}: ${lines.join("; ")}`,
+    influenceWords(g, inf, x, iy + 15, { chars: 25, font: 12, line: 15, indent: [5, 18] }, tr);
+    svg.append(target(g, `influence:${inf.quadrant}`, influenceTip(inf, t, tr),
       { x: x - 2, y: iy - 2, width: cw - 2, height: P_INF_H + 4 }));
   }
   return y + 2 * (P_INF_H + 4) + 2;
@@ -688,11 +710,7 @@ function phoneMarket(svg, view, y, t, tr, target) {
         "stroke-width": sp.space === dest ? 3 : 1 }));
       const g = s("g", {});
       g.append(s("text", { x: x + 5, y: y + 15, "font-size": 12, "font-weight": 700 }, t("Space {n}", { n: sp.space + 1 })));
-      g.append(s("rect", { x: x + 4, y: y + 20, width: sw - 12, height: 26, rx: 4,
-        fill: MATERIAL_FILL[sp.tile.resource] || "#ddd", stroke: "#333" }));
-      g.append(s("text", { x: x + sw / 2 - 2, y: y + 38, "text-anchor": "middle", "font-size": 12, "font-weight": 700,
-        fill: ["stone", "gold", "rubles"].includes(sp.tile.resource) ? "#000" : "#fff" },
-      sp.tile.resource === "rp" ? `${sp.tile.amount} RP` : `${sp.tile.amount} ${tr(sp.tile.resource)}`));
+      resourceTile(g, sp.tile, x + 4, y + 20, sw - 12, 26, 12, tr);
       svg.append(target(g, `space:${sp.space}`, t("Market space {n}: Resource tile {amount} {resource}; {dice} dice here",
         { n: sp.space + 1, amount: sp.tile.amount, resource: tr(sp.tile.resource), dice: sp.dice.length }),
       { x: x + 1, y: y + 1, width: sw - 6, height: 48 }));
@@ -785,29 +803,7 @@ function phoneSide(svg, view, side, y, ctx, target) {
   svg.append(s("text", { x: 8, y: y + 42, "font-size": 12 },
     `${side.recognition} RP · ${side.prestige} PP${side.rubles !== undefined ? ` · ${side.rubles} ₽` : ""} · ✓${side.completed}`));
   (side.workshop || []).forEach((ws, i) => {
-    const wx = 5 + i * 57.2, wy = y + 50;
-    const c = colourOf(ws.position.split("-")[0]);
-    const g = s("g", {});
-    g.append(s("rect", { x: wx, y: wy, width: 54, height: 60, rx: 5, fill: c.fill, stroke: "#333", opacity: 0.9 }));
-    const white = ws.position.startsWith("white") ? ws.position.split("-")[1] || "" : "";
-    g.append(s("text", { x: wx + 4, y: wy + 14, "font-size": 12, "font-weight": 700, fill: c.ink }, `${c.letter}${white}`));
-    let tip = t("Workshop space {position}", { position: tr(ws.position) });
-    if (ws.banner) {
-      g.append(piece(side.name, wx + 27, wy + 38, 11));
-      tip += ": " + t("a Banner");
-    } else if (ws.tile) {
-      g.append(s("rect", { x: wx + 3, y: wy + 18, width: 48, height: 39, rx: 3, fill: ws.face_up ? "#fff" : "#777",
-        stroke: "#222", "stroke-dasharray": ws.face_up ? null : "3 2" }));
-      g.append(s("text", { x: wx + 27, y: wy + 33, "text-anchor": "middle", "font-size": 12, fill: ws.face_up ? "#000" : "#fff" },
-        ws.face_up ? "▲" : "▼"));
-      g.append(s("text", { x: wx + 27, y: wy + 51, "text-anchor": "middle", "font-size": 12, "font-weight": 700, fill: ws.face_up ? "#000" : "#fff" },
-        tileSymbol(ws.benefit, t)));
-      tip += ": " + t("Workshop tile, {side}: {benefit}", { side: ws.face_up ? t("face up") : t("face down"), benefit: tr(ws.benefit) });
-    } else {
-      tip += ": " + t("empty");
-      if (ws.locked_ornament) tip += " (" + t("unlocks {ornament}", { ornament: tr(ws.locked_ornament) }) + ")";
-    }
-    svg.append(target(g, `ws:${side.side}:${ws.position}`, tip, { x: wx - 2, y: wy - 2, width: 58, height: 64 }));
+    workshopSpace(svg, side, ws, 5 + i * 57.2, y + 50, WS_PHONE, ctx, target);
   });
   svg.append(s("text", { x: 8, y: y + 128, "font-size": 12 },
     `${t("Inventory")} (${Object.values(side.inventory).reduce((a, b) => a + b, 0)}/${side.capacity})`));
