@@ -128,6 +128,12 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
     cut = games[int(len(games) * (1 - holdout))]
     train = data["game"] < cut
     test = ~train
+    # the last tenth of the training games picks the epoch kept (early stopping)
+    fit_games = games[games < cut]
+    check_cut = fit_games[max(1, int(len(fit_games) * 0.9))] if len(fit_games) > 1 else cut
+    check = train & (data["game"] >= check_cut)
+    if check.any() and (train & ~check).any():
+        train = train & ~check
     x = torch.from_numpy(data["obs"])
     a = torch.from_numpy(data["action"])
     v = torch.from_numpy(data["value"])
@@ -143,9 +149,13 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
     ce = torch.nn.CrossEntropyLoss()
     bce = torch.nn.BCEWithLogitsLoss()
     idx_train = torch.from_numpy(np.flatnonzero(train))
+    idx_check = torch.from_numpy(np.flatnonzero(check))
     idx_test = torch.from_numpy(np.flatnonzero(test))
     gen = torch.Generator().manual_seed(seed)
     history = []
+    checked: list[float] = []
+    best: tuple[float, int, list[Any]] | None = None
+    modules = (body, phead, vhead)
     for epoch in range(epochs):
         body.train()
         order = idx_train[torch.randperm(len(idx_train), generator=gen)]
@@ -159,7 +169,19 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
             opt.step()
             total += loss.item() * len(b)
         history.append(round(total / max(1, len(order)), 4))
-        print(f"epoch {epoch + 1}/{epochs} train loss {history[-1]}", file=sys.stderr)
+        with torch.no_grad():
+            hc = body(x[idx_check])
+            score = float(ce(phead(hc), a[idx_check]) + bce(vhead(hc), v[idx_check])) \
+                if len(idx_check) else -float(epoch)
+        checked.append(round(score, 4))
+        if best is None or score < best[0]:
+            best = (score, epoch, [{k: t.clone() for k, t in m.state_dict().items()}
+                                   for m in modules])
+        print(f"epoch {epoch + 1}/{epochs} train loss {history[-1]} check loss {checked[-1]}",
+              file=sys.stderr)
+    if best is not None:
+        for m, state in zip(modules, best[2], strict=True):
+            m.load_state_dict(state)
     with torch.no_grad():
         h = body(x[idx_test])
         logits, vlog = phead(h), vhead(h)
@@ -169,9 +191,12 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
         chance = torch.sigmoid(vlog[:, 0]).numpy()
     outcome = v[idx_test][:, 0].numpy()
     figures = {
-        "positions": {"train": int(train.sum()), "held_out": int(test.sum())},
+        "positions": {"train": int(train.sum()), "check": int(check.sum()),
+                      "held_out": int(test.sum())},
         "games": {"train": int((games < cut).sum()), "held_out": int((games >= cut).sum())},
         "train_loss_by_epoch": history,
+        "check_loss_by_epoch": checked,
+        "epoch_kept": (best[1] + 1) if best is not None else 0,
         "held_out": {"policy_cross_entropy": round(policy_ce, 4),
                      "policy_top1": round(top1, 4),
                      "value_bce": round(value_bce, 4),

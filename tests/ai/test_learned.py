@@ -168,7 +168,7 @@ def test_training_is_deterministic_given_its_seed(tmp_path: Path) -> None:
     for run in ("a", "b"):
         out = tmp_path / run
         assert train.main(["red-cathedral", "--players", "2", "--seed", "7", "--games", "3",
-                           "--envs", "3", "--epochs", "1", "--hidden", "8",
+                           "--envs", "3", "--epochs", "2", "--hidden", "8",
                            "--out", str(out)]) == 0
         outs.append(out / f"{model_name('red-cathedral', 2)}")
     a, b = (read_model(o.with_suffix(".npz")) for o in outs)
@@ -178,3 +178,7 @@ def test_training_is_deterministic_given_its_seed(tmp_path: Path) -> None:
     cards = [json.loads(o.with_suffix(".json").read_text()) for o in outs]
     assert cards[0]["held_out"] == cards[1]["held_out"]
     assert cards[0]["identity"] == identity("red-cathedral", 2)
+    # early stopping: the epoch kept is the one with the lowest loss on the check games
+    check = cards[0]["check_loss_by_epoch"]
+    assert len(check) == 2 and cards[0]["positions"]["check"] > 0
+    assert cards[0]["epoch_kept"] == check.index(min(check)) + 1
