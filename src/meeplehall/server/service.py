@@ -54,7 +54,7 @@ from meeplehall.server.errors import (
     Unavailable,
     outage,
 )
-from meeplehall.server.heavy import HeavyPool, check_record_job
+from meeplehall.server.heavy import HeavyPool, import_record_job
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -64,6 +64,7 @@ from meeplehall.server.live_table import (
     Live,
     Row,
     SeatInfo,
+    record_built,
     replay_entries,
     replay_rows,
     step_legal,
@@ -598,35 +599,35 @@ class TableService:
         except ValueError as exc:
             raise Invalid(f"bad parameters in record: {exc}") from None
         record.params = params
-        await self._check_record(record, game)
-        try:
-            built = await self._thread(_replay_record, game, params, record.seed,
-                                       record.actions)
-        except RecordError as exc:
-            raise Invalid(str(exc)) from None
+        built = await self._built_record(record, game)
         kinds = self._check_seats(game, built.state, seats)
         return await self._start(game, params, record.seed, "import", kinds, built)
 
-    async def _check_record(self, record: GameRecord, game: Game) -> None:
-        """Replay the record to check it: in the heavy pool's worker processes when the
-        app set one, so the check does not run in the server's interpreter."""
+    async def _built_record(self, record: GameRecord, game: Game) -> Built:
+        """Replay the record to check it, and the table its moves make: in the heavy
+        pool's worker processes when the app set one, so neither replay runs in the
+        server's interpreter (the snapshots come back packed, unpickled when used)."""
         if self.heavy is None:
             try:
                 await self._thread(replay, record, game)
+                return await self._thread(_replay_record, game, record.params, record.seed,
+                                          record.actions)
             except RecordError as exc:
                 raise Invalid(str(exc)) from None
-            return
         try:
-            why = await self.heavy.submit("import", check_record_job, (record.to_dict(),),
-                                          key="import", time_limit=IMPORT_TIME_LIMIT,
-                                          wait_limit=IMPORT_TIME_LIMIT)
+            done = await self.heavy.submit(
+                "import", import_record_job,
+                (record.to_dict(), record.params, self.heavy.workers > 0),
+                key="import", time_limit=IMPORT_TIME_LIMIT, wait_limit=IMPORT_TIME_LIMIT)
         except (ApiError, asyncio.CancelledError):
             raise
         except Exception:  # past its limit, no worker free, or the worker stopped
             raise Unavailable("the record could not be checked in time: try again "
                               "shortly", retry_after=RETRY_AFTER) from None
-        if why is not None:
-            raise Invalid(why)
+        if isinstance(done, str):
+            raise Invalid(done)
+        built: Built = done
+        return built
 
     # -- seats ----------------------------------------------------------------------------
 
@@ -840,9 +841,8 @@ class TableService:
 
 def _replay_record(game: Game, params: dict[str, Any], seed: int,
                    actions: Sequence[tuple[int | None, str]]) -> Built:
-    rows = [Row(i, MOVE, None, text, False, None) for i, (_, text) in enumerate(actions, 1)]
     try:
-        return replay_rows(game, params, seed, rows)
+        return record_built(game, params, seed, actions)
     except CorruptLog as exc:
         raise RecordError(str(exc)) from None
 
