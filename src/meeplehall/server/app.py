@@ -413,11 +413,16 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- views --------------------------------------------------------------------------------
 
-    def view_response(live: Any, seat: int | None, view: dict[str, Any]) -> JSONResponse:
-        return JSONResponse({**seat_state(live, seat), "view": view})
+    def view_response(live: Any, seat: int | None, view: dict[str, Any]) -> Response:
+        """``{...turn fields, "view"}`` as JSON, made once per seat and seq."""
+        made = live.replies.get(seat)
+        if made is None or made[0] is not view:
+            made = live.replies[seat] = (view, jsontext.dumps_bytes(
+                {**seat_state(live, seat), "view": view}))
+        return Response(made[1], media_type="application/json")
 
     @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def spectate(table_id: TableId, request: Request) -> JSONResponse:
+    async def spectate(table_id: TableId, request: Request) -> Response:
         """The spectator's view. A table this process holds is served from memory when
         the database does not answer within 0.1 s (header ``X-From-Memory: 1``)."""
         await costly.take("view", client_address(request.scope))
@@ -428,7 +433,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return reply
 
     @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> JSONResponse:
+    async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> Response:
         await take("view", request, credentials)
         live, seat = await service.authenticate(table_id, _token(credentials))
         return view_response(live, seat, live.view(seat))

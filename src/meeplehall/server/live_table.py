@@ -270,6 +270,9 @@ class Live:
         default_factory=list)
     # Each seat's turn fields for this seq (meeplehall.server.live.table_message).
     summaries: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Each seat's answer to GET /view or /me for this seq as JSON (with the view it was
+    # made from): a long game's view is serialised once per move, not once per request.
+    replies: dict[int | None, tuple[dict[str, Any], bytes]] = field(default_factory=dict)
 
     def install(self, built: Built) -> None:
         count = len(built.entries)
@@ -291,6 +294,7 @@ class Live:
         self.frames = {}
         self.patches = []
         self.summaries = {}
+        self.replies = {}
 
     def built(self) -> Built:
         return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)
