@@ -79,7 +79,7 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
-IMPORT_TIME_LIMIT = 30.0  # seconds an import's check of its record may take in a worker
+IMPORT_TIME_LIMIT = 30.0  # seconds an import's check and rebuild of its record may take in a worker
 READ_DEADLINE = 0.9  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
 MEMORY_SPELL = 1.0  # seconds after such a wait failed that views of held tables do not wait
