@@ -11,7 +11,16 @@ from sqlalchemy import create_engine, text
 from meeplehall.core.record import GameRecord, replay
 from meeplehall.core.rng import Rng
 from meeplehall.games import GAMES
-from tests.server.helpers import GAME, QUICK, bearer, hotseat, join, new_table, play_random
+from tests.server.helpers import (
+    GAME,
+    QUICK,
+    bearer,
+    hotseat,
+    join,
+    new_table,
+    play_random,
+    random_move,
+)
 
 
 def test_games_lists_the_registry_and_the_seat_kinds(client: TestClient) -> None:
@@ -293,3 +302,23 @@ def test_all_bot_tables_play_to_the_end(client: TestClient) -> None:
     assert final["outcome"]["scores"]
     record = GameRecord.from_dict(client.get(f"/api/tables/{table}/record").json())
     assert GAMES[GAME].player_view(replay(record), None) == final["view"]
+
+
+def test_views_are_serialised_once_per_seq_and_follow_every_move(client: TestClient) -> None:
+    """``/view`` and ``/me`` answers are made into JSON once per seat and seq: the same
+    bytes while the table stands still, each seat's own view, the new position after a
+    move, and the same content as the standard library's JSON of the view."""
+    table, tokens = hotseat(client, seed=9)
+    rng = Rng.from_seed(9)
+    for _ in range(3):
+        first = client.get(f"/api/tables/{table}/view")
+        again = client.get(f"/api/tables/{table}/view")
+        assert first.status_code == 200 and first.headers["content-type"] == "application/json"
+        assert first.content == again.content
+        mine = [client.get(f"/api/tables/{table}/me", headers=bearer(t)).json() for t in tokens]
+        assert [m["seat"] for m in mine] == [0, 1] and mine[0]["seq"] == first.json()["seq"]
+        assert first.json()["view"] == GAMES[GAME].player_view(
+            client.app.state.service._live[table].state, None)  # type: ignore[attr-defined]
+        seq = first.json()["seq"]
+        assert random_move(client, table, tokens, rng) is not None
+        assert client.get(f"/api/tables/{table}/view").json()["seq"] == seq + 1

@@ -5,6 +5,7 @@ client, and a job past its time limit answered at once, its worker ended and rep
 from __future__ import annotations
 
 import asyncio
+import pickle
 import threading
 import time
 from typing import Any
@@ -12,12 +13,23 @@ from typing import Any
 import pytest
 
 from meeplehall.ai.base import BOTS, make_bot
+from meeplehall.core.record import GameRecord
 from meeplehall.core.rng import Rng
+from meeplehall.core.testing import random_playout
 from meeplehall.games import GAMES
 from meeplehall.server.errors import TooManyRequests, Unavailable
 from meeplehall.server.heavy import HeavyPool, JobQueued, JobTimeout, bot_job, default_workers
+from meeplehall.server.live_table import Packed, unpacked
 from tests.server.conftest import make_client
-from tests.server.helpers import QUICK, bearer, hotseat, new_table, play_random, wait_finished
+from tests.server.helpers import (
+    QUICK,
+    bearer,
+    hotseat,
+    join,
+    new_table,
+    play_random,
+    wait_finished,
+)
 
 GAME = GAMES["red-cathedral"]
 
@@ -211,3 +223,60 @@ def test_an_import_checks_its_record_in_a_worker(sqlite_url: str) -> None:
             refused = client.post("/api/tables/import", json={"record": bad})
             assert refused.status_code == 422 and "4" in refused.json()["detail"], refused.text
             assert client.app.state.heavy.done["import"] == 2  # type: ignore[attr-defined]
+
+
+def test_an_import_built_in_a_worker_is_the_table_a_thread_builds(sqlite_url: str) -> None:
+    """The import's rebuild of its table runs in the worker too, its snapshots sent packed
+    (unpickled when used): the view, past views at and around the snapshots, and a move
+    and its undo after the import are the same as those of the table built in a thread
+    of the server."""
+    game = GAMES["red-cathedral"]
+    _, whole = random_playout(game, {"players": 2}, 7, chooser_seed=3)
+    cut = GameRecord(whole.game, whole.rules_version, whole.params, whole.seed,
+                     whole.actions[:150], {}).to_dict()
+    seen = []
+    for workers in (0, 1):
+        with make_client(sqlite_url, heavy_workers=workers) as client:
+            made = client.post("/api/tables/import",
+                               json={"record": cut, "seats": ["human", "human"]})
+            assert made.status_code == 201, made.text
+            table = made.json()["id"]
+            tokens = [join(client, table, 0), join(client, table, 1)]
+            view = client.get(f"/api/tables/{table}/view").json()
+            out: list[Any] = [view]
+            for k in (0, 1, 31, 32, 33, 64, 100, 149, 150):
+                got = client.get(f"/api/tables/{table}/replay/{k}")
+                out.append((got.status_code, got.json()))
+            token = tokens[view["to_move"]]
+            legal = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+            moved = client.post(f"/api/tables/{table}/actions", headers=bearer(token),
+                                json={"action": legal["actions"][0]["text"],
+                                      "seq": legal["seq"]})
+            undone = client.post(f"/api/tables/{table}/undo", headers=bearer(token),
+                                 json={"seq": moved.json()["seq"]})
+            out += [moved.status_code, undone.status_code,
+                    client.get(f"/api/tables/{table}/me", headers=bearer(token)).json()]
+            assert client.app.state.heavy.done["import"] == 1  # type: ignore[attr-defined]
+        seen.append(_without_table_id(out))
+    assert seen[0] == seen[1]
+
+
+def _without_table_id(value: Any) -> Any:
+    """``value`` with every ``table_id`` key left out (the two imports are two tables)."""
+    if isinstance(value, dict):
+        return {k: _without_table_id(v) for k, v in value.items() if k != "table_id"}
+    if isinstance(value, (list, tuple)):
+        return [_without_table_id(v) for v in value]
+    return value
+
+
+def test_a_packed_state_is_unpickled_once_when_used() -> None:
+    """``Packed`` keeps a snapshot as bytes until a rebuild needs it, then the state."""
+    game = GAMES["red-cathedral"]
+    state = game.initial_state({"players": 2}, 5)
+    box = pickle.loads(pickle.dumps(Packed(state)))
+    first = unpacked(box)
+    assert first is unpacked(box)
+    assert game.player_view(first, 0) == game.player_view(state, 0)
+    assert game.player_view(pickle.loads(pickle.dumps(box)).state(), 0) == \
+        game.player_view(state, 0)

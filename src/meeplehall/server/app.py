@@ -415,11 +415,16 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     # -- views --------------------------------------------------------------------------------
 
-    def view_response(live: Any, seat: int | None, view: dict[str, Any]) -> JSONResponse:
-        return JSONResponse({**seat_state(live, seat), "view": view})
+    def view_response(live: Any, seat: int | None, view: dict[str, Any]) -> Response:
+        """``{...turn fields, "view"}`` as JSON, made once per seat and seq."""
+        made = live.replies.get(seat)
+        if made is None or made[0] is not view:
+            made = live.replies[seat] = (view, jsontext.dumps_bytes(
+                {**seat_state(live, seat), "view": view}))
+        return Response(made[1], media_type="application/json")
 
     @app.get("/api/tables/{table_id}/view", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def spectate(table_id: TableId, request: Request) -> JSONResponse:
+    async def spectate(table_id: TableId, request: Request) -> Response:
         """The spectator's view. A table this process holds is served from memory when
         the database does not answer within 0.1 s (header ``X-From-Memory: 1``)."""
         await costly.take("view", client_address(request.scope))
@@ -430,7 +435,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         return reply
 
     @app.get("/api/tables/{table_id}/me", responses={200: {"model": ViewOut}, **_ERRORS})
-    async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> JSONResponse:
+    async def my_view(table_id: TableId, credentials: Bearer, request: Request) -> Response:
         await take("view", request, credentials)
         live, seat = await service.authenticate(table_id, _token(credentials))
         return view_response(live, seat, live.view(seat))
@@ -483,7 +488,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.get("/api/tables/{table_id}/replay/{k}",
              responses={200: {"model": ViewOut}, **_ERRORS})
     async def replay_view(table_id: TableId, k: Annotated[int, Path(ge=0, le=1_000_000)],
-                          credentials: Bearer, request: Request) -> JSONResponse:
+                          credentials: Bearer, request: Request) -> Response:
         """The view after the first ``k`` moves: the spectator's, or with a token, the
         seat's own."""
         seat: int | None = None
@@ -494,13 +499,14 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         if k < len(live.entries):  # the current view is cached; an older one is replayed
             await take("replay", request, credentials)
         view = await service.view_at(live, k, seat)
-        return JSONResponse({**seat_state(live, seat), "moves_shown": k, "view": view})
+        return Response(jsontext.dumps_bytes({**seat_state(live, seat), "moves_shown": k,
+                                              "view": view}), media_type="application/json")
 
-    @app.get("/api/tables/{table_id}/log", response_model=LogPage, responses=_ERRORS)
+    @app.get("/api/tables/{table_id}/log", responses={200: {"model": LogPage}, **_ERRORS})
     async def log_page(table_id: TableId, credentials: Bearer, request: Request,
                        before: Annotated[int | None, Query(ge=0, le=10_000_000)] = None,
                        limit: Annotated[int, Query(ge=1, le=LOG_PAGE)] = LOG_PAGE
-                       ) -> dict[str, Any]:
+                       ) -> Response:
         """A page of the view's log: the ``limit`` entries before entry ``before``
         (default: the end), the spectator's or, with a token, the seat's own. A sync
         frame carries the last entries of a long game's log only (``log_base``); this
@@ -514,8 +520,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         lines = live.view(seat).get("log", [])
         end = len(lines) if before is None else min(before, len(lines))
         start = max(0, end - limit)
-        return {"table_id": table_id, "seq": live.seq, "seat": seat, "total": len(lines),
-                "from": start, "log": lines[start:end]}
+        # LogPage's fields, in its order, as JSON text of their own (no validation
+        # and encoding of up to 200 messages by FastAPI)
+        return Response(jsontext.dumps_bytes(
+            {"table_id": table_id, "seq": live.seq, "seat": seat, "total": len(lines),
+             "from": start, "log": lines[start:end]}), media_type="application/json")
 
     @app.get("/api/tables/{table_id}/record", responses=_ERRORS)
     async def export_record(table_id: TableId, request: Request) -> Response:

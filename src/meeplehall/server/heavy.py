@@ -412,3 +412,24 @@ def check_record_job(data: dict[str, Any]) -> str | None:
     except RecordError as exc:
         return str(exc)
     return None
+
+
+def import_record_job(data: dict[str, Any], params: dict[str, Any], pack: bool) -> Any:
+    """An import in a worker: the record (its dict) checked as :func:`check_record_job`
+    does, then the table its moves make (:func:`meeplehall.server.live_table.record_built`
+    with ``params``, the validated options), with ``pack`` (from a worker process) its
+    snapshots :class:`~meeplehall.server.live_table.Packed`. Returns what is wrong (a
+    ``str``) or the ``Built``."""
+    from meeplehall.core.record import GameRecord
+    from meeplehall.games import GAMES
+    from meeplehall.server.live_table import CorruptLog, packed, record_built
+
+    why = check_record_job(data)
+    if why is not None:
+        return why
+    record = GameRecord.from_dict(data)
+    try:
+        built = record_built(GAMES[record.game], params, record.seed, record.actions)
+    except CorruptLog as exc:
+        return str(exc)
+    return packed(built) if pack else built

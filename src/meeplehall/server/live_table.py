@@ -12,6 +12,8 @@ replays fewer than that many moves, whatever the length of the game.
 
 from __future__ import annotations
 
+import pickle
+import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -23,8 +25,42 @@ from meeplehall.core.protocol import Game, IllegalActionError
 MOVE = "move"
 UNDO = "undo"
 SNAPSHOT_EVERY = 32  # active moves between two snapshots of a live table's state
-# k -> (seq of the k-th active move, the state after the first k active moves)
+# k -> (seq of the k-th active move, the state after the first k active moves, or a
+# Packed one)
 Snapshots = dict[int, tuple[int, Any]]
+
+
+class Packed:
+    """A state as pickled bytes, unpickled the first time it is needed (then kept).
+
+    A table rebuilt in a worker process (an import) sends its snapshots so: unpickling
+    all of them would cost the server's interpreter about as much as the replay it
+    avoids, and most are never used."""
+
+    __slots__ = ("_data", "_state", "_lock")
+
+    def __init__(self, state: Any) -> None:
+        self._data: bytes | None = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        self._state: Any = None
+        self._lock = threading.Lock()
+
+    def __getstate__(self) -> bytes | None:
+        return self._data if self._data is not None else \
+            pickle.dumps(self._state, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def __setstate__(self, data: bytes) -> None:
+        self._data, self._state, self._lock = data, None, threading.Lock()
+
+    def state(self) -> Any:
+        with self._lock:
+            if self._data is not None:
+                self._state, self._data = pickle.loads(self._data), None
+            return self._state
+
+
+def unpacked(state: Any) -> Any:
+    """``state`` itself, or the state a :class:`Packed` holds."""
+    return state.state() if isinstance(state, Packed) else state
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +169,7 @@ def replay_entries(game: Game, params: dict[str, Any], seed: int,
         if k <= len(entries):
             seq, snapshot = known[k]
             if entries[k - 1].seq == seq:
-                start, state = k, snapshot
+                start, state = k, unpacked(snapshot)
                 break
     if state is None:
         state = game.initial_state(params, seed)
@@ -176,6 +212,24 @@ def replay_rows(game: Game, params: dict[str, Any], seed: int, rows: Sequence[Ro
     return Built(state, entries, seq, undo_seqs, notes, snapshots)
 
 
+def record_built(game: Game, params: dict[str, Any], seed: int,
+                 actions: Sequence[tuple[int | None, str]]) -> Built:
+    """The table an imported record's ``actions`` make, as its stored rows replay (each
+    move without its seat: the seat to move).
+
+    Raises:
+        CorruptLog: a move does not replay.
+    """
+    rows = [Row(i, MOVE, None, text, False, None) for i, (_, text) in enumerate(actions, 1)]
+    return replay_rows(game, params, seed, rows)
+
+
+def packed(built: Built) -> Built:
+    """``built`` with its snapshots :class:`Packed`, to send from a worker process."""
+    return Built(built.state, built.entries, built.seq, built.undo_seqs, built.notes,
+                 {k: (seq, Packed(state)) for k, (seq, state) in built.snapshots.items()})
+
+
 @dataclass
 class Live:
     """A table as the server holds it in memory. Mutated only on the event loop."""
@@ -216,6 +270,9 @@ class Live:
         default_factory=list)
     # Each seat's turn fields for this seq (meeplehall.server.live.table_message).
     summaries: dict[int | None, dict[str, Any]] = field(default_factory=dict)
+    # Each seat's answer to GET /view or /me for this seq as JSON (with the view it was
+    # made from): a long game's view is serialised once per move, not once per request.
+    replies: dict[int | None, tuple[dict[str, Any], bytes]] = field(default_factory=dict)
 
     def install(self, built: Built) -> None:
         count = len(built.entries)
@@ -237,6 +294,7 @@ class Live:
         self.frames = {}
         self.patches = []
         self.summaries = {}
+        self.replies = {}
 
     def built(self) -> Built:
         return Built(self.state, self.entries, self.seq, self.undo_seqs, self.notes)

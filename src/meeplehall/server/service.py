@@ -54,7 +54,7 @@ from meeplehall.server.errors import (
     Unavailable,
     outage,
 )
-from meeplehall.server.heavy import HeavyPool, check_record_job
+from meeplehall.server.heavy import HeavyPool, import_record_job
 from meeplehall.server.live_table import (
     MOVE,
     UNDO,
@@ -64,6 +64,7 @@ from meeplehall.server.live_table import (
     Live,
     Row,
     SeatInfo,
+    record_built,
     replay_entries,
     replay_rows,
     step_legal,
@@ -78,7 +79,7 @@ MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
 MAX_RECORD_ACTIONS = 20_000
-IMPORT_TIME_LIMIT = 30.0  # seconds an import's check of its record may take in a worker
+IMPORT_TIME_LIMIT = 30.0  # seconds an import's check and rebuild of its record may take in a worker
 READ_DEADLINE = 0.9  # seconds a database read may take before the request gets 503
 MEMORY_WAIT = 0.1  # seconds a spectator's view of a held table waits for the database
 MEMORY_SPELL = 1.0  # seconds after such a wait failed that views of held tables do not wait
@@ -603,35 +604,35 @@ class TableService:
         except ValueError as exc:
             raise Invalid(f"bad parameters in record: {exc}") from None
         record.params = params
-        await self._check_record(record, game)
-        try:
-            built = await self._thread(_replay_record, game, params, record.seed,
-                                       record.actions)
-        except RecordError as exc:
-            raise Invalid(str(exc)) from None
+        built = await self._built_record(record, game)
         kinds = self._check_seats(game, built.state, seats)
         return await self._start(game, params, record.seed, "import", kinds, built)
 
-    async def _check_record(self, record: GameRecord, game: Game) -> None:
-        """Replay the record to check it: in the heavy pool's worker processes when the
-        app set one, so the check does not run in the server's interpreter."""
+    async def _built_record(self, record: GameRecord, game: Game) -> Built:
+        """Replay the record to check it, and the table its moves make: in the heavy
+        pool's worker processes when the app set one, so neither replay runs in the
+        server's interpreter (the snapshots come back packed, unpickled when used)."""
         if self.heavy is None:
             try:
                 await self._thread(replay, record, game)
+                return await self._thread(_replay_record, game, record.params, record.seed,
+                                          record.actions)
             except RecordError as exc:
                 raise Invalid(str(exc)) from None
-            return
         try:
-            why = await self.heavy.submit("import", check_record_job, (record.to_dict(),),
-                                          key="import", time_limit=IMPORT_TIME_LIMIT,
-                                          wait_limit=IMPORT_TIME_LIMIT)
+            done = await self.heavy.submit(
+                "import", import_record_job,
+                (record.to_dict(), record.params, self.heavy.workers > 0),
+                key="import", time_limit=IMPORT_TIME_LIMIT, wait_limit=IMPORT_TIME_LIMIT)
         except (ApiError, asyncio.CancelledError):
             raise
         except Exception:  # past its limit, no worker free, or the worker stopped
             raise Unavailable("the record could not be checked in time: try again "
                               "shortly", retry_after=RETRY_AFTER) from None
-        if why is not None:
-            raise Invalid(why)
+        if isinstance(done, str):
+            raise Invalid(done)
+        built: Built = done
+        return built
 
     # -- seats ----------------------------------------------------------------------------
 
@@ -845,9 +846,8 @@ class TableService:
 
 def _replay_record(game: Game, params: dict[str, Any], seed: int,
                    actions: Sequence[tuple[int | None, str]]) -> Built:
-    rows = [Row(i, MOVE, None, text, False, None) for i, (_, text) in enumerate(actions, 1)]
     try:
-        return replay_rows(game, params, seed, rows)
+        return record_built(game, params, seed, actions)
     except CorruptLog as exc:
         raise RecordError(str(exc)) from None
 
