@@ -52,6 +52,8 @@ def one_decision(page: Any, rng: random.Random, phone: bool) -> tuple[str, bool]
     was taken at and whether the board was used."""
     seq = main_state(page)["seq"]
     where = f"decision at seq {seq}"
+    # what the player sees: after the frames that draw a resized board again have run
+    page.evaluate("() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)))")
     check(page, phone, where)
     targets = board_targets(page)
     if targets:

@@ -568,9 +568,9 @@ class TableView {
     this.boardSize = null;
     if (typeof ResizeObserver === "function") {
       this.resizer = new ResizeObserver(() => {
-        const r = e.board.getBoundingClientRect();
-        const size = `${Math.round(r.width)}x${Math.round(r.height)}`;
-        if (this.boardSize === null) { this.boardSize = size; return; }
+        // compared with the size the board was last drawn at (renderBoard), so that a
+        // change between a drawing and the first observation draws it again too
+        const size = sizeOf(e.board);
         if (size === this.boardSize) return;
         this.boardSize = size;
         cancelAnimationFrame(this.redraw);
@@ -846,6 +846,7 @@ class TableView {
       extra = { highlight: this.liveHighlight.keys };
     }
     if (legal === null) legal = this.acting && !this.busy ? this.acting.legal : [];
+    if (container === this.els.board) this.boardSize = sizeOf(container);
     if (this.module && typeof this.module.renderBoard === "function") {
       try {
         container.replaceChildren();
@@ -1344,3 +1345,9 @@ async function main() {
 main().catch((err) => {
   root.replaceChildren(h("p", { class: "error", role: "alert" }, String(err && err.message || err)));
 });
+
+/** An element's size in whole pixels, as "WxH". */
+function sizeOf(el) {
+  const r = el.getBoundingClientRect();
+  return `${Math.round(r.width)}x${Math.round(r.height)}`;
+}
