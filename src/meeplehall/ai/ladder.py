@@ -249,11 +249,11 @@ leaves by the shipped model, ``learned-hand`` by the hand-written evaluation (wh
 def learned_config(kind: str, think: float | None = None) -> LearnedConfig | None:
     """The learned search's settings for ``learned``, ``learned-hand`` or their ``@N``
     forms (None for any other kind); a malformed budget raises ``ValueError``."""
-    base, _, count = kind.partition("@")
+    base, at, count = kind.partition("@")
     if base not in LEARNED_KINDS:
         return None
     use_model = base == "learned"
-    if not _:
+    if not at:
         if think is not None:
             expert_config("expert", think)  # checks the think time
             return LearnedConfig(think=think, use_model=use_model)
