@@ -157,6 +157,16 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("--seat", type=int, default=None,
                      help="show the table as this seat sees it (default: spectator)")
 
+    rev = sub.add_parser("review", help="a finished game's review: chances of winning, "
+                                        "each person's costliest moves")
+    rev.add_argument("file", help="a finished game's record (JSON)")
+    rev.add_argument("--seat", type=int, action="append", default=None,
+                     help="review this seat (repeatable; default: every seat)")
+    rev.add_argument("--bot", default="expert@16",
+                     help="the bot asked for the better move (default expert@16)")
+    rev.add_argument("--seed", type=int, default=0, help="the bot's seed (default 0)")
+    rev.add_argument("--json", action="store_true", help="print the review as JSON")
+
     bench = sub.add_parser("bench", help="random-playout speed of the rules engine")
     game_args(bench)
     bench.add_argument("--seconds", type=float, default=2.0,
@@ -455,6 +465,10 @@ def main(argv: Sequence[str] | None = None, *, console: Console | None = None,
             return cmd_simulate(args, out)
         if args.command == "replay":
             return cmd_replay(args, out, read)
+        if args.command == "review":
+            from meeplehall.cli.review import run_review
+
+            return run_review(out, args.file, args.seat, args.bot, args.seed, args.json)
         if args.command == "bench":
             return cmd_bench(args, out)
         if args.command == "arena":

@@ -19,6 +19,7 @@ Seat tokens travel in ``Authorization: Bearer TOKEN``. Every error is JSON
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import logging
@@ -79,6 +80,7 @@ from meeplehall.server.schemas import (
     LogPage,
     MoveIn,
     NameIn,
+    ReviewOut,
     RulesOut,
     SeatState,
     TableList,
@@ -92,6 +94,7 @@ from meeplehall.server.service import HUMAN, READ_DEADLINE, TableService, games
 log = logging.getLogger("meeplehall.server")
 
 MAX_TABLE_ID = 2**62
+REVIEWS_KEPT = 256  # finished games' reviews kept in memory per process
 LOG_PAGE = 200  # log entries per page of GET /tables/{id}/log at most
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
@@ -537,6 +540,43 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         name = f"{live.game.name}-table-{table_id}.json"
         return Response(text.encode(), media_type="application/json",
                         headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    reviews: collections.OrderedDict[int, dict[str, Any]] = collections.OrderedDict()
+    reviewing: dict[int, asyncio.Future[dict[str, Any]]] = {}
+
+    @app.get("/api/tables/{table_id}/review", response_model=ReviewOut, responses=_ERRORS)
+    async def game_review(table_id: TableId, request: Request) -> dict[str, Any]:
+        """The finished game's review (``meeplehall.ai.review``): each side's chance of
+        winning over the game and each person's costliest moves. Public once the game is
+        over, like its record; made once per table by a worker process and kept."""
+        client = client_address(request.scope)
+        await costly.take("view", client)
+        live = await service.get_live(table_id)
+        record = service.record(live)  # 409 while the game runs
+        made = reviews.get(table_id)
+        if made is not None:
+            reviews.move_to_end(table_id)
+            return made
+        pending = reviewing.get(table_id)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        await costly.take("review", client)
+        people = [s.seat for s in live.seats if s.kind == HUMAN]
+        future: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        reviewing[table_id] = future
+        try:
+            made = {"table_id": table_id, **await heavy.review(client, record, people)}
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters, if any, get it too
+            raise
+        finally:
+            reviewing.pop(table_id, None)
+        future.set_result(made)
+        reviews[table_id] = made
+        while len(reviews) > REVIEWS_KEPT:
+            reviews.popitem(last=False)
+        return made
 
     # -- moves --------------------------------------------------------------------------------
 

@@ -39,6 +39,7 @@ log = logging.getLogger("meeplehall.server.heavy")
 PER_CLIENT = 1  # analyses one client address may have queued or running at a time
 QUEUE_PER_WORKER = 4  # analyses queued or running per worker, in all
 JOB_TIME_LIMIT = 10.0  # seconds an analysis may run before its worker process is ended
+REVIEW_TIME_LIMIT = 60.0  # seconds a game review may run before its worker process is ended
 START_TIME = 60.0  # seconds a new worker process may take to start (import the games)
 WORKER_NICE = 10  # how much lower a worker's CPU priority is than the server's
 
@@ -349,6 +350,38 @@ class HeavyPool:
             if self._clients[client] <= 0:
                 del self._clients[client]
 
+    async def review(self, client: str, record: dict[str, Any],
+                     seats: list[int]) -> dict[str, Any]:
+        """Run :func:`review_job` for ``client`` (one at a time per client, like an
+        analysis, within ``REVIEW_TIME_LIMIT``).
+
+        Raises:
+            TooManyRequests: the client has a heavy job queued or running, or the queue
+                is full.
+            Unavailable: the review ran past its time limit, or its worker stopped.
+        """
+        if self._clients[client] >= PER_CLIENT:
+            raise TooManyRequests("a review or analysis of yours is still running: wait "
+                                  "for it", retry_after=2.0)
+        if sum(self._clients.values()) >= self.slots * QUEUE_PER_WORKER:
+            raise TooManyRequests("the review queue is full: try again shortly",
+                                  retry_after=5.0)
+        self._clients[client] += 1
+        try:
+            return await self.submit(  # type: ignore[no-any-return]
+                "review", review_job, (record, seats), key=f"client:{client}",
+                time_limit=REVIEW_TIME_LIMIT, wait_limit=REVIEW_TIME_LIMIT)
+        except JobTimeout:
+            raise Unavailable(f"the review took longer than {REVIEW_TIME_LIMIT:g} s",
+                              retry_after=5.0) from None
+        except (JobQueued, WorkerLost):
+            raise Unavailable("no worker was free for the review in time: try again "
+                              "shortly", retry_after=5.0) from None
+        finally:
+            self._clients[client] -= 1
+            if self._clients[client] <= 0:
+                del self._clients[client]
+
     async def close(self) -> None:
         """Answer the queued jobs 503 and end the workers."""
         self._closed = True
@@ -382,6 +415,15 @@ def analyse_job(game_name: str, view: dict[str, Any], legal: list[str], bot: str
     actions = tuple(game.parse_action(text) for text in legal)
     return [(str(action), float(score))
             for action, score in analyse(game, view, actions, bot, seed, think)]
+
+
+def review_job(record: dict[str, Any], seats: list[int]) -> dict[str, Any]:
+    """The game review of a finished game's record (its dict) for ``seats``:
+    :meth:`meeplehall.ai.review.Review.to_dict`."""
+    from meeplehall.ai.review import review
+    from meeplehall.core.record import GameRecord
+
+    return review(GameRecord.from_dict(record), seats=seats).to_dict()
 
 
 def bot_job(game_name: str, kind: str, seed: int, view: dict[str, Any],

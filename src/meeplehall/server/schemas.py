@@ -188,6 +188,42 @@ class AnalysisOut(BaseModel):
     ranked: list[RankedAction]
 
 
+class ReviewMove(BaseModel):
+    text: str = Field(description="the action's text form")
+    label: MessageOut
+    chance: float = Field(description="the seat's chance of winning after it (or its "
+                                      "evaluation where unit is 'evaluation')")
+
+
+class CostlyMoveOut(BaseModel):
+    move: int = Field(description="1-based position of the move in the record")
+    seat: int
+    played: ReviewMove
+    suggested: ReviewMove = Field(description="what the expert would have played")
+    loss: float = Field(description="suggested.chance - played.chance")
+
+
+class CurvePoint(BaseModel):
+    move: int = Field(description="moves played when a turn began (and at the end)")
+    chances: list[float] = Field(description="each side's chance of winning")
+
+
+class ReviewOut(BaseModel):
+    """A finished game's review: each side's chance of winning over the game (sides:
+    the seats, then any automaton) and each person's costliest moves."""
+
+    table_id: int
+    game: str
+    players: int
+    sides: list[str]
+    unit: str = Field(description="'chance', or 'evaluation' for a one-side game whose "
+                                  "chance model is not calibrated")
+    calibrated: bool
+    bot: str
+    curve: list[CurvePoint]
+    costly: dict[str, list[CostlyMoveOut]] = Field(description="per person's seat")
+
+
 class RulesOut(BaseModel):
     """The rule text of the decision asked now, for players: its rule IDs (a reference)
     and the text without them (English; clients translate it by its catalogue)."""

@@ -1196,7 +1196,7 @@ class TableView {
       t, tr, seats: this.summary.seats.length, held: this.held, people: this.people(),
       who: (seat) => this.who(seat),
       exportRecord: () => this.exportRecord(), replay: (k, container, logEl) => this.showReplay(k, container, logEl),
-      moves: this.msg.moves,
+      moves: this.msg.moves, review: () => api("GET", `/tables/${this.id}/review`),
     }));
     root.dataset.end = "shown";
   }

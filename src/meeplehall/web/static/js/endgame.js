@@ -1,7 +1,8 @@
-// The end screen: scores per player and category (table and chart), the record export
-// and a move-by-move replay.
+// The end screen: scores per player and category (table and chart), the record export,
+// a move-by-move replay and the game review.
 
 import { badge, colourOf, h, s } from "./dom.js";
+import { render } from "./i18n.js";
 
 /** Seat names (player colours) from a view, null where the game gives none: The Red
  * Cathedral's ``sides`` ({side, name}), Praga's ``sides`` (the colours in seat order). */
@@ -120,7 +121,85 @@ export function endScreen(game, outcome, view, ctx) {
     h("p", { class: "toolbar" }, h("button", { id: "export", onclick: ctx.exportRecord }, t("Export the game record")),
       h("a", { href: "#/" }, t("Back to the lobby"))),
     replay,
+    ctx.review ? reviewSection(ctx, label, names) : h("span"),
   ];
+}
+
+/** The game review (GET /tables/{id}/review), fetched when it is opened: each side's
+ * chance of winning over the game as a line chart, and each person's costliest moves. */
+function reviewSection(ctx, label, names) {
+  const { t, tr } = ctx;
+  const body = h("div", { id: "review-body" }, h("p", { class: "muted" }, t("The expert is reviewing the game…")));
+  const section = h("details", { id: "review" }, h("summary", {}, t("Game review: chances of winning and the costliest moves")), body);
+  let asked = false;
+  section.addEventListener("toggle", async () => {
+    if (!section.open || asked) return;
+    asked = true;
+    try {
+      const review = await ctx.review();
+      body.replaceChildren(...reviewContent(review, ctx, label, names));
+      section.dataset.review = "shown";
+    } catch (err) {
+      asked = false;  // opening it again asks again
+      body.replaceChildren(h("p", { class: "error", role: "alert" }, err.message));
+    }
+  });
+  return section;
+}
+
+function reviewContent(review, ctx, label, names) {
+  const { t, tr } = ctx;
+  const sideLabel = (i) => (i < review.players ? label(i) : tr(review.sides[i]));
+  const out = [];
+  if (review.unit === "chance" && review.curve.length) {
+    out.push(chanceChart(review, sideLabel, names, t));
+    if (!review.calibrated) out.push(h("p", { class: "muted" }, t("These chances are estimates not yet calibrated for this number of players.")));
+  } else {
+    out.push(h("p", { class: "muted" }, t("No chance of winning is estimated for this mode; the moves below are measured in evaluation points.")));
+  }
+  for (const [seat, moves] of Object.entries(review.costly)) {
+    const who = sideLabel(Number(seat));
+    out.push(h("h3", {}, t("{who}: the moves that cost the most", { who })));
+    if (!moves.length) {
+      out.push(h("p", { class: "costly-none" }, t("No move cost more than the expert's choice would have.")));
+      continue;
+    }
+    out.push(h("ol", { class: "costly", "data-seat": seat }, moves.map((m) => h("li", {},
+      h("strong", {}, t("Move {n}", { n: m.move })), ": ",
+      t("played {played}; the expert would have played {suggested}", {
+        played: render(m.played.label, { who: ctx.who }), suggested: render(m.suggested.label, { who: ctx.who }) }),
+      " ", h("span", { class: "loss" }, review.unit === "chance"
+        ? t("(chance of winning {loss} points lower)", { loss: Math.round(m.loss * 100) })
+        : t("({loss} evaluation points lower)", { loss: m.loss.toFixed(1) }))))));
+  }
+  return out;
+}
+
+function chanceChart(review, sideLabel, names, t) {
+  const width = 640, height = 240, left = 44, right = 12, top = 12, bottom = 34;
+  const last = review.curve[review.curve.length - 1].move || 1;
+  const x = (m) => left + (m / last) * (width - left - right);
+  const y = (p) => top + (1 - p) * (height - top - bottom);
+  const svg = s("svg", { viewBox: `0 0 ${width} ${height + 22 * review.sides.length}`, role: "img", id: "chance-chart",
+    "aria-label": t("Chance of winning of each side over the game"), style: "max-width:44rem" });
+  for (const p of [0, 0.25, 0.5, 0.75, 1]) {
+    svg.append(s("line", { x1: left, x2: width - right, y1: y(p), y2: y(p), stroke: "#ccc" }));
+    svg.append(s("text", { x: left - 6, y: y(p) + 4, "text-anchor": "end", "font-size": 11 }, `${Math.round(p * 100)}%`));
+  }
+  svg.append(s("text", { x: (left + width) / 2, y: height - 6, "text-anchor": "middle", "font-size": 11 }, t("moves played")));
+  review.sides.forEach((_, i) => {
+    const colour = colourOf(i < names.length ? names[i] : review.sides[i]);
+    const points = review.curve.map((pt) => `${x(pt.move).toFixed(1)},${y(pt.chances[i]).toFixed(1)}`).join(" ");
+    svg.append(s("polyline", { points, fill: "none", stroke: colour.fill, "stroke-width": 2.5,
+      "stroke-dasharray": BAR_PATTERNS[i % BAR_PATTERNS.length] || null, "data-side": String(i) },
+    s("title", {}, sideLabel(i))));
+    const ly = height + 4 + i * 22;
+    svg.append(s("line", { x1: left, x2: left + 28, y1: ly + 6, y2: ly + 6, stroke: colour.fill, "stroke-width": 3,
+      "stroke-dasharray": BAR_PATTERNS[i % BAR_PATTERNS.length] || null }));
+    const end = review.curve[review.curve.length - 1].chances[i];
+    svg.append(s("text", { x: left + 36, y: ly + 10, "font-size": 12 }, `${sideLabel(i)} · ${Math.round(end * 100)}%`));
+  });
+  return svg;
 }
 
 function chart(scores, breakdown, categories, label, catLabel, names, t) {
