@@ -58,10 +58,11 @@ def play(game_name: str, players: int, seed: int, bots: list[str]) -> list[Sampl
     return [(bucket(m / max(1, moves)), evals, result) for m, evals in kept]
 
 
-def loss(samples: list[Sample], temperature: float, offset: float) -> float:
+def loss(samples: list[Sample], temperature: float, offset: float,
+         automaton: bool = False) -> float:
     total = 0.0
     for _b, evals, result in samples:
-        chances = softmax_chances(evals, temperature, offset)
+        chances = softmax_chances(evals, temperature, offset, automaton)
         if len(evals) == 1:
             p = min(1 - 1e-6, max(1e-6, chances[0]))
             total -= result[0] * math.log(p) + (1 - result[0]) * math.log(1 - p)
@@ -86,7 +87,12 @@ def constant_loss(train: list[Sample], test: list[Sample]) -> float:
     return total / max(1, len(test))
 
 
-def fit(train: list[Sample]) -> tuple[list[float], list[float]]:
+OFFSETS = [k / 4 for k in range(-16, 17)]  # an automaton's log-odds factors tried
+
+
+def fit(train: list[Sample], players: int) -> tuple[list[float], list[float]]:
+    """Per bucket, the temperature and offset of the largest likelihood: the temperature
+    alone where every side is a seat; else temperature and offset by turns (twice)."""
     temperatures, offsets = [], []
     for b in range(BUCKETS):
         part = [s for s in train if s[0] == b]
@@ -94,14 +100,19 @@ def fit(train: list[Sample]) -> tuple[list[float], list[float]]:
             temperatures.append(TEMPERATURES[len(TEMPERATURES) // 2])
             offsets.append(0.0)
             continue
-        if len(part[0][1]) == 1:
+        sides = len(part[0][1])
+        automaton = sides > players
+        if sides == 1:
             values = sorted(s[1][0] for s in part)
             grid = [values[int(q * (len(values) - 1) / 40)] for q in range(41)]
-            best = min((loss(part, t, c), t, c) for t in TEMPERATURES for c in grid)
         else:
-            best = min((loss(part, t, 0.0), t, 0.0) for t in TEMPERATURES)
-        temperatures.append(round(best[1], 4))
-        offsets.append(round(best[2], 4))
+            grid = OFFSETS if automaton else [0.0]
+        t, c = TEMPERATURES[len(TEMPERATURES) // 2], grid[len(grid) // 2]
+        for _ in range(2):
+            t = min(TEMPERATURES, key=lambda x: loss(part, x, c, automaton))
+            c = min(grid, key=lambda x: loss(part, t, x, automaton))
+        temperatures.append(round(t, 4))
+        offsets.append(round(c, 4))
     return temperatures, offsets
 
 
@@ -126,15 +137,17 @@ def main(argv: list[str] | None = None) -> int:
     # Two folds of games (each holding both seatings): each fold's fit is rated on the
     # other's games; the calibration kept is fitted to all of them.
     held_out = constant = 0.0
+    automaton = len(folds[0][0][1]) > args.players
     for train, test in (folds, folds[::-1]):
-        t_fit, o_fit = fit(train)
-        held_out += sum(loss([s for s in test if s[0] == b], t_fit[b], o_fit[b])
+        t_fit, o_fit = fit(train, args.players)
+        held_out += sum(loss([s for s in test if s[0] == b], t_fit[b], o_fit[b],
+                             automaton)
                         * sum(1 for s in test if s[0] == b) for b in range(BUCKETS))
         constant += constant_loss(train, test) * len(test)
     positions = len(folds[0]) + len(folds[1])
     held_out /= positions
     constant /= positions
-    temperatures, offsets = fit(folds[0] + folds[1])
+    temperatures, offsets = fit(folds[0] + folds[1], args.players)
     game = GAMES[args.game]
     entry: dict[str, Any] = {
         "game": args.game, "players": args.players, "rules_version": game.rules_version,

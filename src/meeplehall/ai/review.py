@@ -4,7 +4,8 @@ person the moves that cost them the most.
 **The chance of winning** of a position is a softmax over the sides (the seats, and the
 automaton in The Red Cathedral's solo game) of the game's hand-written evaluation
 (``Evaluator.evaluate_all``), each divided by the sides' mean absolute evaluation and by
-a temperature; with one side only (Praga's solo
+a temperature (against an automaton, its side's odds also scaled by a fitted factor);
+with one side only (Praga's solo
 games, won by beating the benchmark) a logistic of the evaluation less an offset. The
 temperature and the offset depend on how far the game has gone (the share of its
 moves played, in ``BUCKETS`` equal parts) and are fitted per game and player count to
@@ -103,17 +104,22 @@ def bucket(progress: float) -> int:
     return min(BUCKETS - 1, max(0, int(progress * BUCKETS)))
 
 
-def softmax_chances(evals: list[float], temperature: float, offset: float) -> list[float]:
-    """Each side's chance from its evaluation: a softmax over two or more sides, a
-    logistic of ``evaluation - offset`` for one."""
+def softmax_chances(evals: list[float], temperature: float, offset: float,
+                    automaton: bool = False) -> list[float]:
+    """Each side's chance from its evaluation: a softmax over two or more sides (with
+    ``automaton``, the last side's weight multiplied by ``exp(offset)``: an automaton's
+    evaluation is on a scale of its own), a logistic of ``evaluation - offset`` for one."""
     if len(evals) == 1:
         x = (evals[0] - offset) / temperature
         return [1.0 / (1.0 + math.exp(-max(-60.0, min(60.0, x))))]
     # Evaluations grow over a game and differ in size from game to game: they are
     # compared relative to their mean size, so one temperature serves short and long games.
     size = sum(abs(e) for e in evals) / len(evals) or 1.0
-    top = max(evals)
-    weights = [math.exp((e - top) / (size * temperature)) for e in evals]
+    logits = [e / (size * temperature) for e in evals]
+    if automaton:
+        logits[-1] += offset
+    top = max(logits)
+    weights = [math.exp(x - top) for x in logits]
     total = sum(weights)
     return [w / total for w in weights]
 
@@ -155,7 +161,8 @@ class ChanceModel:
                 return None
             return softmax_chances(evals, self.evaluator.scale / UNCALIBRATED, 0.0)
         b = bucket(progress)
-        return softmax_chances(evals, cal.temperatures[b], cal.offsets[b])
+        return softmax_chances(evals, cal.temperatures[b], cal.offsets[b],
+                               len(evals) > self.players)
 
 
 @dataclass(frozen=True, slots=True)
