@@ -206,3 +206,30 @@ SeatState.model_rebuild()
 ViewOut.model_rebuild()
 LegalOut.model_rebuild()
 RankedAction.model_rebuild()
+
+
+class SignInIn(_Strict):
+    email: StrictStr = Field(max_length=320, examples=["ada@example.org"],
+                             description="the address to send the sign-in link to")
+
+
+class SessionIn(_Strict):
+    token: StrictStr = Field(min_length=1, max_length=200,
+                             description="the token of the sign-in link")
+
+
+class SeatNotifyIn(_Strict):
+    """A seat's turn notifications; null or omitted: none on that channel."""
+
+    email: StrictStr | None = Field(default=None, max_length=320,
+                                    description="an address, confirmed by a link first")
+    webhook: StrictStr | None = Field(default=None, max_length=2048,
+                                      description="an https:// URL to POST to")
+
+
+class AccountNotifyIn(_Strict):
+    """The account's turn notifications, for all its seats."""
+
+    email: bool = Field(default=False, description="mail the account's own address")
+    webhook: StrictStr | None = Field(default=None, max_length=2048,
+                                      description="an https:// URL to POST to")

@@ -151,6 +151,29 @@ class TableService:
 
     # -- plumbing -----------------------------------------------------------------------
 
+    async def transact(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` in one write transaction on a writer thread, queued with this
+        process's other writes (accounts, notifications)."""
+        def run() -> T:
+            with self._write() as conn:
+                return fn(conn)
+
+        return await self._write_thread(run)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` on a read connection in a worker thread, within the read
+        deadline (see :meth:`_read`)."""
+        def run() -> T:
+            with self.engine.connect() as conn:
+                return fn(conn)
+
+        return await self._read(run)
+
+    def write_now(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` in one write transaction on the calling (worker) thread."""
+        with self._write() as conn:
+            return fn(conn)
+
     async def _thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
@@ -636,27 +659,32 @@ class TableService:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def _join_sync(self, table_id: int, seat: int, digest: str, name: str | None) -> bool:
+    def _join_sync(self, table_id: int, seat: int, digest: str, name: str | None,
+                   account_id: int | None) -> bool:
         with self._write() as conn:
             done = conn.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN,
                 SeatRow.token_hash.is_(None)).values(token_hash=digest, joined_at=now(),
-                                                     name=name))
+                                                     name=name, account_id=account_id))
             return bool(done.rowcount == 1)
 
-    async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
+    async def join(self, table_id: int, seat: int, name: str | None = None, *,
+                   token: str | None = None, account_id: int | None = None) -> str:
         """Take an open human seat, under ``name`` (checked by
         :func:`meeplehall.server.names.clean_name`; None: no name); returns its secret
-        token (shown only this once)."""
+        token (shown only this once). A seat joined for an account (``account_id``)
+        takes the token derived for it (``token``: see
+        :mod:`meeplehall.server.accounts`), else a fresh random one."""
         probe = await self.probe(table_id)
         kinds = {s: k for s, k, _ in probe.seats}
         if seat not in kinds:
             raise NotFound(f"table {table_id} has no seat {seat} (seats 0-{len(kinds) - 1})")
         if kinds[seat] != HUMAN:
             raise Conflict(f"seat {seat} is played by the {kinds[seat]} bot")
-        token = new_token()
+        token = new_token() if token is None else token
         digest = hash_token(token)
-        if not await self._write_thread(self._join_sync, table_id, seat, digest, name):
+        if not await self._write_thread(self._join_sync, table_id, seat, digest, name,
+                                        account_id):
             raise Conflict(f"seat {seat} at table {table_id} is already taken")
         live = self._live.get(table_id)
         if live is not None:
@@ -669,7 +697,8 @@ class TableService:
         with self._write() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat)
-                         .values(token_hash=None, joined_at=None, name=None))
+                         .values(token_hash=None, joined_at=None, name=None,
+                                 account_id=None))
 
     async def leave(self, table_id: int, seat: int) -> None:
         """Give a seat up: its token stops working and the seat is open again."""
