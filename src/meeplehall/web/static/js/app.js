@@ -6,6 +6,7 @@ import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rem
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
+import { accountCard, accountSeats, loadAccount, notifyTurn, signInPage, turnsCard } from "./people.js";
 
 const root = document.getElementById("main");
 const top = document.getElementById("top");
@@ -85,6 +86,7 @@ async function route() {
   let m;
   if ((m = hash.match(/^#\/table\/(\d+)\/join\/(\d+)$/))) return joinByLink(Number(m[1]), Number(m[2]));
   if ((m = hash.match(/^#\/table\/(\d+)$/))) return openTable(Number(m[1]));
+  if ((m = hash.match(/^#\/sign-in\/([A-Za-z0-9_-]{1,200})$/))) return signInPage(root, m[1]);
   return lobby();
 }
 
@@ -161,6 +163,7 @@ function optionInput(opt, value, onChange) {
 async function lobby() {
   closeTable();
   if (!games) games = await api("GET", "/games");
+  await loadAccount();
   const game = games.games.find((g) => g.name === lobbyChoice.game) || games.games[0];
   if (lobbyChoice.game !== game.name || !lobbyChoice.options) {
     lobbyChoice = { game: game.name, options: {}, seats: [] };
@@ -239,7 +242,8 @@ async function lobby() {
   const watch = h("section", { class: "card", "aria-labelledby": "watch" },
     h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
   root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
-    h("div", { class: "lobby" }, form, h("div", {}, resume, watch, importer)));
+    h("div", { class: "lobby" }, form, h("div", {}, turnsCard(gameTitle), resume, watch,
+      accountCard(lobby), importer)));
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));
@@ -425,6 +429,8 @@ async function openTable(id) {
     return;
   }
   if (!games) games = await api("GET", "/games");
+  await loadAccount();
+  await accountSeats(id, summary.game);
   await setLanguage(currentLanguage(), summary.game);
   current = new TableView(id, summary);
   await current.start();
@@ -691,7 +697,11 @@ class TableView {
     this.busy = false;
     this.hint = null;
     const myTurn = acting !== null;
-    if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
+    if (myTurn && !this.wasMyTurn) {
+      beep();
+      announce(`${liveRegion.textContent} ${t("Your turn")}`.trim());
+      notifyTurn(`${gameTitle(this.game)} #${this.id}`);
+    }
     this.wasMyTurn = myTurn;
     this.render();
     // The others' moves since this seat's last turn, on the board (once, by themselves).

@@ -1,0 +1,67 @@
+"""Accounts in Chromium: signing in by the e-mailed link on one device, creating a table
+there, then signing in on a second device, finding the table under "Your turn" in the
+lobby and opening it on the account's seat."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from tests.server.procs import running_server
+from tests.server.sinks import SmtpSink, body, until
+from tests.web.play import wait_ready
+
+ADA = "ada@example.org"
+
+
+@pytest.fixture(scope="module")
+def sink() -> Iterator[SmtpSink]:
+    server = SmtpSink()
+    yield server
+    server.close()
+
+
+@pytest.fixture(scope="module")
+def server_url(tmp_path_factory: pytest.TempPathFactory, sink: SmtpSink) -> Iterator[str]:
+    db: Path = tmp_path_factory.mktemp("accounts-web") / "web.db"
+    with running_server(f"sqlite:///{db}", "--smtp", sink.url) as url:
+        yield url
+
+
+def sign_in(page: Any, sink: SmtpSink) -> None:
+    """Sign in on ``page`` as a player would: ask for a link, open the mailed link."""
+    page.goto("/")
+    page.fill("#sign-in-email", ADA)
+    seen = len(sink.to(ADA))
+    page.click("#sign-in")
+    page.wait_for_function("() => document.getElementById('account-status').textContent !== ''")
+    until(lambda: len(sink.to(ADA)) > seen)
+    link = next(w for w in body(sink.to(ADA)[-1]).split() if "/#/sign-in/" in w)
+    page.goto("/#/sign-in/" + link.rsplit("/", 1)[1])
+    page.wait_for_selector("#signed-in-as")
+    assert ADA in page.text_content("#signed-in-as")
+
+
+def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: str,
+                                                    sink: SmtpSink) -> None:
+    first, second = new_page(), new_page()
+    sign_in(first, sink)
+    first.select_option("#seat-0", "here")
+    first.select_option("#seat-1", "invite")
+    first.click("#create")
+    first.wait_for_url("**/#/table/*")
+    table = int(first.url.rsplit("/", 1)[1])
+    httpx.post(f"{server_url}/api/tables/{table}/seats/1/join", timeout=10)
+    wait_ready(first)
+    assert first.evaluate("document.cookie") == "", "the session cookie is HttpOnly"
+
+    sign_in(second, sink)
+    second.wait_for_selector(f"#your-turn-list a[href='#/table/{table}']")
+    second.click(f"#your-turn-list a[href='#/table/{table}']")
+    state = wait_ready(second)  # the account's seat, on this device too
+    assert state["yourTurn"] == "true"
+    assert first.errors == [] and second.errors == []
