@@ -18,7 +18,8 @@ token. Requests authenticated by a seat token (``Authorization: Bearer``) need n
 from the account's ``seat_key`` (HMAC-SHA-256 of the table and seat), so every device
 signed in to the account can obtain the same token again
 (``POST /api/account/seats/{table}/{seat}/token``); the seat table stores its hash as
-for any seat. Deleting the account deletes its sessions, notification settings and key;
+for any seat. Deleting the account deletes its sessions, notification settings, key,
+ratings and results;
 its seats stay in their games as anonymous seats (devices that hold their token keep
 playing them).
 
@@ -50,6 +51,7 @@ from meeplehall.server.db import (
     TableRow,
 )
 from meeplehall.server.errors import Conflict, Forbidden, NotFound, Unauthorized
+from meeplehall.server.ratings import forget_account
 from meeplehall.server.security import hash_token, new_token
 from meeplehall.server.service import TableService
 
@@ -194,6 +196,7 @@ class Accounts:
             conn.execute(delete(SessionRow).where(SessionRow.account_id == account))
             if email is not None:
                 conn.execute(delete(SignInRow).where(SignInRow.email == email))
+            forget_account(conn, account)
             conn.execute(delete(AccountRow).where(AccountRow.id == account))
 
         await self.service.transact(write)

@@ -72,6 +72,7 @@ from meeplehall.server.mail import SmtpRelay
 from meeplehall.server.notices import Notices
 from meeplehall.server.notify import Notifier
 from meeplehall.server.people import add_people_routes, session_of
+from meeplehall.server.ratings import Ratings
 from meeplehall.server.rules_text import split_rules
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -230,10 +231,12 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     notifier = Notifier(service, notices, clock, relay=relay, public_url=public_url,
                         webhook_allow_private=webhook_allow_private)
     accounts = Accounts(service, clock)
+    ratings = Ratings(service, clock)
     heavy = HeavyPool(heavy_workers, threads=bot_workers)
     service.heavy = heavy
     bots = BotDriver(service, heavy, think_time=bot_think_time, lease_time=bot_lease)
-    service.listeners += [hub.on_change, bots.on_change, notifier.on_change]
+    service.listeners += [hub.on_change, bots.on_change, notifier.on_change,
+                          ratings.on_change]
     service.seat_listeners += [hub.on_seat, notifier.on_seat]
     costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
     readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
@@ -256,6 +259,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             await costly.close()
             await hub.close()
             notifier.close()
+            ratings.close()
             service.close()
             engine.dispose()
 
@@ -273,6 +277,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.notices = notices
     app.state.notifier = notifier
     app.state.accounts = accounts
+    app.state.ratings = ratings
     app.add_middleware(BodySizeLimit, limit=max_body)
 
     @app.exception_handler(ApiError)
@@ -386,7 +391,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         client = client_address(request.scope)
         await costly.take("create", client)
         live = await with_bots(client, body.seats, lambda: service.create(
-            body.game, body.options, body.seed, body.seats))
+            body.game, body.options, body.seed, body.seats, body.rated))
         return service.summary(live)
 
     async def with_bots(client: str, seats: list[str] | None,
@@ -738,7 +743,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 with contextlib.suppress(BaseException):
                     await pump
 
-    add_people_routes(app, service, accounts, notifier, costly)
+    add_people_routes(app, service, accounts, notifier, costly, ratings)
 
     from meeplehall.web import mount  # the browser client: /, /static, /api/i18n
 

@@ -4,7 +4,8 @@ Three tables hold every game: ``game_tables`` (a ``GameRecord`` header per table
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
 history; a fourth, ``bot_leases``, says which server process drives a table's bots.
 People (migration ``0005``): ``accounts`` with their ``account_sessions`` and
-``sign_in_links``, turn-notification ``subscriptions`` and the ``deliveries`` made.
+``sign_in_links``, turn-notification ``subscriptions`` and the ``deliveries`` made,
+``ratings`` and ``results``.
 ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
 two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
 and marks the moves it takes back as undone; nothing is ever deleted.
@@ -27,6 +28,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -80,6 +82,8 @@ class TableRow(Base):
     source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "chosen" | "import"
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The creator asked for a rated game (meeplehall.server.ratings); else casual.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -199,6 +203,44 @@ class DeliveryRow(Base):
     table_id: Mapped[int] = mapped_column(_ID, index=True)
     status: Mapped[str] = mapped_column(String(8))  # sending | sent | failed
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating (``account:ID`` or ``bot:KIND``) in a game at a player count."""
+
+    __tablename__ = "ratings"
+
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResultRow(Base):
+    """A player's result at a finished table: rank and score, the rating before and
+    after (rated games), the solo measure (``mode``, ``margin``)."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("table_id", "player", name="uq_results_table_player"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(40), index=True)
+    account_id: Mapped[int | None] = mapped_column(_ID, nullable=True, index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def now() -> datetime:

@@ -10,6 +10,8 @@ and :mod:`meeplehall.server.notify`):
 - ``GET /api/account/turns``: the tables where it is its turn, longest waiting first.
 - ``GET|PUT /api/account/notifications``: ``{"email": bool, "webhook": URL|null}``.
 - ``GET|PUT /api/tables/{id}/notify`` (seat token): ``{"email", "webhook"}``.
+- ``GET /api/ratings/{game}?players=N``: the leaderboard; ``GET
+  /api/accounts/{id}/profile``: ratings, results and solo personal bests.
 - ``GET /api/notify/confirm?t=``, ``GET|POST /api/notify/unsubscribe?t=``: the links of
   the messages (``POST``: RFC 8058 one-click).
 
@@ -31,10 +33,11 @@ from meeplehall.server.accounts import (
     Session,
     check_csrf,
 )
-from meeplehall.server.errors import Unauthorized, Unavailable
+from meeplehall.server.errors import NotFound, Unauthorized, Unavailable
 from meeplehall.server.limits import Limits, client_address
 from meeplehall.server.mail import Mail
 from meeplehall.server.notify import Notifier, clean_email, page
+from meeplehall.server.ratings import Ratings
 from meeplehall.server.schemas import (
     AccountNotifyIn,
     NameIn,
@@ -43,7 +46,7 @@ from meeplehall.server.schemas import (
     SignInIn,
 )
 from meeplehall.server.security import hash_token
-from meeplehall.server.service import TableService
+from meeplehall.server.service import TableService, games
 
 SIGNED_OUT = "sign in first: this needs an account session"
 SENT = {"detail": "if the address can sign in, a link is on its way to it"}
@@ -59,8 +62,30 @@ async def session_of(request: Request, accounts: Accounts, *, write: bool) -> Se
 
 
 def add_people_routes(app: FastAPI, service: TableService, accounts: Accounts,
-                      notifier: Notifier, costly: Limits) -> None:
-    """Declare the routes of accounts and notifications on ``app``."""
+                      notifier: Notifier, costly: Limits, ratings: Ratings) -> None:
+    """Declare the routes of accounts, notifications and ratings on ``app``."""
+
+    @app.get("/api/ratings/{game}")
+    async def leaderboard(game: Annotated[str, Path(max_length=64)], request: Request,
+                          players: Annotated[int, Query(ge=2, le=8)] = 2) -> dict[str, Any]:
+        """The leaderboard of ``game`` at ``players`` seats: rated accounts and bot
+        levels, best first by ``rating`` (mu - 3 sigma)."""
+        if game not in games():
+            raise NotFound(f"unknown game {game!r}")
+        await costly.take("view", client_address(request.scope))
+        return {"game": game, "players": players,
+                "players_rated": await ratings.leaderboard(game, players)}
+
+    @app.get("/api/accounts/{account_id}/profile")
+    async def profile(account_id: Annotated[int, Path(ge=1, le=2**62)],
+                      request: Request) -> dict[str, Any]:
+        """An account's public profile: name, ratings, results with each rating change,
+        solo personal bests (never its address)."""
+        await costly.take("view", client_address(request.scope))
+        found = await ratings.profile(account_id)
+        if found is None:
+            raise NotFound(f"no account {account_id}")
+        return found
 
     async def signed_in(request: Request, *, write: bool) -> Session:
         found = await session_of(request, accounts, write=write)

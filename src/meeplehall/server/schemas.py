@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from meeplehall.server.names import MAX_NAME, clean_name
 
@@ -31,6 +39,10 @@ class CreateTable(_Strict):
     seats: list[SeatKind] | None = Field(
         default=None, max_length=16,
         description="one entry per seat: 'human' or a bot kind; omitted: all human")
+    rated: StrictBool = Field(
+        default=False,
+        description="a rated game: its end updates the ratings of its seats when every "
+                    "seat is an account's or a bot's; false or omitted: casual")
 
 
 class ImportTable(_Strict):

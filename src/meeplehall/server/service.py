@@ -542,14 +542,15 @@ class TableService:
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
-                           finished: bool, lease: tuple[str, float] | None
-                           ) -> tuple[int, Any]:
+                           finished: bool, lease: tuple[str, float] | None,
+                           rated: bool = False) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
             table_id = conn.execute(insert(TableRow).values(
                 game=game.name, rules_version=game.rules_version,
                 params=json.dumps(params, sort_keys=True), seed=seed, source=source,
-                finished=finished, created_at=stamp).returning(TableRow.id)).scalar_one()
+                finished=finished, created_at=stamp, rated=rated).returning(TableRow.id)
+            ).scalar_one()
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": i, "kind": k, "token_hash": None,
                  "joined_at": None} for i, k in enumerate(kinds)])
@@ -577,11 +578,11 @@ class TableService:
         return kinds
 
     async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
-                     kinds: list[str], built: Built) -> Live:
+                     kinds: list[str], built: Built, rated: bool = False) -> Live:
         to_move = game.current_player(built.state)
         table_id, stamp = await self._write_thread(
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
-            to_move is None, self._lease_for(kinds, to_move))
+            to_move is None, self._lease_for(kinds, to_move), rated)
         live = Live(table_id, game, params, seed, source, stamp,
                     [SeatInfo(i, k, None) for i, k in enumerate(kinds)])
         live.install(built)
@@ -590,8 +591,10 @@ class TableService:
         return live
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None,
-                     seats: Sequence[str] | None) -> Live:
-        """Open a table. Raises ``Invalid`` naming a bad game, option or seat kind."""
+                     seats: Sequence[str] | None, rated: bool = False) -> Live:
+        """Open a table (``rated``: its end is rated, see
+        :mod:`meeplehall.server.ratings`). Raises ``Invalid`` naming a bad game, option
+        or seat kind."""
         game = find_game(game_name)
         try:
             params = validate_params(game.options, options)
@@ -608,7 +611,7 @@ class TableService:
             raise Invalid(f"cannot set up {game.name} with these options: {exc}") from None
         kinds = self._check_seats(game, state, seats)
         return await self._start(game, params, seed, source, kinds,
-                                 Built(state, [], 0, [], []))
+                                 Built(state, [], 0, [], []), rated)
 
     async def import_record(self, data: Any, seats: Sequence[str] | None) -> Live:
         """Open a table from an exported ``GameRecord``; it replays or is refused."""

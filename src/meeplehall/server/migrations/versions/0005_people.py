@@ -1,5 +1,6 @@
 """People: accounts, their sessions and sign-in links, turn notifications and what
-was delivered; the account a seat belongs to.
+was delivered; the account a seat belongs to; ratings and results, and whether a
+table is rated.
 
 Revision ID: 0005
 Revises: 0003 (0004, the seats' recovery and deadlines, comes between at merge)
@@ -70,9 +71,44 @@ def upgrade() -> None:
     )
     op.add_column("seats", sa.Column("account_id", _ID, nullable=True))
     op.create_index("ix_seats_account_id", "seats", ["account_id"])
+    op.add_column("game_tables", sa.Column("rated", sa.Boolean, nullable=False,
+                                           server_default=sa.false()))
+    op.create_table(
+        "ratings",
+        sa.Column("player", sa.String(40), primary_key=True),
+        sa.Column("game", sa.String(64), primary_key=True),
+        sa.Column("players", sa.Integer, primary_key=True),
+        sa.Column("mu", sa.Float, nullable=False),
+        sa.Column("sigma", sa.Float, nullable=False),
+        sa.Column("games", sa.Integer, nullable=False),
+        sa.Column("updated_at", _WHEN, nullable=False),
+    )
+    op.create_table(
+        "results",
+        sa.Column("id", _ID, primary_key=True, autoincrement=True),
+        sa.Column("table_id", _ID, sa.ForeignKey("game_tables.id", ondelete="CASCADE"),
+                  nullable=False),
+        sa.Column("player", sa.String(40), nullable=False, index=True),
+        sa.Column("account_id", _ID, nullable=True, index=True),
+        sa.Column("game", sa.String(64), nullable=False),
+        sa.Column("players", sa.Integer, nullable=False),
+        sa.Column("rank", sa.Integer, nullable=False),
+        sa.Column("score", sa.Integer, nullable=False),
+        sa.Column("margin", sa.Integer, nullable=True),
+        sa.Column("mode", sa.String(16), nullable=True),
+        sa.Column("rated", sa.Boolean, nullable=False),
+        sa.Column("mu_before", sa.Float, nullable=True),
+        sa.Column("mu_after", sa.Float, nullable=True),
+        sa.Column("at", _WHEN, nullable=False),
+        sa.UniqueConstraint("table_id", "player", name="uq_results_table_player"),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("results")
+    op.drop_table("ratings")
+    with op.batch_alter_table("game_tables") as batch:
+        batch.drop_column("rated")
     op.drop_index("ix_seats_account_id", table_name="seats")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("account_id")
