@@ -33,7 +33,7 @@ from meeplehall.server.accounts import (
     Session,
     check_csrf,
 )
-from meeplehall.server.errors import NotFound, Unauthorized, Unavailable
+from meeplehall.server.errors import Conflict, NotFound, Unauthorized
 from meeplehall.server.limits import Limits, client_address
 from meeplehall.server.mail import Mail
 from meeplehall.server.notify import Notifier, clean_email, page
@@ -106,8 +106,8 @@ def add_people_routes(app: FastAPI, service: TableService, accounts: Accounts,
         email = clean_email(body.email)
         await costly.take("sign-in", client_address(request.scope), hash_token(email))
         if notifier.relay is None:
-            raise Unavailable("this server sends no e-mail, so nobody can sign in by "
-                              "e-mail here", retry_after=3600)
+            raise Conflict("this server sends no e-mail (it has no SMTP relay), so "
+                           "nobody can sign in by e-mail here")
         token = await accounts.sign_in_link(email)
         link = f"{notifier.public_url}/#/sign-in/{token}"
         notifier.send_mail(Mail(email, "Sign in to meeplehall", (
