@@ -1,9 +1,10 @@
-"""Accounts in Chromium: signing in by the e-mailed link on one device, creating a table
-there, then signing in on a second device, finding the table under "Your turn" in the
-lobby and opening it on the account's seat."""
+"""Accounts in Chromium: signing in by the e-mailed link on one device, creating a rated
+table there, then signing in on a second device, finding the table under "Your turn" in
+the lobby and opening it on the account's seat; the profile and leaderboard pages."""
 
 from __future__ import annotations
 
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from tests.server.sinks import SmtpSink, body, until
 from tests.web.play import wait_ready
 
 ADA = "ada@example.org"
+DATABASE: list[Path] = []  # the server's SQLite file
 
 
 @pytest.fixture(scope="module")
@@ -28,6 +30,7 @@ def sink() -> Iterator[SmtpSink]:
 @pytest.fixture(scope="module")
 def server_url(tmp_path_factory: pytest.TempPathFactory, sink: SmtpSink) -> Iterator[str]:
     db: Path = tmp_path_factory.mktemp("accounts-web") / "web.db"
+    DATABASE[:] = [db]
     with running_server(f"sqlite:///{db}", "--smtp", sink.url) as url:
         yield url
 
@@ -52,6 +55,7 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
     sign_in(first, sink)
     first.select_option("#seat-0", "here")
     first.select_option("#seat-1", "invite")
+    first.check("#rated")
     first.click("#create")
     first.wait_for_url("**/#/table/*")
     table = int(first.url.rsplit("/", 1)[1])
@@ -64,4 +68,15 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
     second.click(f"#your-turn-list a[href='#/table/{table}']")
     state = wait_ready(second)  # the account's seat, on this device too
     assert state["yourTurn"] == "true"
+    # the table is rated (the creator ticked it); the ratings pages
+    with sqlite3.connect(DATABASE[0]) as conn:
+        assert conn.execute("SELECT rated FROM game_tables WHERE id = ?", (table,)
+                            ).fetchone() == (1,)
+    second.goto("/")
+    second.click("#my-profile")
+    second.wait_for_selector("#profile-ratings li")
+    second.goto("/#/ratings/red-cathedral/2")
+    second.wait_for_selector("#leaderboard tbody tr")
+    rows = second.locator("#leaderboard tbody tr").all_text_contents()
+    assert any("MCTS hard" in row for row in rows), rows
     assert first.errors == [] and second.errors == []

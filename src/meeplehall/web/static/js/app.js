@@ -6,7 +6,7 @@ import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rem
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
-import { accountCard, accountSeats, loadAccount, notifyTurn, signInPage, turnsCard } from "./people.js";
+import { accountCard, accountSeats, leaderboardPage, loadAccount, notifyTurn, profilePage, ratedInput, signInPage, turnsCard } from "./people.js";
 
 const root = document.getElementById("main");
 const top = document.getElementById("top");
@@ -87,6 +87,8 @@ async function route() {
   if ((m = hash.match(/^#\/table\/(\d+)\/join\/(\d+)$/))) return joinByLink(Number(m[1]), Number(m[2]));
   if ((m = hash.match(/^#\/table\/(\d+)$/))) return openTable(Number(m[1]));
   if ((m = hash.match(/^#\/sign-in\/([A-Za-z0-9_-]{1,200})$/))) return signInPage(root, m[1]);
+  if ((m = hash.match(/^#\/ratings\/([a-z-]{1,64})(?:\/([2-8]))?$/))) return ratingsPage(m[1], Number(m[2] || 2));
+  if ((m = hash.match(/^#\/profile\/(\d+)$/))) return accountPage(Number(m[1]));
   return lobby();
 }
 
@@ -228,6 +230,7 @@ async function lobby() {
         h("input", { type: "text", inputmode: "numeric", id: "seed", placeholder: t("random"), value: lobbyChoice.seed ?? "",
           onchange: (e) => { lobbyChoice.seed = e.target.value.trim() === "" ? null : e.target.value.trim(); } }),
         h("span", { class: "muted" }, t("Everyone at the table is told that you chose the seed.")))),
+    ratedInput(lobbyChoice),
     h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
       t("Create the table"))), error);
 
@@ -247,6 +250,20 @@ async function lobby() {
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));
+}
+
+async function ratingsPage(game, players) {
+  closeTable();
+  if (!games) games = await api("GET", "/games");
+  root.dataset.page = "ratings";
+  await leaderboardPage(root, game, players, games.games.map((g) => g.name), gameTitle, seatKindLabel);
+}
+
+async function accountPage(id) {
+  closeTable();
+  if (!games) games = await api("GET", "/games");
+  root.dataset.page = "profile";
+  await profilePage(root, id, gameTitle);
 }
 
 function gameTitle(name) {
@@ -310,7 +327,7 @@ async function createTable(game, error) {
       const value = lobbyChoice.options[o.name];
       if (o.name !== "players" && value !== undefined && value !== o.default) options[o.name] = value;
     }
-    const body = { game: game.name, options, seats };
+    const body = { game: game.name, options, seats, rated: Boolean(lobbyChoice.rated) };
     if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) {
       // Only seeds a JavaScript number holds exactly (the server refuses larger ones too).
       const seed = Number(lobbyChoice.seed);

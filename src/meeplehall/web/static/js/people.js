@@ -4,7 +4,7 @@
 
 import { api, rememberSeat, setCsrf, tokensFor } from "./api.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { currentLanguage, t } from "./i18n.js";
 
 let account = null;  // GET /api/account, or null when signed out
 
@@ -79,12 +79,14 @@ export function accountCard(refresh) {
       await loadAccount();
       refresh();
     };
-    card.append(h("p", { id: "signed-in-as" }, t("Signed in as {email}", { email: account.email })),
+    card.append(h("p", { id: "signed-in-as" }, t("Signed in as {email}", { email: account.email }), " ",
+      h("a", { href: `#/profile/${account.id}`, id: "my-profile" }, t("My profile"))),
       h("label", { for: "account-mail" }, mail, " ", t("E-mail me when it is my turn")),
       h("p", {}, h("button", { id: "sign-out", onclick: signOut }, t("Sign out")), " ",
         h("button", { id: "delete-account", onclick: remove }, t("Delete my account"))), status);
   }
-  card.append(browserNotifyButton());
+  card.append(browserNotifyButton(),
+    h("p", {}, h("a", { href: "#/ratings/red-cathedral", id: "leaderboard-link" }, t("Leaderboard"))));
   return card;
 }
 
@@ -98,12 +100,74 @@ export function turnsCard(gameTitle) {
   api("GET", "/account/turns").then(({ turns }) => {
     if (!turns.length) list.append(h("li", { class: "muted" }, t("No table is waiting for you.")));
     for (const turn of turns) {
-      const since = new Date(turn.since);
+      const since = new Date(turn.since).toLocaleString(currentLanguage());
       list.append(h("li", {}, h("a", { href: `#/table/${turn.table_id}` }, `${gameTitle(turn.game)} #${turn.table_id}`),
-        " ", h("span", { class: "muted" }, t("waiting since {when}", { when: since.toLocaleString() }))));
+        " ", h("span", { class: "muted" }, t("waiting since {when}", { when: since }))));
     }
   }).catch((err) => list.append(h("li", { class: "error" }, err.message)));
   return card;
+}
+
+/** The new table's "Rated game" switch (signed in only: only accounts are rated). */
+export function ratedInput(choice) {
+  if (!account) return null;
+  return h("div", { class: "form-row" },
+    h("label", { for: "rated" }, h("input", { type: "checkbox", id: "rated", checked: Boolean(choice.rated),
+      onchange: (e) => { choice.rated = e.target.checked; } }), " ", t("Rated game")),
+    h("span", { class: "muted" }, t("Counts for the ratings when every seat is a signed-in player or a bot.")));
+}
+
+const fmt = (x) => Number(x).toFixed(1);
+
+/** A game's leaderboard (#/ratings/GAME): accounts and bot levels, best first. */
+export async function leaderboardPage(root, game, players, gameNames, gameTitle, botLabel) {
+  const tabs = h("p", {}, gameNames.map((g) => [h("a", { href: `#/ratings/${g}/${players}`,
+    "aria-current": g === game ? "page" : null }, gameTitle(g)), " "]), " · ",
+  [2, 3, 4].map((n) => [h("a", { href: `#/ratings/${game}/${n}`, "aria-current": n === players ? "page" : null },
+    t("Players: {n}", { n })), " "]));
+  const body = h("tbody", {});
+  root.replaceChildren(h("h1", {}, t("Leaderboard: {game}", { game: gameTitle(game) })), tabs,
+    h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, h("th", {}, t("Player")),
+      h("th", {}, t("Rating")), h("th", {}, t("Games")))), body));
+  try {
+    const board = await api("GET", `/ratings/${game}?players=${players}`);
+    for (const e of board.players_rated) {
+      const name = e.account !== null
+        ? h("a", { href: `#/profile/${e.account}` }, e.name || t("Player {n}", { n: e.account }))
+        : botLabel(e.name);
+      body.append(h("tr", {}, h("td", {}, name), h("td", {}, fmt(e.rating)),
+        h("td", {}, e.anchored ? t("anchored") : String(e.games))));
+    }
+  } catch (err) {
+    root.append(h("p", { class: "error", role: "alert" }, err.message));
+  }
+}
+
+/** An account's profile (#/profile/ID): ratings, results with rating changes, solo bests. */
+export async function profilePage(root, id, gameTitle) {
+  root.replaceChildren(h("p", {}, t("Loading…")));
+  let p;
+  try {
+    p = await api("GET", `/accounts/${id}/profile`);
+  } catch (err) {
+    root.replaceChildren(h("p", { class: "error", role: "alert" }, err.message));
+    return;
+  }
+  const mode = (b) => ({ ivan: t("margin against Ivan"), dummy: t("score against the dummy"),
+    parler: t("score against Peter Parler") }[b.mode] || b.mode);
+  root.replaceChildren(h("h1", {}, p.name || t("Player {n}", { n: p.id })),
+    h("h2", {}, t("Ratings")), h("ul", { class: "plain", id: "profile-ratings" },
+      p.ratings.length ? p.ratings.map((r) => h("li", {}, h("a", { href: `#/ratings/${r.game}` }, gameTitle(r.game)), " ",
+        t("players: {n}, rating {rating}, games: {games}", { n: r.players, rating: fmt(r.rating), games: r.games })))
+        : h("li", { class: "muted" }, t("No rated games yet."))),
+    h("h2", {}, t("Personal bests")), h("ul", { class: "plain", id: "profile-bests" },
+      p.bests.length ? p.bests.map((b) => h("li", {}, `${gameTitle(b.game)}: `, mode(b), ` ${b.best} `,
+        h("a", { href: `#/table/${b.table_id}` }, `#${b.table_id}`)))
+        : h("li", { class: "muted" }, t("No solo games yet."))),
+    h("h2", {}, t("Results")), h("ul", { class: "plain", id: "profile-results" },
+      p.results.map((r) => h("li", {}, h("a", { href: `#/table/${r.table_id}` }, `${gameTitle(r.game)} #${r.table_id}`), " ",
+        t("place {rank}, {score} points", { rank: r.rank, score: r.score }),
+        r.rated ? ` (${fmt(r.mu_before)} → ${fmt(r.mu_after)})` : ""))));
 }
 
 // -- the browser's notifications ----------------------------------------------------------
