@@ -5,14 +5,17 @@ ask."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
+import httpx
 import pytest
 from sqlalchemy import select
+from tools.services import TempPostgres
 
 from meeplehall.core.rng import Rng
 from meeplehall.server.db import DeliveryRow
@@ -20,7 +23,8 @@ from meeplehall.server.notices import Notice
 from meeplehall.server.webhooks import BadWebhook, check_url
 from tests.server.conftest import make_client
 from tests.server.helpers import bearer, hotseat, random_move
-from tests.server.sinks import HttpReceiver, SmtpSink, body
+from tests.server.procs import running_server
+from tests.server.sinks import HttpReceiver, SmtpSink, body, until
 
 ADA = "ada@example.org"
 
@@ -239,3 +243,41 @@ def test_webhook_urls_must_be_https_to_public_addresses() -> None:
             check_url(url, allow_private=False)
     assert check_url("https://8.8.8.8/hook", allow_private=False) == "https://8.8.8.8/hook"
     assert check_url("http://127.0.0.1:9/x", allow_private=True) == "http://127.0.0.1:9/x"
+
+
+def test_two_processes_on_postgresql_and_redis_deliver_each_turn_once(
+        pg: TempPostgres, redis_url: str, sink: SmtpSink, receiver: HttpReceiver) -> None:
+    """Moves made through both processes, which hear each other's through Redis: each
+    turn that began reaches the seat's webhook once."""
+    db = pg.create_database()
+    extra = ("--redis", redis_url, "--smtp", sink.url, "--webhook-allow-private")
+    with running_server(db, *extra) as one, running_server(db, *extra) as two, \
+            httpx.Client(base_url=one, timeout=30) as first, \
+            httpx.Client(base_url=two, timeout=30) as second:
+        table, tokens = hotseat(first)
+        via = [first, second]  # seat 0 plays through one process, seat 1 through the other
+        for seat in (0, 1):
+            put = via[seat].put(f"/api/tables/{table}/notify", headers=bearer(tokens[seat]),
+                                json={"webhook": f"{receiver.url}/pg/{table}/{seat}"})
+            assert put.status_code == 200, put.text
+        rng = Rng(8)
+        begun = {0: 0, 1: 0}
+        for _ in range(30):
+            state = first.get(f"/api/tables/{table}/view").json()
+            mover = state["to_move"]
+            if mover is None:
+                break
+            seq = random_move(via[mover], table, tokens, rng)
+            after = second.get(f"/api/tables/{table}/view").json()
+            while after["seq"] < (seq or 0):  # the other process's memory, a move behind
+                after = second.get(f"/api/tables/{table}/view").json()
+            if after["to_move"] is not None and after["to_move"] != mover:
+                begun[after["to_move"]] += 1
+        assert begun[0] and begun[1]
+
+        def got(seat: int) -> int:
+            return len([r for r in receiver.received if r["path"] == f"/pg/{table}/{seat}"])
+
+        until(lambda: got(0) >= begun[0] and got(1) >= begun[1])
+        time.sleep(0.5)  # anything sent twice would have arrived by now
+        assert (got(0), got(1)) == (begun[0], begun[1])
