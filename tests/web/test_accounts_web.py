@@ -16,7 +16,7 @@ from tests.server.procs import running_server
 from tests.server.sinks import SmtpSink, body, until
 from tests.web.play import wait_ready
 
-ADA = "ada@example.org"
+ADA, BOB = "ada@example.org", "bob@example.org"
 DATABASE: list[Path] = []  # the server's SQLite file
 
 
@@ -62,6 +62,14 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
     httpx.post(f"{server_url}/api/tables/{table}/seats/1/join", timeout=10)
     wait_ready(first)
     assert first.evaluate("document.cookie") == "", "the session cookie is HttpOnly"
+    # the seat's own notifications: an address gets a confirmation link, nothing else
+    first.click("[data-notify-seat='0'] summary")
+    first.fill("#notify-email-0", BOB)
+    first.click("[data-notify-seat='0'] button[type=submit]")
+    first.wait_for_function("() => document.getElementById('notify-status-0')"
+                            ".textContent.includes('bob@example.org')")
+    until(lambda: len(sink.to(BOB)) == 1)
+    assert "Confirm" in sink.to(BOB)[0]["Subject"]
 
     sign_in(second, sink)
     second.wait_for_selector(f"#your-turn-list a[href='#/table/{table}']")

@@ -6,7 +6,7 @@ import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rem
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
-import { accountCard, accountSeats, leaderboardPage, loadAccount, notifyTurn, profilePage, ratedInput, signInPage, turnsCard } from "./people.js";
+import { accountCard, accountSeats, leaderboardPage, loadAccount, notifyTurn, profilePage, ratedInput, seatNotifyForm, signInPage, turnsCard } from "./people.js";
 
 const root = document.getElementById("main");
 const top = document.getElementById("top");
@@ -1161,7 +1161,8 @@ class TableView {
         held ? [" ", h("span", { class: "muted" }, `(${t("you")})`)] : null,
         away ? [" ", h("span", { class: "away" }, t("away"))] : null),
       h("div", { class: "seat-more" },
-        h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null));
+        h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null,
+        held && !this.msg.finished ? seatNotifyForm(this.id, seat.seat, this.tokens[seat.seat]) : null));
       return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null }, details);
     })));
   }

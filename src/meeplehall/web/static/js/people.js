@@ -170,6 +170,49 @@ export async function profilePage(root, id, gameTitle) {
         r.rated ? ` (${fmt(r.mu_before)} → ${fmt(r.mu_after)})` : ""))));
 }
 
+// -- a seat's own turn notifications ------------------------------------------------------
+
+const seatForms = new Map();  // "table:seat" -> its form, kept across the table's renders
+
+/** The form of a held seat's turn notifications (an e-mail address, confirmed by a link
+ * first, and a webhook URL), read from the server when it is first opened. */
+export function seatNotifyForm(tableId, seat, token) {
+  const key = `${tableId}:${seat}`;
+  if (seatForms.has(key)) return seatForms.get(key);
+  const email = h("input", { type: "email", id: `notify-email-${seat}`, autocomplete: "email" });
+  const hook = h("input", { type: "url", id: `notify-webhook-${seat}`, placeholder: "https://" });
+  const status = h("span", { class: "muted", role: "status", id: `notify-status-${seat}` });
+  const show = (settings) => {
+    email.value = settings.email ? settings.email.target : "";
+    hook.value = settings.webhook ? settings.webhook.target : "";
+    status.textContent = settings.email && !settings.email.confirmed
+      ? t("Open the link mailed to {email} to confirm it.", { email: settings.email.target }) : "";
+  };
+  const save = async (ev) => {
+    ev.preventDefault();
+    status.textContent = "";
+    try {
+      show(await api("PUT", `/tables/${tableId}/notify`, { token, body: {
+        email: email.value.trim() || null, webhook: hook.value.trim() || null } }));
+      if (!status.textContent) status.textContent = t("Saved.");
+    } catch (err) { status.textContent = err.message; }
+  };
+  let loaded = false;
+  const form = h("details", { class: "seat-notify", "data-notify-seat": seat,
+    ontoggle: async (ev) => {
+      if (!ev.target.open || loaded) return;
+      loaded = true;
+      try { show(await api("GET", `/tables/${tableId}/notify`, { token })); } catch (_) { loaded = false; }
+    } },
+  h("summary", {}, t("Tell me when it is my turn")),
+  h("form", { onsubmit: save },
+    h("p", {}, h("label", { for: `notify-email-${seat}` }, t("E-mail address")), " ", email),
+    h("p", {}, h("label", { for: `notify-webhook-${seat}` }, t("Webhook (https)")), " ", hook),
+    h("p", {}, h("button", { type: "submit" }, t("Save")), " ", status)));
+  seatForms.set(key, form);
+  return form;
+}
+
 // -- the browser's notifications ----------------------------------------------------------
 
 const NOTIFY_KEY = "meeplehall.browserNotify";
