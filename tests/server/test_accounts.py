@@ -8,6 +8,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
+from fastapi.testclient import TestClient
 from sqlalchemy import func, select
 
 from meeplehall.core.rng import Rng
@@ -311,3 +312,13 @@ def test_migration_0005_keeps_the_stored_seats(db_url: str) -> None:
             assert "accounts" not in inspect(connection).get_table_names()
     finally:
         engine.dispose()
+
+
+def test_the_session_cookie_is_secure_over_https(sqlite_url: str, sink: SmtpSink) -> None:
+    with make_client(sqlite_url, smtp=sink.url, public_url="https://hall.example") as plain:
+        token = sign_in_token(plain, sink, ADA)
+        secure = TestClient(plain.app, base_url="https://hall.example")
+        reply = secure.post("/api/account/session", json={"token": token})
+        assert reply.status_code == 200 and "Secure" in reply.headers["set-cookie"]
+        assert "Secure" not in plain.post("/api/account/session", json={
+            "token": sign_in_token(plain, sink, ADA)}).headers["set-cookie"]

@@ -127,8 +127,8 @@ export async function leaderboardPage(root, game, players, gameNames, gameTitle,
     t("Players: {n}", { n })), " "]));
   const body = h("tbody", {});
   root.replaceChildren(h("h1", {}, t("Leaderboard: {game}", { game: gameTitle(game) })), tabs,
-    h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {}, h("th", {}, t("Player")),
-      h("th", {}, t("Rating")), h("th", {}, t("Games")))), body));
+    h("section", { class: "card" }, h("table", { id: "leaderboard" }, h("thead", {}, h("tr", {},
+      h("th", {}, t("Player")), h("th", {}, t("Rating")), h("th", {}, t("Games")))), body)));
   try {
     const board = await api("GET", `/ratings/${game}?players=${players}`);
     for (const e of board.players_rated) {
