@@ -73,6 +73,7 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
 
     sign_in(second, sink)
     second.wait_for_selector(f"#your-turn-list a[href='#/table/{table}']")
+    assert second.locator(f"#account-tables a[href='#/table/{table}']").count() == 1
     second.click(f"#your-turn-list a[href='#/table/{table}']")
     state = wait_ready(second)  # the account's seat, on this device too
     assert state["yourTurn"] == "true"

@@ -246,7 +246,7 @@ async function lobby() {
     h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
   root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
     h("div", { class: "lobby" }, form, h("div", {}, turnsCard(gameTitle), resume, watch,
-      accountCard(lobby), importer)));
+      accountCard(lobby, gameTitle), importer)));
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));

@@ -46,7 +46,7 @@ export async function accountSeats(tableId, game) {
 }
 
 /** The lobby's account card: a sign-in form, or the account with its settings. */
-export function accountCard(refresh) {
+export function accountCard(refresh, gameTitle) {
   const status = h("p", { class: "muted", role: "status", id: "account-status" });
   const card = h("section", { class: "card", "aria-labelledby": "account-h", id: "account" },
     h("h2", { id: "account-h" }, t("Account")));
@@ -82,6 +82,12 @@ export function accountCard(refresh) {
     card.append(h("p", { id: "signed-in-as" }, t("Signed in as {email}", { email: account.email }), " ",
       h("a", { href: `#/profile/${account.id}`, id: "my-profile" }, t("My profile"))),
       h("label", { for: "account-mail" }, mail, " ", t("E-mail me when it is my turn")),
+      h("h3", {}, t("The account's tables")),
+      h("ul", { class: "plain", id: "account-tables" }, account.seats.length
+        ? account.seats.slice(0, 30).map((seat) => h("li", {},
+          h("a", { href: `#/table/${seat.table_id}` }, `${gameTitle(seat.game)} #${seat.table_id}`), " ",
+          h("span", { class: "muted" }, t("Seat {n}", { n: seat.seat + 1 }), seat.finished ? ` · ${t("finished")}` : "")))
+        : h("li", { class: "muted" }, t("No tables yet."))),
       h("p", {}, h("button", { id: "sign-out", onclick: signOut }, t("Sign out")), " ",
         h("button", { id: "delete-account", onclick: remove }, t("Delete my account"))), status);
   }
