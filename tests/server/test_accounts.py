@@ -42,8 +42,8 @@ def clock() -> ManualClock:
 
 
 @pytest.fixture
-def client(sqlite_url: str, sink: SmtpSink, clock: ManualClock) -> Iterator[Any]:
-    with make_client(sqlite_url, smtp=sink.url, public_url="https://hall.example",
+def client(db_url: str, sink: SmtpSink, clock: ManualClock) -> Iterator[Any]:
+    with make_client(db_url, smtp=sink.url, public_url="https://hall.example",
                      clock=clock) as c:
         yield c
 
