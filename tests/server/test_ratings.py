@@ -40,6 +40,10 @@ def two_accounts_play(client: Any, sink: SmtpSink, rated: bool, seed: int,
                                              "seed": seed, "rated": rated})
     assert reply.status_code == 201, reply.text
     table = reply.json()["id"]
+    assert reply.json()["rated"] is rated
+    assert client.get(f"/api/tables/{table}").json()["rated"] is rated
+    assert [t["rated"] for t in client.get("/api/tables").json()["tables"]
+            if t["id"] == table] == [rated]
     accounts, tokens = [], []
     for seat, address in enumerate((ADA, BOB)):
         as_device(client, None)

@@ -102,6 +102,7 @@ class TableOut(BaseModel):
     seed_chosen: bool = Field(description="the creator knows the seed (a chosen seed or an "
                                           "imported record), so the game holds no secret "
                                           "from them")
+    rated: bool = Field(default=False, description="a rated game (its creator's choice)")
     created_at: str
 
 

@@ -388,6 +388,7 @@ class TableService:
         fresh = Live(table_id, game, params, header.seed, header.source, header.created_at,
                      _seat_infos(probe))
         fresh.install(built)
+        fresh.rated = bool(header.rated)
         if live is not None:  # keep the object others hold; just refill it
             live.install(built)
             live.seats = fresh.seats
@@ -458,6 +459,7 @@ class TableService:
                  "seats": seats[t.id], "seq": heads.get(t.id, 0),
                  "moves": moves.get(t.id, 0), "finished": bool(t.finished),
                  "source": t.source, "seed_chosen": t.source in SEED_KNOWN,
+                 "rated": bool(t.rated),
                  "created_at": t.created_at.isoformat()}
                 for t in tables]
 
@@ -470,7 +472,7 @@ class TableService:
                 "seats": [_seat_json(s.seat, s.kind, s.taken, s.name) for s in live.seats],
                 "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
                 "finished": live.finished, "source": live.source,
-                "seed_chosen": live.source in SEED_KNOWN,
+                "seed_chosen": live.source in SEED_KNOWN, "rated": live.rated,
                 "created_at": live.created_at.isoformat()}
 
     def _unfinished_bot_tables_sync(self) -> list[int]:
@@ -584,7 +586,7 @@ class TableService:
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
             to_move is None, self._lease_for(kinds, to_move), rated)
         live = Live(table_id, game, params, seed, source, stamp,
-                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)])
+                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)], rated=rated)
         live.install(built)
         self._remember(live)
         self._changed(table_id, live.seq)

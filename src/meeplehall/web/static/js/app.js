@@ -308,6 +308,7 @@ async function fillOpenTables(list) {
         h("span", { class: "muted" }, t("{n} player, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
         tb.seats.some((x) => x.name) ? [" ", h("span", { class: "people" }, "(", tb.seats.filter((x) => x.name).map((x) => x.name).join(", "), ")")] : null,
         tb.seed_chosen ? [" ", h("span", { class: "muted seed-chosen" }, t("seed chosen by the table's creator"))] : null,
+        tb.rated ? [" ", h("span", { class: "muted rated" }, t("rated game"))] : null,
         open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
     }
   } catch (err) {
