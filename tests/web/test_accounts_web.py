@@ -1,6 +1,8 @@
 """Accounts in Chromium: signing in by the e-mailed link on one device, creating a rated
 table there, then signing in on a second device, finding the table under "Your turn" in
-the lobby and opening it on the account's seat; the profile and leaderboard pages."""
+the lobby and opening it on the account's seat, where the hidden tab shows a browser
+notification (the permission asked from the button); a seat's own e-mail notification
+(a confirmation first); the profile and leaderboard pages."""
 
 from __future__ import annotations
 
@@ -18,6 +20,17 @@ from tests.web.play import wait_ready
 
 ADA, BOB = "ada@example.org", "bob@example.org"
 DATABASE: list[Path] = []  # the server's SQLite file
+# A page whose tab is hidden, with the browser's Notification recorded (and granted).
+HIDDEN_TAB = """
+Object.defineProperty(document, 'visibilityState', { get: () => 'hidden' });
+window.__notes = []; window.__asked = 0;
+window.Notification = class {
+  constructor(title, options) { window.__notes.push([title, options.body]); }
+  close() {}
+  static get permission() { return window.__asked ? 'granted' : 'default'; }
+  static requestPermission() { window.__asked += 1; return Promise.resolve('granted'); }
+};
+"""
 
 
 @pytest.fixture(scope="module")
@@ -71,12 +84,19 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
     until(lambda: len(sink.to(BOB)) == 1)
     assert "Confirm" in sink.to(BOB)[0]["Subject"]
 
+    # the second device's tab is in the background, its notifications recorded
+    second.add_init_script(HIDDEN_TAB)
     sign_in(second, sink)
+    second.click("#browser-notify")  # the permission is asked on this click only
+    second.wait_for_function("() => document.getElementById('browser-notify').textContent"
+                             " === 'Stop browser notifications'")
+    assert second.evaluate("window.__asked") == 1
     second.wait_for_selector(f"#your-turn-list a[href='#/table/{table}']")
     assert second.locator(f"#account-tables a[href='#/table/{table}']").count() == 1
     second.click(f"#your-turn-list a[href='#/table/{table}']")
     state = wait_ready(second)  # the account's seat, on this device too
     assert state["yourTurn"] == "true"
+    assert second.evaluate("window.__notes") == [["Your turn", f"The Red Cathedral #{table}"]]
     # the table is rated (the creator ticked it); the ratings pages
     with sqlite3.connect(DATABASE[0]) as conn:
         assert conn.execute("SELECT rated FROM game_tables WHERE id = ?", (table,)
