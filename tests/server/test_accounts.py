@@ -322,3 +322,34 @@ def test_the_session_cookie_is_secure_over_https(sqlite_url: str, sink: SmtpSink
         assert reply.status_code == 200 and "Secure" in reply.headers["set-cookie"]
         assert "Secure" not in plain.post("/api/account/session", json={
             "token": sign_in_token(plain, sink, ADA)}).headers["set-cookie"]
+
+
+def test_a_password_signs_in_too_and_never_says_which_part_was_wrong(
+        client: Any, sink: SmtpSink) -> None:
+    ada = sign_in(client, sink, ADA)
+    csrf = {"X-CSRF-Token": ada["csrf"]}
+    assert ada["password"] is False
+    short = client.post("/api/account/password", headers=csrf, json={"password": "short"})
+    assert short.status_code == 422 and "10 to 200" in short.json()["detail"]
+    assert client.post("/api/account/password", json={"password": "correct horse"}
+                       ).status_code == 403
+    assert client.post("/api/account/password", headers=csrf,
+                       json={"password": "correct horse"}).json() == {"password": True}
+    with client.app.state.service.engine.connect() as conn:
+        stored = conn.execute(select(AccountRow.password_hash)).scalar_one()
+    assert stored.startswith("$argon2id$") and "correct horse" not in stored
+    as_device(client, None)
+    good = client.post("/api/account/session",
+                       json={"email": " ADA@example.org", "password": "correct horse"})
+    assert good.status_code == 200 and good.json()["email"] == ADA
+    assert good.json()["password"] is True
+    as_device(client, None)
+    wrong = client.post("/api/account/session",
+                        json={"email": ADA, "password": "wrong horse!"})
+    unknown = client.post("/api/account/session",
+                          json={"email": "nobody@example.org", "password": "correct horse"})
+    assert (wrong.status_code, wrong.json()) == (unknown.status_code, unknown.json())
+    assert wrong.status_code == 401
+    both = client.post("/api/account/session", json={"token": "x", "email": ADA,
+                                                      "password": "correct horse"})
+    assert both.status_code == 422

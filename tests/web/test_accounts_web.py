@@ -1,5 +1,5 @@
 """Accounts in Chromium: signing in by the e-mailed link on one device, creating a rated
-table there, then signing in on a second device, finding the table under "Your turn" in
+table there and setting a password, then signing in with it on a second device, finding the table under "Your turn" in
 the lobby and opening it on the account's seat, where the hidden tab shows a browser
 notification (the permission asked from the button); a seat's own e-mail notification
 (a confirmation first); the profile and leaderboard pages."""
@@ -75,6 +75,13 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
     httpx.post(f"{server_url}/api/tables/{table}/seats/1/join", timeout=10)
     wait_ready(first)
     assert first.evaluate("document.cookie") == "", "the session cookie is HttpOnly"
+    first.goto("/")  # a password, for signing in without a mail next time
+    first.fill("#new-password", "correct horse")
+    first.click("#set-password")
+    first.wait_for_function("() => document.getElementById('account-status').textContent"
+                            " === 'Password saved.'")
+    first.goto(f"/#/table/{table}")
+    wait_ready(first)
     # the seat's own notifications: an address gets a confirmation link, nothing else
     first.click("[data-notify-seat='0'] summary")
     first.fill("#notify-email-0", BOB)
@@ -86,7 +93,11 @@ def test_sign_in_on_two_devices_and_find_your_turn(new_page: Any, server_url: st
 
     # the second device's tab is in the background, its notifications recorded
     second.add_init_script(HIDDEN_TAB)
-    sign_in(second, sink)
+    second.goto("/")
+    second.fill("#sign-in-email", ADA)
+    second.fill("#sign-in-password", "correct horse")
+    second.click("#sign-in-with-password")
+    second.wait_for_selector("#signed-in-as")
     second.click("#browser-notify")  # the permission is asked on this click only
     second.wait_for_function("() => document.getElementById('browser-notify').textContent"
                              " === 'Stop browser notifications'")

@@ -7,6 +7,12 @@ the same whether or not an account has the address (the first sign-in creates it
 Opening the link signs the browser in: the page posts the token to
 ``POST /api/account/session``, which sets the session cookie.
 
+**Passwords** (optional): a signed-in account may set one (``POST
+/api/account/password``), stored as an argon2id hash (``argon2-cffi``, its default
+parameters: 64 MiB, 3 passes); ``POST /api/account/session`` with ``{"email",
+"password"}`` then signs in as well. A wrong password and an unknown address get the
+same answer after the same work (an unknown address is checked against a dummy hash).
+
 **Sessions.** The cookie (:data:`SESSION_COOKIE`) is HttpOnly, SameSite=Lax, Secure on
 https, and holds a random session id; the database keeps its SHA-256 and an expiry
 (:data:`SESSION_LIFETIME`). Every state-changing request that the cookie authenticates
@@ -36,6 +42,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import anyio.to_thread
+from argon2 import PasswordHasher
+from argon2.exceptions import Argon2Error
 from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
@@ -50,7 +59,7 @@ from meeplehall.server.db import (
     SubscriptionRow,
     TableRow,
 )
-from meeplehall.server.errors import Conflict, Forbidden, NotFound, Unauthorized
+from meeplehall.server.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from meeplehall.server.ratings import forget_account
 from meeplehall.server.security import hash_token, new_token
 from meeplehall.server.service import TableService
@@ -60,6 +69,27 @@ CSRF_HEADER = "X-CSRF-Token"
 SIGN_IN_LIFETIME = timedelta(minutes=15)
 SESSION_LIFETIME = timedelta(days=30)
 MAX_TURN_TABLES = 200  # the account's unfinished tables looked at for "your turn"
+MIN_PASSWORD, MAX_PASSWORD = 10, 200  # characters
+WRONG_PASSWORD = "wrong e-mail address or password"
+_HASHER = PasswordHasher()  # argon2id with the library's defaults
+_DUMMY: list[str] = []  # a hash to check unknown addresses against (same work)
+
+
+def _dummy_hash() -> str:
+    if not _DUMMY:
+        _DUMMY.append(_HASHER.hash(secrets.token_urlsafe(16)))
+    return _DUMMY[0]
+
+
+def check_password(password: str) -> str:
+    """``password`` when it may be an account's.
+
+    Raises:
+        Invalid: shorter than 10 or longer than 200 characters.
+    """
+    if not MIN_PASSWORD <= len(password) <= MAX_PASSWORD:
+        raise Invalid(f"a password has {MIN_PASSWORD} to {MAX_PASSWORD} characters")
+    return password
 
 
 def aware(moment: datetime) -> datetime:
@@ -143,15 +173,58 @@ class Accounts:
                 except IntegrityError:  # created meanwhile by another sign-in
                     account = conn.execute(select(AccountRow.id).where(
                         AccountRow.email == link.email)).scalar_one()
-            conn.execute(insert(SessionRow).values(
-                id_hash=hash_token(session_id), account_id=account, created_at=now,
-                expires_at=now + SESSION_LIFETIME))
+            self._new_session(conn, session_id, int(account))
             return int(account)
 
         await self.service.transact(write)
         found = await self.session(session_id)
         assert found is not None
         return session_id, found
+
+    def _new_session(self, conn: Connection, session_id: str, account: int) -> None:
+        now = self.clock.now()
+        conn.execute(insert(SessionRow).values(
+            id_hash=hash_token(session_id), account_id=account, created_at=now,
+            expires_at=now + SESSION_LIFETIME))
+
+    async def sign_in_password(self, email: str, password: str) -> tuple[str, Session]:
+        """Sign in with the account's password (argon2 checked on a worker thread).
+
+        Raises:
+            Unauthorized: no account has the address, it has no password, or the
+                password is wrong (one answer for all three).
+        """
+        session_id = secrets.token_urlsafe(32)
+        row = await self.service.read(lambda c: c.execute(
+            select(AccountRow.id, AccountRow.password_hash).where(
+                AccountRow.email == email)).first())
+        stored = row.password_hash if row is not None else None
+
+        def verify() -> bool:  # outside any transaction: it takes a while, on purpose
+            try:
+                return bool(_HASHER.verify(stored or _dummy_hash(), password))
+            except Argon2Error:
+                return False
+
+        if not await anyio.to_thread.run_sync(verify) or row is None or stored is None:
+            raise Unauthorized(WRONG_PASSWORD)
+        await self.service.transact(lambda c: self._new_session(c, session_id, int(row.id)))
+        found = await self.session(session_id)
+        assert found is not None
+        return session_id, found
+
+    async def set_password(self, session: Session, password: str | None) -> None:
+        """Set (None: remove) the account's password."""
+        digest = None if password is None else await anyio.to_thread.run_sync(
+            _HASHER.hash, check_password(password))
+        await self.service.transact(lambda c: c.execute(
+            update(AccountRow).where(AccountRow.id == session.account_id)
+            .values(password_hash=digest)))
+
+    async def has_password(self, session: Session) -> bool:
+        return bool(await self.service.read(lambda c: c.execute(
+            select(AccountRow.password_hash.is_not(None)).where(
+                AccountRow.id == session.account_id)).scalar_one_or_none()))
 
     async def session(self, session_id: str | None) -> Session | None:
         """The live session of a cookie's id, or None."""

@@ -145,6 +145,8 @@ class AccountRow(Base):
     name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
     seat_key: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # argon2id hash of the account's password (optional; NULL: sign-in by link only)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
 
 class SessionRow(Base):

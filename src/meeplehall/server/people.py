@@ -6,6 +6,8 @@ and :mod:`meeplehall.server.notify`):
   the session cookie); ``POST /api/account/sign-out``.
 - ``GET /api/account``: the account, its seats, its notification settings and the
   session's CSRF token; ``POST /api/account`` ``{"name"}``; ``DELETE /api/account``.
+- ``POST /api/account/password`` ``{"password"}``; ``POST /api/account/session``
+  ``{"email", "password"}`` signs in with it.
 - ``POST /api/account/seats/{table}/{seat}/token``: the token of one of its seats.
 - ``GET /api/account/turns``: the tables where it is its turn, longest waiting first.
 - ``GET|PUT /api/account/notifications``: ``{"email": bool, "webhook": URL|null}``.
@@ -33,7 +35,7 @@ from meeplehall.server.accounts import (
     Session,
     check_csrf,
 )
-from meeplehall.server.errors import Conflict, NotFound, Unauthorized
+from meeplehall.server.errors import Conflict, Invalid, NotFound, Unauthorized
 from meeplehall.server.limits import Limits, client_address
 from meeplehall.server.mail import Mail
 from meeplehall.server.notify import Notifier, clean_email, page
@@ -41,6 +43,7 @@ from meeplehall.server.ratings import Ratings
 from meeplehall.server.schemas import (
     AccountNotifyIn,
     NameIn,
+    PasswordIn,
     SeatNotifyIn,
     SessionIn,
     SignInIn,
@@ -95,7 +98,8 @@ def add_people_routes(app: FastAPI, service: TableService, accounts: Accounts,
 
     async def account_json(session: Session) -> dict[str, Any]:
         return {"id": session.account_id, "email": session.email, "name": session.name,
-                "csrf": session.csrf, "seats": await accounts.seats(session),
+                "csrf": session.csrf, "password": await accounts.has_password(session),
+                "seats": await accounts.seats(session),
                 "notifications": await notifier.account_settings(session.account_id)}
 
     @app.post("/api/account/sign-in", status_code=202)
@@ -117,14 +121,31 @@ def add_people_routes(app: FastAPI, service: TableService, accounts: Accounts,
 
     @app.post("/api/account/session")
     async def sign_in(body: SessionIn, request: Request) -> JSONResponse:
-        """Use a sign-in link's token: sets the session cookie; returns the account."""
-        await costly.take("sign-in", client_address(request.scope))
-        session_id, session = await accounts.sign_in(body.token)
+        """Use a sign-in link's ``token``, or ``email`` and ``password``: sets the
+        session cookie; returns the account."""
+        if body.token is not None and body.email is None and body.password is None:
+            await costly.take("sign-in", client_address(request.scope))
+            session_id, session = await accounts.sign_in(body.token)
+        elif body.token is None and body.email is not None and body.password is not None:
+            email = clean_email(body.email)
+            await costly.take("sign-in", client_address(request.scope), hash_token(email))
+            session_id, session = await accounts.sign_in_password(email, body.password)
+        else:
+            raise Invalid("send {\"token\"} (a sign-in link's) or {\"email\", "
+                          "\"password\"}")
         reply = JSONResponse(await account_json(session))
         reply.set_cookie(SESSION_COOKIE, session_id,
                          max_age=int(SESSION_LIFETIME.total_seconds()), httponly=True,
                          secure=request.url.scheme == "https", samesite="lax", path="/")
         return reply
+
+    @app.post("/api/account/password")
+    async def set_password(body: PasswordIn, request: Request) -> dict[str, Any]:
+        """Set the account's password (10 to 200 characters; null removes it): the
+        account can then sign in with it as well as by e-mail link."""
+        session = await signed_in(request, write=True)
+        await accounts.set_password(session, body.password)
+        return {"password": body.password is not None}
 
     @app.post("/api/account/sign-out")
     async def sign_out(request: Request) -> JSONResponse:

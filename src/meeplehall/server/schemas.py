@@ -227,8 +227,17 @@ class SignInIn(_Strict):
 
 
 class SessionIn(_Strict):
-    token: StrictStr = Field(min_length=1, max_length=200,
-                             description="the token of the sign-in link")
+    """Sign in: the token of a sign-in link, or an address and its password."""
+
+    token: StrictStr | None = Field(default=None, min_length=1, max_length=200,
+                                    description="the token of the sign-in link")
+    email: StrictStr | None = Field(default=None, max_length=320)
+    password: StrictStr | None = Field(default=None, max_length=200)
+
+
+class PasswordIn(_Strict):
+    password: StrictStr | None = Field(max_length=200,
+                                       description="10 to 200 characters; null: none")
 
 
 class SeatNotifyIn(_Strict):

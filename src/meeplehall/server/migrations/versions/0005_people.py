@@ -29,6 +29,7 @@ def upgrade() -> None:
         sa.Column("name", sa.String(64), nullable=True),
         sa.Column("seat_key", sa.String(64), nullable=False),
         sa.Column("created_at", _WHEN, nullable=False),
+        sa.Column("password_hash", sa.String(200), nullable=True),
     )
     op.create_table(
         "account_sessions",

@@ -60,9 +60,21 @@ export function accountCard(refresh, gameTitle) {
         status.textContent = t("If the address can sign in, a link is on its way to it.");
       } catch (err) { status.textContent = err.message; }
     };
+    const password = h("input", { type: "password", id: "sign-in-password", autocomplete: "current-password",
+      "aria-label": t("Password"), placeholder: t("Password") });
+    const withPassword = async () => {
+      status.textContent = "";
+      try {
+        account = await api("POST", "/account/session", { body: { email: email.value, password: password.value } });
+        setCsrf(account.csrf);
+        refresh();
+      } catch (err) { status.textContent = err.message; }
+    };
     card.append(h("p", { class: "muted" }, t("Sign in to keep your seats on every device and to be told when it is your turn.")),
       h("div", { class: "form-row" }, email,
-        h("button", { id: "sign-in", onclick: send }, t("Send me a sign-in link"))), status);
+        h("button", { id: "sign-in", onclick: send }, t("Send me a sign-in link"))),
+      h("div", { class: "form-row" }, password,
+        h("button", { id: "sign-in-with-password", onclick: withPassword }, t("Sign in with password"))), status);
   } else {
     const mail = h("input", { type: "checkbox", id: "account-mail",
       checked: Boolean(account.notifications.email),
@@ -88,12 +100,28 @@ export function accountCard(refresh, gameTitle) {
           h("a", { href: `#/table/${seat.table_id}` }, `${gameTitle(seat.game)} #${seat.table_id}`), " ",
           h("span", { class: "muted" }, t("Seat {n}", { n: seat.seat + 1 }), seat.finished ? ` · ${t("finished")}` : "")))
         : h("li", { class: "muted" }, t("No tables yet."))),
+      passwordForm(status),
       h("p", {}, h("button", { id: "sign-out", onclick: signOut }, t("Sign out")), " ",
         h("button", { id: "delete-account", onclick: remove }, t("Delete my account"))), status);
   }
   card.append(browserNotifyButton(),
     h("p", {}, h("a", { href: "#/ratings/red-cathedral", id: "leaderboard-link" }, t("Leaderboard"))));
   return card;
+}
+
+/** The signed-in account's password form (optional: a mailed link always works). */
+function passwordForm(status) {
+  const input = h("input", { type: "password", id: "new-password", autocomplete: "new-password",
+    minlength: 10, maxlength: 200, "aria-label": t("Password") });
+  return h("form", { class: "form-row", onsubmit: async (ev) => {
+    ev.preventDefault();
+    try {
+      await api("POST", "/account/password", { body: { password: input.value } });
+      input.value = "";
+      status.textContent = t("Password saved.");
+    } catch (err) { status.textContent = err.message; }
+  } }, h("label", { for: "new-password" }, t("Password")), " ", input, " ",
+  h("button", { type: "submit", id: "set-password" }, t("Set the password")));
 }
 
 /** The lobby's "Your turn" card: the account's tables where it is its turn, longest
