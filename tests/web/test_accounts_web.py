@@ -1,8 +1,9 @@
 """Accounts in Chromium: signing in by the e-mailed link on one device, creating a rated
-table there and setting a password, then signing in with it on a second device, finding the table under "Your turn" in
-the lobby and opening it on the account's seat, where the hidden tab shows a browser
-notification (the permission asked from the button); a seat's own e-mail notification
-(a confirmation first); the profile and leaderboard pages."""
+table there and setting a password, then signing in with it on a second device, finding
+the table under "Your turn" in the lobby and opening it on the account's seat, where the
+hidden tab shows a browser notification (the permission asked from the button); a
+seat's own e-mail notification (a confirmation first); the profile and leaderboard
+pages."""
 
 from __future__ import annotations
 
