@@ -157,6 +157,6 @@ def test_a_database_of_the_previous_schema_gets_the_names_column(db_url: str) ->
         with engine.connect() as connection:
             assert connection.execute(text("SELECT token_hash, name FROM seats")).all() == [
                 ("abc", None)]
-        assert known_revisions()[0] == "0003"
+        assert "0003" in known_revisions()
     finally:
         engine.dispose()

@@ -59,7 +59,7 @@ def test_the_client_strings_are_all_in_the_catalogue() -> None:
             known |= {m.id if isinstance(m.id, str) else str(m.id[0])
                       for m in read_po(handle) if m.id}
     used: set[str] = set()
-    for name in ("app.js", "endgame.js", "games/red-cathedral.js"):
+    for name in ("app.js", "endgame.js", "people.js", "games/red-cathedral.js"):
         text = (STATIC / "js" / name).read_text()
         used |= set(re.findall(r'\bt\("((?:[^"\\]|\\.)*)"', text))
     assert used and not used - known, sorted(used - known)

@@ -38,7 +38,9 @@ from starlette.websockets import WebSocketDisconnect
 from meeplehall.ai.base import BOTS
 from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
+from meeplehall.server.accounts import Accounts
 from meeplehall.server.bots import BotDriver, bot_seed
+from meeplehall.server.clock import Clock, SystemClock
 from meeplehall.server.db import ensure_schema, make_engine
 from meeplehall.server.direct import SEND_KEY, direct_channel
 from meeplehall.server.errors import (
@@ -67,6 +69,11 @@ from meeplehall.server.limits import (
     default_limits,
 )
 from meeplehall.server.live import Connection, Hub, table_message
+from meeplehall.server.mail import SmtpRelay
+from meeplehall.server.notices import Notices
+from meeplehall.server.notify import Notifier
+from meeplehall.server.people import add_people_routes, session_of
+from meeplehall.server.ratings import Ratings
 from meeplehall.server.rules_text import split_rules
 from meeplehall.server.schemas import (
     MAX_SEQ,
@@ -182,7 +189,10 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                bot_workers: int = 2, bot_lease: float = 15.0,
                limits: LimitConfig | None = None,
                heavy_workers: int | None = None,
-               read_deadline: float = READ_DEADLINE) -> FastAPI:
+               read_deadline: float = READ_DEADLINE,
+               clock: Clock | None = None, notices: Notices | None = None,
+               smtp: str | None = None, public_url: str = "http://localhost:8000",
+               webhook_allow_private: bool = False) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -200,19 +210,37 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             :func:`meeplehall.server.heavy.default_workers`; 0: ``bot_workers`` threads of
             this process; see :mod:`meeplehall.server.heavy`).
         read_deadline: seconds a database read may take before its request gets 503.
+        clock: the clock of hours and days (sign-in links, sessions, notices; default
+            :class:`~meeplehall.server.clock.SystemClock`).
+        notices: the notice bus (default: a new one), on ``app.state.notices``.
+        smtp: the SMTP relay, ``smtp[s]://user:password@host:port[?from=ADDRESS]``
+            (:mod:`meeplehall.server.mail`); without it no mail is sent (no sign-in by
+            e-mail, no e-mail notifications).
+        public_url: the address players open the server at, for links in messages.
+        webhook_allow_private: let webhooks be plain http or reach loopback and private
+            addresses (:mod:`meeplehall.server.webhooks`).
 
     Raises:
+        ValueError: the SMTP URL cannot be read.
         meeplehall.server.db.StorageError: the database is unusable or of an unknown schema.
     """
+    relay = None if smtp is None else SmtpRelay.from_url(smtp)
+    clock = SystemClock() if clock is None else clock
+    notices = Notices() if notices is None else notices
     engine = make_engine(db_url)
     ensure_schema(engine)
     service = TableService(engine, read_deadline=read_deadline)
     hub = Hub(service, redis_url)
+    notifier = Notifier(service, notices, clock, relay=relay, public_url=public_url,
+                        webhook_allow_private=webhook_allow_private)
+    accounts = Accounts(service, clock)
+    ratings = Ratings(service, clock)
     heavy = HeavyPool(heavy_workers, threads=bot_workers)
     service.heavy = heavy
     bots = BotDriver(service, heavy, think_time=bot_think_time, lease_time=bot_lease)
-    service.listeners += [hub.on_change, bots.on_change]
-    service.seat_listeners.append(hub.on_seat)
+    service.listeners += [hub.on_change, bots.on_change, notifier.on_change,
+                          ratings.on_change]
+    service.seat_listeners += [hub.on_seat, notifier.on_seat]
     costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
     readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
                           hub.connections)
@@ -233,6 +261,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             await heavy.close()
             await costly.close()
             await hub.close()
+            notifier.close()
+            ratings.close()
             service.close()
             engine.dispose()
 
@@ -246,6 +276,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.bots = bots
     app.state.heavy = heavy
     app.state.limits = costly
+    app.state.clock = clock
+    app.state.notices = notices
+    app.state.notifier = notifier
+    app.state.accounts = accounts
+    app.state.ratings = ratings
     app.add_middleware(BodySizeLimit, limit=max_body)
 
     @app.exception_handler(ApiError)
@@ -359,7 +394,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         client = client_address(request.scope)
         await costly.take("create", client)
         live = await with_bots(client, body.seats, lambda: service.create(
-            body.game, body.options, body.seed, body.seats))
+            body.game, body.options, body.seed, body.seats, body.rated))
         return service.summary(live)
 
     async def with_bots(client: str, seats: list[str] | None,
@@ -398,9 +433,19 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     @app.post("/api/tables/{table_id}/seats/{seat}/join", response_model=JoinOut,
               responses=_ERRORS)
     async def join(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)],
-                   body: NameIn | None = None) -> dict[str, Any]:
-        """Take an open seat; ``{"name": ...}`` (optional) names its player."""
-        token = await service.join(table_id, seat, None if body is None else body.name)
+                   request: Request, body: NameIn | None = None) -> dict[str, Any]:
+        """Take an open seat; ``{"name": ...}`` (optional) names its player. Signed in
+        (the session cookie, with ``X-CSRF-Token``), the seat is the account's and
+        takes the account's name when none is given."""
+        session = await session_of(request, accounts, write=True)
+        name = None if body is None else body.name
+        if session is None:
+            token = await service.join(table_id, seat, name)
+        else:
+            token = await service.join(
+                table_id, seat, name if name is not None else session.name,
+                token=accounts.join_token(session, table_id, seat),
+                account_id=session.account_id)
         return {"table_id": table_id, "seat": seat, "token": token}
 
     @app.post("/api/tables/{table_id}/name", response_model=TableOut, responses=_ERRORS)
@@ -737,6 +782,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                 pump.cancel()
                 with contextlib.suppress(BaseException):
                     await pump
+
+    add_people_routes(app, service, accounts, notifier, costly, ratings)
 
     from meeplehall.web import mount  # the browser client: /, /static, /api/i18n
 

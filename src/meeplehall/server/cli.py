@@ -55,9 +55,9 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "core beyond the first, 1 to 8; 0: threads of the server)")
     parser.add_argument("--limit", action="append", default=[], metavar="KIND=RATE,BURST",
                         help="requests per second and bursts from one client address, for "
-                             "KIND create, import, replay, analysis, view, log, ws, sync or "
-                             "undo (repeatable; RATE 0: no limit of that kind); defaults in "
-                             "docs/server.md")
+                             "KIND create, import, replay, analysis, view, log, ws, sync, "
+                             "undo, sign-in or mail (repeatable; RATE 0: no limit of that "
+                             "kind); defaults in docs/server.md")
     parser.add_argument("--token-limit", action="append", default=[],
                         metavar="KIND=RATE,BURST",
                         help="the same per seat token, for requests that carry one")
@@ -77,6 +77,18 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--forwarded-allow-ips", default=None, metavar="ADDRESSES",
                         help="proxies trusted to name the client in X-Forwarded-For (comma "
                              "separated; default 127.0.0.1): limits count per client address")
+    parser.add_argument("--smtp", default=os.environ.get("MEEPLEHALL_SMTP"), metavar="URL",
+                        help="the SMTP relay for sign-in links and turn notifications: "
+                             "smtp://user:password@host:port (STARTTLS when offered) or "
+                             "smtps://...; ?from=ADDRESS sets the sender (env "
+                             "MEEPLEHALL_SMTP; default: no mail)")
+    parser.add_argument("--public-url", default=os.environ.get("MEEPLEHALL_PUBLIC_URL"),
+                        metavar="URL",
+                        help="the address players open the server at, for the links in "
+                             "messages (default http://HOST:PORT)")
+    parser.add_argument("--webhook-allow-private", action="store_true",
+                        help="let turn webhooks be plain http:// and reach loopback and "
+                             "private addresses (default: https to public addresses only)")
     parser.add_argument("--quiet", action="store_true",
                         help="no access log and no per-connection lines: warnings only")
 
@@ -299,7 +311,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     try:
         app = create_app(url, args.redis, move_rate=args.move_rate,
                          bot_think_time=args.bot_think_time, bot_lease=args.bot_lease,
-                         limits=limit_config(args), heavy_workers=args.heavy_workers)
+                         limits=limit_config(args), heavy_workers=args.heavy_workers,
+                         smtp=args.smtp,
+                         public_url=args.public_url or f"http://{args.host}:{args.port}",
+                         webhook_allow_private=args.webhook_allow_private)
+    except ValueError as exc:
+        print(f"meeplehall server: {exc}", file=sys.stderr)
+        return 2
     except StorageError as exc:
         print(f"meeplehall server: {exc}", file=sys.stderr)
         return 2

@@ -1,8 +1,11 @@
 """Storage: the SQLAlchemy models, engine set-up and the schema check.
 
-Three tables hold everything: ``game_tables`` (a ``GameRecord`` header per table),
+Three tables hold every game: ``game_tables`` (a ``GameRecord`` header per table),
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
 history; a fourth, ``bot_leases``, says which server process drives a table's bots.
+People (migration ``0005``): ``accounts`` with their ``account_sessions`` and
+``sign_in_links``, turn-notification ``subscriptions`` and the ``deliveries`` made,
+``ratings`` and ``results``.
 ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
 two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
 and marks the moves it takes back as undone; nothing is ever deleted.
@@ -25,6 +28,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -78,6 +82,8 @@ class TableRow(Base):
     source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "chosen" | "import"
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The creator asked for a rated game (meeplehall.server.ratings); else casual.
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 class SeatRow(Base):
@@ -93,6 +99,9 @@ class SeatRow(Base):
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The name its player gave (public; NULL: none); see meeplehall.server.names.
     name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
+    # The account the seat was joined under (NULL: an anonymous seat); not a foreign
+    # key: deleting an account sets it back to NULL (meeplehall.server.accounts).
+    account_id: Mapped[int | None] = mapped_column(_ID, nullable=True, index=True)
 
 
 class MoveRow(Base):
@@ -123,6 +132,117 @@ class LeaseRow(Base):
         _ID, ForeignKey("game_tables.id", ondelete="CASCADE"), primary_key=True)
     holder: Mapped[str] = mapped_column(String(32))
     expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+
+
+class AccountRow(Base):
+    """An account: its sign-in address, public name and the key its seats' tokens are
+    derived from (so that every device signed in to it can act for its seats)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    email: Mapped[str] = mapped_column(String(254), unique=True)
+    name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
+    seat_key: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # argon2id hash of the account's password (optional; NULL: sign-in by link only)
+    password_hash: Mapped[str | None] = mapped_column(String(200), nullable=True)
+
+
+class SessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie, until ``expires_at``."""
+
+    __tablename__ = "account_sessions"
+
+    id_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("accounts.id", ondelete="CASCADE"), index=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class SignInRow(Base):
+    """A sign-in link sent to ``email``: the SHA-256 of its token, usable once."""
+
+    __tablename__ = "sign_in_links"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    email: Mapped[str] = mapped_column(String(254), index=True)
+    expires_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    used: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class SubscriptionRow(Base):
+    """Where to tell a seat (``table_id``, ``seat``) or every seat of an account
+    (``account_id``) that it is its turn: ``channel`` ``email`` or ``webhook``, at
+    ``target``. An address is written to only once ``confirmed``."""
+
+    __tablename__ = "subscriptions"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int | None] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    account_id: Mapped[int | None] = mapped_column(
+        _ID, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True)
+    seat_token: Mapped[str | None] = mapped_column(String(64), nullable=True)  # its hash
+    channel: Mapped[str] = mapped_column(String(8))
+    target: Mapped[str] = mapped_column(String(2048))
+    confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    confirm_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    unsubscribe: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class DeliveryRow(Base):
+    """One message sent (or being sent) for one notice on one channel to one target:
+    inserted before sending, so its unique key makes the message go out at most once
+    across processes and restarts."""
+
+    __tablename__ = "deliveries"
+
+    key: Mapped[str] = mapped_column(String(200), primary_key=True)
+    table_id: Mapped[int] = mapped_column(_ID, index=True)
+    status: Mapped[str] = mapped_column(String(8))  # sending | sent | failed
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RatingRow(Base):
+    """A player's rating (``account:ID`` or ``bot:KIND``) in a game at a player count."""
+
+    __tablename__ = "ratings"
+
+    player: Mapped[str] = mapped_column(String(40), primary_key=True)
+    game: Mapped[str] = mapped_column(String(64), primary_key=True)
+    players: Mapped[int] = mapped_column(Integer, primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ResultRow(Base):
+    """A player's result at a finished table: rank and score, the rating before and
+    after (rated games), the solo measure (``mode``, ``margin``)."""
+
+    __tablename__ = "results"
+    __table_args__ = (UniqueConstraint("table_id", "player", name="uq_results_table_player"),)
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    player: Mapped[str] = mapped_column(String(40), index=True)
+    account_id: Mapped[int | None] = mapped_column(_ID, nullable=True, index=True)
+    game: Mapped[str] = mapped_column(String(64))
+    players: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)
+    score: Mapped[int] = mapped_column(Integer)
+    margin: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    mode: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean)
+    mu_before: Mapped[float | None] = mapped_column(Float, nullable=True)
+    mu_after: Mapped[float | None] = mapped_column(Float, nullable=True)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 def now() -> datetime:

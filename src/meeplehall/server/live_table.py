@@ -246,6 +246,7 @@ class Live:
     seq: int = 0
     undo_seqs: list[int] = field(default_factory=list)
     notes: list[tuple[int, str]] = field(default_factory=list)
+    rated: bool = False  # its creator asked for a rated game (meeplehall.server.ratings)
     # The state every SNAPSHOT_EVERY active moves (for undo and replay views).
     snapshots: Snapshots = field(default_factory=dict)
     _views: dict[int | None, dict[str, Any]] = field(default_factory=dict)

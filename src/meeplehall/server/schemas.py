@@ -4,7 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict, Field, StrictInt, StrictStr, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    StrictBool,
+    StrictInt,
+    StrictStr,
+    field_validator,
+)
 
 from meeplehall.server.names import MAX_NAME, clean_name
 
@@ -31,6 +39,10 @@ class CreateTable(_Strict):
     seats: list[SeatKind] | None = Field(
         default=None, max_length=16,
         description="one entry per seat: 'human' or a bot kind; omitted: all human")
+    rated: StrictBool = Field(
+        default=False,
+        description="a rated game: its end updates the ratings of its seats when every "
+                    "seat is an account's or a bot's; false or omitted: casual")
 
 
 class ImportTable(_Strict):
@@ -90,6 +102,7 @@ class TableOut(BaseModel):
     seed_chosen: bool = Field(description="the creator knows the seed (a chosen seed or an "
                                           "imported record), so the game holds no secret "
                                           "from them")
+    rated: bool = Field(default=False, description="a rated game (its creator's choice)")
     created_at: str
 
 
@@ -242,3 +255,39 @@ SeatState.model_rebuild()
 ViewOut.model_rebuild()
 LegalOut.model_rebuild()
 RankedAction.model_rebuild()
+
+
+class SignInIn(_Strict):
+    email: StrictStr = Field(max_length=320, examples=["ada@example.org"],
+                             description="the address to send the sign-in link to")
+
+
+class SessionIn(_Strict):
+    """Sign in: the token of a sign-in link, or an address and its password."""
+
+    token: StrictStr | None = Field(default=None, min_length=1, max_length=200,
+                                    description="the token of the sign-in link")
+    email: StrictStr | None = Field(default=None, max_length=320)
+    password: StrictStr | None = Field(default=None, max_length=200)
+
+
+class PasswordIn(_Strict):
+    password: StrictStr | None = Field(max_length=200,
+                                       description="10 to 200 characters; null: none")
+
+
+class SeatNotifyIn(_Strict):
+    """A seat's turn notifications; null or omitted: none on that channel."""
+
+    email: StrictStr | None = Field(default=None, max_length=320,
+                                    description="an address, confirmed by a link first")
+    webhook: StrictStr | None = Field(default=None, max_length=2048,
+                                      description="an https:// URL to POST to")
+
+
+class AccountNotifyIn(_Strict):
+    """The account's turn notifications, for all its seats."""
+
+    email: bool = Field(default=False, description="mail the account's own address")
+    webhook: StrictStr | None = Field(default=None, max_length=2048,
+                                      description="an https:// URL to POST to")

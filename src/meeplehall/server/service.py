@@ -151,6 +151,29 @@ class TableService:
 
     # -- plumbing -----------------------------------------------------------------------
 
+    async def transact(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` in one write transaction on a writer thread, queued with this
+        process's other writes (accounts, notifications)."""
+        def run() -> T:
+            with self._write() as conn:
+                return fn(conn)
+
+        return await self._write_thread(run)
+
+    async def read(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` on a read connection in a worker thread, within the read
+        deadline (see :meth:`_read`)."""
+        def run() -> T:
+            with self.engine.connect() as conn:
+                return fn(conn)
+
+        return await self._read(run)
+
+    def write_now(self, fn: Callable[[Connection], T]) -> T:
+        """``fn(conn)`` in one write transaction on the calling (worker) thread."""
+        with self._write() as conn:
+            return fn(conn)
+
     async def _thread(self, fn: Callable[..., T], *args: Any) -> T:
         """Run blocking work (reads, replays) in a worker thread."""
         return await anyio.to_thread.run_sync(partial(fn, *args))
@@ -365,6 +388,7 @@ class TableService:
         fresh = Live(table_id, game, params, header.seed, header.source, header.created_at,
                      _seat_infos(probe))
         fresh.install(built)
+        fresh.rated = bool(header.rated)
         if live is not None:  # keep the object others hold; just refill it
             live.install(built)
             live.seats = fresh.seats
@@ -435,6 +459,7 @@ class TableService:
                  "seats": seats[t.id], "seq": heads.get(t.id, 0),
                  "moves": moves.get(t.id, 0), "finished": bool(t.finished),
                  "source": t.source, "seed_chosen": t.source in SEED_KNOWN,
+                 "rated": bool(t.rated),
                  "created_at": t.created_at.isoformat()}
                 for t in tables]
 
@@ -447,7 +472,7 @@ class TableService:
                 "seats": [_seat_json(s.seat, s.kind, s.taken, s.name) for s in live.seats],
                 "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
                 "finished": live.finished, "source": live.source,
-                "seed_chosen": live.source in SEED_KNOWN,
+                "seed_chosen": live.source in SEED_KNOWN, "rated": live.rated,
                 "created_at": live.created_at.isoformat()}
 
     def _unfinished_bot_tables_sync(self) -> list[int]:
@@ -519,14 +544,15 @@ class TableService:
 
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
-                           finished: bool, lease: tuple[str, float] | None
-                           ) -> tuple[int, Any]:
+                           finished: bool, lease: tuple[str, float] | None,
+                           rated: bool = False) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
             table_id = conn.execute(insert(TableRow).values(
                 game=game.name, rules_version=game.rules_version,
                 params=json.dumps(params, sort_keys=True), seed=seed, source=source,
-                finished=finished, created_at=stamp).returning(TableRow.id)).scalar_one()
+                finished=finished, created_at=stamp, rated=rated).returning(TableRow.id)
+            ).scalar_one()
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": i, "kind": k, "token_hash": None,
                  "joined_at": None} for i, k in enumerate(kinds)])
@@ -554,21 +580,23 @@ class TableService:
         return kinds
 
     async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
-                     kinds: list[str], built: Built) -> Live:
+                     kinds: list[str], built: Built, rated: bool = False) -> Live:
         to_move = game.current_player(built.state)
         table_id, stamp = await self._write_thread(
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
-            to_move is None, self._lease_for(kinds, to_move))
+            to_move is None, self._lease_for(kinds, to_move), rated)
         live = Live(table_id, game, params, seed, source, stamp,
-                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)])
+                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)], rated=rated)
         live.install(built)
         self._remember(live)
         self._changed(table_id, live.seq)
         return live
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None,
-                     seats: Sequence[str] | None) -> Live:
-        """Open a table. Raises ``Invalid`` naming a bad game, option or seat kind."""
+                     seats: Sequence[str] | None, rated: bool = False) -> Live:
+        """Open a table (``rated``: its end is rated, see
+        :mod:`meeplehall.server.ratings`). Raises ``Invalid`` naming a bad game, option
+        or seat kind."""
         game = find_game(game_name)
         try:
             params = validate_params(game.options, options)
@@ -585,7 +613,7 @@ class TableService:
             raise Invalid(f"cannot set up {game.name} with these options: {exc}") from None
         kinds = self._check_seats(game, state, seats)
         return await self._start(game, params, seed, source, kinds,
-                                 Built(state, [], 0, [], []))
+                                 Built(state, [], 0, [], []), rated)
 
     async def import_record(self, data: Any, seats: Sequence[str] | None) -> Live:
         """Open a table from an exported ``GameRecord``; it replays or is refused."""
@@ -636,27 +664,32 @@ class TableService:
 
     # -- seats ----------------------------------------------------------------------------
 
-    def _join_sync(self, table_id: int, seat: int, digest: str, name: str | None) -> bool:
+    def _join_sync(self, table_id: int, seat: int, digest: str, name: str | None,
+                   account_id: int | None) -> bool:
         with self._write() as conn:
             done = conn.execute(update(SeatRow).where(
                 SeatRow.table_id == table_id, SeatRow.seat == seat, SeatRow.kind == HUMAN,
                 SeatRow.token_hash.is_(None)).values(token_hash=digest, joined_at=now(),
-                                                     name=name))
+                                                     name=name, account_id=account_id))
             return bool(done.rowcount == 1)
 
-    async def join(self, table_id: int, seat: int, name: str | None = None) -> str:
+    async def join(self, table_id: int, seat: int, name: str | None = None, *,
+                   token: str | None = None, account_id: int | None = None) -> str:
         """Take an open human seat, under ``name`` (checked by
         :func:`meeplehall.server.names.clean_name`; None: no name); returns its secret
-        token (shown only this once)."""
+        token (shown only this once). A seat joined for an account (``account_id``)
+        takes the token derived for it (``token``: see
+        :mod:`meeplehall.server.accounts`), else a fresh random one."""
         probe = await self.probe(table_id)
         kinds = {s: k for s, k, _ in probe.seats}
         if seat not in kinds:
             raise NotFound(f"table {table_id} has no seat {seat} (seats 0-{len(kinds) - 1})")
         if kinds[seat] != HUMAN:
             raise Conflict(f"seat {seat} is played by the {kinds[seat]} bot")
-        token = new_token()
+        token = new_token() if token is None else token
         digest = hash_token(token)
-        if not await self._write_thread(self._join_sync, table_id, seat, digest, name):
+        if not await self._write_thread(self._join_sync, table_id, seat, digest, name,
+                                        account_id):
             raise Conflict(f"seat {seat} at table {table_id} is already taken")
         live = self._live.get(table_id)
         if live is not None:
@@ -669,7 +702,8 @@ class TableService:
         with self._write() as conn:
             conn.execute(update(SeatRow).where(SeatRow.table_id == table_id,
                                                SeatRow.seat == seat)
-                         .values(token_hash=None, joined_at=None, name=None))
+                         .values(token_hash=None, joined_at=None, name=None,
+                                 account_id=None))
 
     async def leave(self, table_id: int, seat: int) -> None:
         """Give a seat up: its token stops working and the seat is open again."""

@@ -8,9 +8,15 @@ export class ApiError extends Error {
   }
 }
 
+// The signed-in session's CSRF token (GET /api/account): sent with every request, so
+// that the server accepts the writes its session cookie authenticates.
+let csrf = null;
+export function setCsrf(value) { csrf = value || null; }
+
 export async function api(method, path, { token = null, body = undefined } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (csrf) headers["X-CSRF-Token"] = csrf;
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const reply = await fetch(`/api${path}`, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),

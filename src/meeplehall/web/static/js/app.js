@@ -6,6 +6,7 @@ import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rem
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
+import { accountCard, accountSeats, leaderboardPage, loadAccount, notifyTurn, profilePage, ratedInput, seatNotifyForm, signInPage, turnsCard } from "./people.js";
 
 const root = document.getElementById("main");
 const top = document.getElementById("top");
@@ -85,6 +86,9 @@ async function route() {
   let m;
   if ((m = hash.match(/^#\/table\/(\d+)\/join\/(\d+)$/))) return joinByLink(Number(m[1]), Number(m[2]));
   if ((m = hash.match(/^#\/table\/(\d+)$/))) return openTable(Number(m[1]));
+  if ((m = hash.match(/^#\/sign-in\/([A-Za-z0-9_-]{1,200})$/))) return signInPage(root, m[1]);
+  if ((m = hash.match(/^#\/ratings\/([a-z-]{1,64})(?:\/([2-8]))?$/))) return ratingsPage(m[1], Number(m[2] || 2));
+  if ((m = hash.match(/^#\/profile\/(\d+)$/))) return accountPage(Number(m[1]));
   return lobby();
 }
 
@@ -161,6 +165,7 @@ function optionInput(opt, value, onChange) {
 async function lobby() {
   closeTable();
   if (!games) games = await api("GET", "/games");
+  await loadAccount();
   const game = games.games.find((g) => g.name === lobbyChoice.game) || games.games[0];
   if (lobbyChoice.game !== game.name || !lobbyChoice.options) {
     lobbyChoice = { game: game.name, options: {}, seats: [] };
@@ -225,6 +230,7 @@ async function lobby() {
         h("input", { type: "text", inputmode: "numeric", id: "seed", placeholder: t("random"), value: lobbyChoice.seed ?? "",
           onchange: (e) => { lobbyChoice.seed = e.target.value.trim() === "" ? null : e.target.value.trim(); } }),
         h("span", { class: "muted" }, t("Everyone at the table is told that you chose the seed.")))),
+    ratedInput(lobbyChoice),
     h("p", {}, h("button", { class: "primary", id: "create", onclick: () => createTable(game, error) },
       t("Create the table"))), error);
 
@@ -239,10 +245,25 @@ async function lobby() {
   const watch = h("section", { class: "card", "aria-labelledby": "watch" },
     h("h2", { id: "watch" }, t("Watch a game")), h("ul", { class: "plain", id: "open-tables" }));
   root.replaceChildren(h("h1", {}, t("Play The Red Cathedral and Praga Caput Regni")),
-    h("div", { class: "lobby" }, form, h("div", {}, resume, watch, importer)));
+    h("div", { class: "lobby" }, form, h("div", {}, turnsCard(gameTitle), resume, watch,
+      accountCard(lobby, gameTitle), importer)));
   root.dataset.page = "lobby";
   fillMyTables(resume.querySelector("ul"));
   fillOpenTables(watch.querySelector("ul"));
+}
+
+async function ratingsPage(game, players) {
+  closeTable();
+  if (!games) games = await api("GET", "/games");
+  root.dataset.page = "ratings";
+  await leaderboardPage(root, game, players, games.games.map((g) => g.name), gameTitle, seatKindLabel);
+}
+
+async function accountPage(id) {
+  closeTable();
+  if (!games) games = await api("GET", "/games");
+  root.dataset.page = "profile";
+  await profilePage(root, id, gameTitle);
 }
 
 function gameTitle(name) {
@@ -287,6 +308,7 @@ async function fillOpenTables(list) {
         h("span", { class: "muted" }, t("{n} player, move {moves}", { n: tb.seats.length, moves: tb.moves ?? 0 })),
         tb.seats.some((x) => x.name) ? [" ", h("span", { class: "people" }, "(", tb.seats.filter((x) => x.name).map((x) => x.name).join(", "), ")")] : null,
         tb.seed_chosen ? [" ", h("span", { class: "muted seed-chosen" }, t("seed chosen by the table's creator"))] : null,
+        tb.rated ? [" ", h("span", { class: "muted rated" }, t("rated game"))] : null,
         open.map((x) => [" ", h("a", { href: `#/table/${tb.id}/join/${x.seat}` }, t("take seat {n}", { n: x.seat + 1 }))])));
     }
   } catch (err) {
@@ -306,7 +328,7 @@ async function createTable(game, error) {
       const value = lobbyChoice.options[o.name];
       if (o.name !== "players" && value !== undefined && value !== o.default) options[o.name] = value;
     }
-    const body = { game: game.name, options, seats };
+    const body = { game: game.name, options, seats, rated: Boolean(lobbyChoice.rated) };
     if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) {
       // Only seeds a JavaScript number holds exactly (the server refuses larger ones too).
       const seed = Number(lobbyChoice.seed);
@@ -425,6 +447,8 @@ async function openTable(id) {
     return;
   }
   if (!games) games = await api("GET", "/games");
+  await loadAccount();
+  await accountSeats(id, summary.game);
   await setLanguage(currentLanguage(), summary.game);
   current = new TableView(id, summary);
   await current.start();
@@ -691,7 +715,11 @@ class TableView {
     this.busy = false;
     this.hint = null;
     const myTurn = acting !== null;
-    if (myTurn && !this.wasMyTurn) { beep(); announce(`${liveRegion.textContent} ${t("Your turn")}`.trim()); }
+    if (myTurn && !this.wasMyTurn) {
+      beep();
+      announce(`${liveRegion.textContent} ${t("Your turn")}`.trim());
+      notifyTurn(`${gameTitle(this.game)} #${this.id}`);
+    }
     this.wasMyTurn = myTurn;
     this.render();
     // The others' moves since this seat's last turn, on the board (once, by themselves).
@@ -1134,7 +1162,8 @@ class TableView {
         held ? [" ", h("span", { class: "muted" }, `(${t("you")})`)] : null,
         away ? [" ", h("span", { class: "away" }, t("away"))] : null),
       h("div", { class: "seat-more" },
-        h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null));
+        h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null,
+        held && !this.msg.finished ? seatNotifyForm(this.id, seat.seat, this.tokens[seat.seat]) : null));
       return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null }, details);
     })));
   }
