@@ -182,3 +182,45 @@ def test_training_is_deterministic_given_its_seed(tmp_path: Path) -> None:
     check = cards[0]["check_loss_by_epoch"]
     assert len(check) == 2 and cards[0]["positions"]["check"] > 0
     assert cards[0]["epoch_kept"] == check.index(min(check)) + 1
+
+
+@pytest.mark.parametrize("name", ["red-cathedral", "praga"])
+def test_self_play_targets_are_the_encoded_seats_own(name: str) -> None:
+    """Each kept position is the mover's observation (as its view encodes it), the
+    bot's move, and the final ranks seen from that seat: the value target's first entry
+    is the result of the seat whose observation it is (a wrong seat or sign here would
+    teach the value the opposite of the game). Checked against the same games replayed
+    without the vector environment."""
+    from tools.train import hand_margin, self_play
+
+    game = GAMES[name]
+    seed, games = 4700, 2
+    data = self_play(name, 2, seed, games, "greedy", 0.0, games)
+    encoder = make_encoder(name, 2)
+    from meeplehall.ai.evaluator import resolve
+
+    evaluator = resolve(None, game)
+    for number in range(games):
+        state = game.initial_state({"players": 2}, seed + number)
+        bots = [make_bot("greedy", (seed + number) * 16 + s) for s in range(2)]
+        rows: list[tuple[Any, int, int, float]] = []
+        while (seat := game.current_player(state)) is not None:
+            legal = game.legal_actions(state)
+            if len(legal) > 1:
+                view = game.player_view(state, seat)
+                action = bots[seat].choose(game, view, legal)
+                rows.append((encoder.encode(view, seat), encoder.action_index(action), seat,
+                             hand_margin(evaluator, state, seat)))
+            else:
+                action = legal[0]
+            game.apply_unchecked(state, action)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        result = [2.0 - outcome.rank_of(s) for s in range(2)]  # 1 the winner, 0 the last
+        mine = np.flatnonzero(data["game"] == number)
+        assert len(mine) == len(rows) > 10
+        for k, (obs, action, seat, margin) in zip(mine, rows, strict=True):
+            assert np.array_equal(data["obs"][k], obs)
+            assert data["action"][k] == action
+            assert data["value"][k].tolist() == [result[seat], result[1 - seat]]
+            assert data["margin"][k] == pytest.approx(margin, abs=1e-5)
