@@ -125,6 +125,33 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
             "decisions": decisions}
 
 
+def write_data(path: Path, data: dict[str, Any], made_by: dict[str, Any]) -> None:
+    """Keep the self-play arrays in ``path`` with the arguments that made them."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "wb") as f:
+        np.savez(f, made_by=np.frombuffer(json.dumps(made_by).encode(), np.uint8),
+                 **{k: np.asarray(v) for k, v in data.items()})
+
+
+def read_data(path: Path, made_by: dict[str, Any]) -> dict[str, Any] | None:
+    """The self-play arrays kept in ``path`` if they were made by ``made_by`` (None where
+    there are none, or they were made by other arguments)."""
+    import numpy as np
+
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as kept:
+        arrays = {k: kept[k] for k in kept.files}
+    if json.loads(bytes(arrays.pop("made_by")).decode()) != made_by:
+        print(f"{path} holds other games: playing them again", file=sys.stderr)
+        return None
+    arrays["decisions"] = int(arrays["decisions"])
+    print(f"self-play data read from {path}", file=sys.stderr)
+    return arrays
+
+
 def calibration(chance: Any, outcome: Any, bins: int = 10) -> dict[str, Any]:
     """Expected calibration error of predicted win chances, and the bins' rows
     (mean prediction, observed rate, count)."""
@@ -295,6 +322,21 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
     return model, figures
 
 
+def recorded(argv: list[str]) -> list[str]:
+    """The arguments a model card records: all but where files go (``--out``,
+    ``--data``), which change nothing in the model."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--out", "--data"):
+            skip = True
+        elif a and not a.startswith(("--out=", "--data=")):
+            out.append(a)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meeplehall train", description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=["praga", "red-cathedral"])
@@ -314,6 +356,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="share of the games held out")
     parser.add_argument("--generation", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODELS, help="where to write the model")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="a file that keeps the self-play data: read where it holds the "
+                             "games these arguments ask for, else played and written there "
+                             "(a refit with other fitting arguments replays nothing)")
     args = parser.parse_args(argv)
     if args.players < 1:
         parser.error("--players must be at least 1")
@@ -336,8 +382,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     hidden = [int(h) for h in args.hidden.split(",")]
     t0 = time.perf_counter()
-    data = self_play(args.game, args.players, args.seed, args.games, args.bot, args.epsilon,
-                     args.envs, args.keep)
+    made_by = {"game": args.game, "players": args.players, "seed": args.seed,
+               "games": args.games, "bot": args.bot, "epsilon": args.epsilon,
+               "envs": args.envs, "keep": args.keep,
+               "encoder": identity(args.game, args.players)["encoder"]}
+    data = read_data(args.data, made_by) if args.data is not None else None
+    played = None  # seconds of self-play (None: the data was read from ``--data``)
+    if data is None:
+        data = self_play(args.game, args.players, args.seed, args.games, args.bot,
+                         args.epsilon, args.envs, args.keep)
+        played = time.perf_counter() - t0
+        if args.data is not None:
+            write_data(args.data, data, made_by)
     data["actions"] = make_encoder(args.game, args.players).num_actions
     t1 = time.perf_counter()
     print(f"self-play: {args.games} games, {len(data['action'])} positions, "
@@ -346,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     t2 = time.perf_counter()
     name = model_name(args.game, args.players)
     command = "meeplehall train " + shlex.join(
-        [a for a in (argv if argv is not None else sys.argv[1:]) if a])
+        recorded(argv if argv is not None else sys.argv[1:]))
     card: dict[str, Any] = {
         "model": name, "generation": args.generation, "identity": identity(args.game,
                                                                            args.players),
@@ -360,7 +416,8 @@ def main(argv: list[str] | None = None) -> int:
                           f"later ones from the vector environment's generator seeded "
                           f"with {args.seed}"},
         "command": command, "torch": torch.__version__,
-        "seconds": {"self_play": round(t1 - t0), "fit": round(t2 - t1)},
+        "seconds": {"self_play": None if played is None else round(played),
+                    "fit": round(t2 - t1)},
         **figures,
     }
     model.meta = {"identity": card["identity"], "generation": args.generation}

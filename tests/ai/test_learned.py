@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -147,16 +150,61 @@ def test_learned_kinds_are_made_and_checked() -> None:
         make_bot("learned@x")
 
 
+SHIPPED = sorted(MODELS.glob("*.npz"))
+
+
 def test_shipped_models_agree_with_their_cards() -> None:
-    """Every shipped weights file has its card, made for the same identity, with the
-    figures the model card section of docs/ai.md shows."""
-    for path in sorted(MODELS.glob("*.npz")):
+    """Every shipped weights file has its card, made for the same identity as this
+    program's, and it rated held-out positions better than a constant guess and than the
+    hand-written evaluation's logistic (a model that does not is not shipped)."""
+    assert SHIPPED, "no model is shipped"
+    for path in SHIPPED:
         card = json.loads(path.with_suffix(".json").read_text())
         model = read_model(path)
         assert model.meta["identity"] == card["identity"]
+        ident = card["identity"]
+        assert ident == identity(ident["game"], ident["players"])
         assert card["command"].startswith("meeplehall train ")
+        assert "--out" not in card["command"] and "--data" not in card["command"]
+        held = card["held_out"]
         for key in ("policy_cross_entropy", "value_bce", "calibration"):
-            assert key in card["held_out"]
+            assert key in held
+        assert held["value_brier"] < held["value_brier_constant"]
+        assert held["value_brier"] < held["value_brier_hand"]
+        assert path.stat().st_size < 4 << 20
+
+
+def test_shipped_models_load_with_numpy_only() -> None:
+    """The bots' import of a shipped model needs numpy, not PyTorch."""
+    code = ("import sys; from meeplehall.ai.learned import load_model; "
+            f"names = {[p.stem for p in SHIPPED]!r}; "
+            "models = [load_model(n.rsplit('-', 1)[0], int(n.rsplit('-', 1)[1][:-1])) "
+            "for n in names]; "
+            "assert all(m is not None for m in models), models; "
+            "assert 'torch' not in sys.modules; print(len(models))")
+    src = Path(__file__).parents[2] / "src"
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(src)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(len(SHIPPED))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_the_shipped_models_play_deterministically_given_a_seed(path: Path) -> None:
+    """``learned@N`` with the shipped model: the leaves rated by it, and the same seed,
+    view and legal actions give the same move."""
+    name = path.stem.rsplit("-", 1)[0]
+    game = GAMES[name]
+    state = _advance(game, 2, seed=11, moves=30)
+    seat = game.current_player(state)
+    view, legal = game.player_view(state, seat), game.legal_actions(state)
+    choices = []
+    for _ in range(2):
+        bot = make_bot("learned@64", 9)
+        assert isinstance(bot, LearnedSearchBot)
+        choices.append(bot.choose(game, view, legal))
+        assert bot.last_value == "learned" and bot.last_iterations == 64
+    assert choices[0] == choices[1] and choices[0] in legal
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None,
@@ -224,3 +272,21 @@ def test_self_play_targets_are_the_encoded_seats_own(name: str) -> None:
             assert data["action"][k] == action
             assert data["value"][k].tolist() == [result[seat], result[1 - seat]]
             assert data["margin"][k] == pytest.approx(margin, abs=1e-5)
+
+
+def test_kept_self_play_data_is_read_only_for_the_games_it_holds(tmp_path: Path) -> None:
+    """``--data`` keeps the self-play arrays with the arguments that made them; other
+    arguments play the games again. The card's command leaves out where files go."""
+    from tools.train import read_data, recorded, write_data
+
+    path = tmp_path / "data.npz"
+    data = {"obs": np.ones((3, 4), np.float32), "action": np.arange(3), "decisions": 9}
+    made_by = {"game": "praga", "seed": 1, "games": 3}
+    write_data(path, data, made_by)
+    back = read_data(path, made_by)
+    assert back is not None and back["decisions"] == 9
+    assert np.array_equal(back["obs"], data["obs"])
+    assert read_data(path, {**made_by, "seed": 2}) is None
+    assert read_data(tmp_path / "none.npz", made_by) is None
+    assert recorded(["praga", "--out", "x", "--seed", "3", "--data=y", "--data", "z"]) == \
+        ["praga", "--seed", "3"]
