@@ -130,9 +130,10 @@ def write_data(path: Path, data: dict[str, Any], made_by: dict[str, Any]) -> Non
     import numpy as np
 
     path.parent.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {k: np.asarray(v) for k, v in data.items()}
+    arrays["made_by"] = np.frombuffer(json.dumps(made_by).encode(), np.uint8)
     with open(path, "wb") as f:
-        np.savez(f, made_by=np.frombuffer(json.dumps(made_by).encode(), np.uint8),
-                 **{k: np.asarray(v) for k, v in data.items()})
+        np.savez(f, **arrays)
 
 
 def read_data(path: Path, made_by: dict[str, Any]) -> dict[str, Any] | None:
