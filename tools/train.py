@@ -5,19 +5,27 @@
 1. **Self-play data** through the vector environment (``rl/vector.py``): ``--games``
    games of ``--bot`` (generation 0: the existing bots, ``greedy`` by default) against
    itself, ``--envs`` games stepped together, game ``i`` from seed ``S + i``. At every
-   decision with more than one legal action the mover's observation is kept with the
-   bot's chosen action (the policy target); with probability ``--epsilon`` a uniformly
-   random legal action is played instead (the target stays the bot's choice), so that
-   the positions vary. The value target of a position is each seat's final rank, scaled
-   to [0, 1] (``rank`` rewards), observer first.
+   decision with more than one legal action, with probability ``--keep``, the mover's
+   observation is kept with the bot's chosen action (the policy target); with
+   probability ``--epsilon`` a uniformly random legal action is played instead (the
+   target stays the bot's choice), so that the positions vary. The value target of a
+   position is each seat's final rank, scaled to [0, 1] (``rank`` rewards), observer
+   first. Every position of a game shares that game's result, so the value learns from
+   as many results as there are games: kept whole, a few hundred games of a few hundred
+   positions each let the network recognise each training game and learn its result
+   (held-out Brier worse than a constant guess); a tenth of the positions of ten times
+   the games does not.
 2. **Fitting** with PyTorch (the optional extra ``[train]``): the games are split by
    game into training and held-out sets (``--holdout``), an MLP (``--hidden``) is fitted
    with Adam for ``--epochs`` epochs, minimising the policy's cross-entropy plus the
-   value's binary cross-entropy. Deterministic given the seed: ``torch.manual_seed``,
-   deterministic algorithms, one thread.
+   value's binary cross-entropy; the epoch kept is the one whose value rates the check
+   games (the last tenth of the training games) best. Deterministic given the seed:
+   ``torch.manual_seed``, deterministic algorithms, one thread.
 3. **Output**: the weights (``<game>-<players>p.npz``, numpy arrays, read by
    ``meeplehall.ai.learned``) and the model card (``.json``: the identity the weights
-   were made for, data seeds, command, held-out losses and calibration) in ``--out``.
+   were made for, data seeds, command, held-out losses and calibration, and the Brier
+   scores to beat: a constant guess, the mean result of the training positions, and a
+   logistic of the hand-written evaluation's margin fitted on them) in ``--out``.
 """
 
 from __future__ import annotations
@@ -33,14 +41,28 @@ from typing import Any
 from meeplehall.ai.learned import MODELS, LearnedModel, identity, model_name
 
 
+def hand_margin(evaluator: Any, state: Any, seat: int) -> float:
+    """The hand-written evaluation's margin of ``seat`` (its evaluation less the best
+    other side's, an automaton included) in units of the search's logistic ``scale``."""
+    evals = evaluator.evaluate_all(state)
+    others = [e for side, e in enumerate(evals) if side != seat]
+    return float((evals[seat] - max(others) if others else evals[seat]) / evaluator.scale)
+
+
 def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon: float,
-              envs: int) -> dict[str, Any]:
+              envs: int, keep: float = 1.0) -> dict[str, Any]:
     """``games`` games of ``bot`` through the vector environment; the arrays of the
-    positions (``obs``, ``action``, ``value``, ``game``) and the decisions played."""
+    positions (``obs``, ``action``, ``value``, ``game``, and ``margin``: the hand-written
+    evaluation's margin of the mover, the baseline the value must beat) and the
+    decisions played. Each decision is kept with probability ``keep``: a game's
+    positions share one outcome, so many games with a few positions each teach the value
+    more than a few games with all of theirs."""
     import numpy as np
 
     from meeplehall.ai import make_bot
+    from meeplehall.ai.evaluator import resolve
     from meeplehall.core.rng import Rng
+    from meeplehall.games import GAMES
     from meeplehall.rl.vector import MeeplehallVectorEnv
 
     envs = max(1, min(envs, games))
@@ -51,8 +73,11 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
     number = list(range(envs))
     started = envs
     bots = [[make_bot(bot, (seed + i) * 16 + s) for s in range(players)] for i in range(envs)]
-    kept: list[list[tuple[Any, int, int]]] = [[] for _ in range(envs)]
+    kept: list[list[tuple[Any, int, int, float]]] = [[] for _ in range(envs)]
+    engine = GAMES[game]
+    evaluator = resolve(None, engine)
     obs: list[Any] = []
+    margins: list[float] = []
     actions: list[int] = []
     values: list[Any] = []
     game_of: list[int] = []
@@ -72,15 +97,17 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
             if epsilon > 0 and rng.randbelow(1 << 30) < epsilon * (1 << 30):
                 action = legal[rng.randbelow(len(legal))]
             chosen[i] = encoder.action_index(action)
-            if number[i] < games:
-                kept[i].append((batch["observation"][i].copy(), target, seat))
+            if number[i] < games and (keep >= 1 or rng.randbelow(1 << 30) < keep * (1 << 30)):
+                margin = hand_margin(evaluator, table.state, seat)
+                kept[i].append((batch["observation"][i].copy(), target, seat, margin))
         batch, _, terminated, _, infos = env.step(chosen)
         decisions += envs
         for i in np.flatnonzero(terminated).tolist():
             rank = (infos["rewards"][i] + 1.0) / 2.0
             if number[i] < games:
-                for o, target, seat in kept[i]:
+                for o, target, seat, margin in kept[i]:
                     obs.append(o)
+                    margins.append(margin)
                     actions.append(target)
                     values.append(np.roll(rank, -seat))
                     game_of.append(number[i])
@@ -94,7 +121,36 @@ def self_play(game: str, players: int, seed: int, games: int, bot: str, epsilon:
     env.close()
     return {"obs": np.stack(obs).astype(np.float32), "action": np.array(actions, np.int64),
             "value": np.stack(values).astype(np.float32), "game": np.array(game_of),
+            "margin": np.array(margins, np.float32),
             "decisions": decisions}
+
+
+def write_data(path: Path, data: dict[str, Any], made_by: dict[str, Any]) -> None:
+    """Keep the self-play arrays in ``path`` with the arguments that made them."""
+    import numpy as np
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    arrays: dict[str, Any] = {k: np.asarray(v) for k, v in data.items()}
+    arrays["made_by"] = np.frombuffer(json.dumps(made_by).encode(), np.uint8)
+    with open(path, "wb") as f:
+        np.savez(f, **arrays)
+
+
+def read_data(path: Path, made_by: dict[str, Any]) -> dict[str, Any] | None:
+    """The self-play arrays kept in ``path`` if they were made by ``made_by`` (None where
+    there are none, or they were made by other arguments)."""
+    import numpy as np
+
+    if not path.exists():
+        return None
+    with np.load(path, allow_pickle=False) as kept:
+        arrays = {k: kept[k] for k in kept.files}
+    if json.loads(bytes(arrays.pop("made_by")).decode()) != made_by:
+        print(f"{path} holds other games: playing them again", file=sys.stderr)
+        return None
+    arrays["decisions"] = int(arrays["decisions"])
+    print(f"self-play data read from {path}", file=sys.stderr)
+    return arrays
 
 
 def calibration(chance: Any, outcome: Any, bins: int = 10) -> dict[str, Any]:
@@ -115,9 +171,58 @@ def calibration(chance: Any, outcome: Any, bins: int = 10) -> dict[str, Any]:
     return {"ece": round(error, 4), "bins": rows}
 
 
+HAND_CLIP = 10.0
+"""The hand-written margin (in units of the search's ``scale``) is clipped to this before
+its logistic is fitted: a few positions rate far outside it, and unclipped they flatten
+the fit."""
+
+
+def logistic(x: Any, y: Any, iterations: int = 30, l2: float = 1e-3) -> Any:
+    """Weights of a logistic regression of ``y`` on the columns of ``x`` (Newton's
+    method, a small L2 penalty so that a separable column stays finite)."""
+    import numpy as np
+
+    w = np.zeros(x.shape[1])
+    for _ in range(iterations):
+        p = 1.0 / (1.0 + np.exp(-np.clip(x @ w, -30, 30)))
+        grad = x.T @ (p - y) + l2 * w
+        hess = (x * (p * (1 - p))[:, None]).T @ x + l2 * np.eye(len(w))
+        step = np.linalg.solve(hess, grad)
+        w -= step
+        if np.abs(step).max() < 1e-9:
+            break
+    return w
+
+
+def baselines(data: dict[str, Any], train: Any, test: Any) -> dict[str, Any]:
+    """The held-out Brier scores the value must beat: a constant guess (the mean result
+    of the training positions) and a logistic of the hand-written evaluation's margin
+    fitted on the training positions."""
+    import numpy as np
+
+    y = data["value"][:, 0].astype(np.float64)
+    constant = float(y[train].mean())
+    out: dict[str, Any] = {
+        "value_brier_constant": round(float(((constant - y[test]) ** 2).mean()), 4),
+        "constant": round(constant, 4)}
+    if "margin" in data:
+        m = np.clip(data["margin"].astype(np.float64), -HAND_CLIP, HAND_CLIP)
+        x = np.stack([np.ones_like(m), m], 1)
+        w = logistic(x[train], y[train])
+        p = 1.0 / (1.0 + np.exp(-np.clip(x[test] @ w, -30, 30)))
+        out["value_brier_hand"] = round(float(((p - y[test]) ** 2).mean()), 4)
+        out["hand_logistic"] = [round(float(c), 4) for c in w]
+    return out
+
+
 def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout: float,
         batch_size: int = 256, lr: float = 1e-3) -> tuple[LearnedModel, dict[str, Any]]:
-    """Fit the MLP on the data's training games; the model and its held-out figures."""
+    """Fit the MLP on the data's training games; the model and its held-out figures.
+
+    The epoch kept is the one whose value rates the check games best (their value
+    cross-entropy): the value is what the search's leaves are rated by, and it is the
+    head that overfits (a game's positions share one result, which a wide network
+    learns to recognise by game), long before the policy stops improving."""
     import numpy as np
     import torch
 
@@ -154,6 +259,7 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
     gen = torch.Generator().manual_seed(seed)
     history = []
     checked: list[float] = []
+    checked_policy: list[float] = []
     best: tuple[float, int, list[Any]] | None = None
     modules = (body, phead, vhead)
     for epoch in range(epochs):
@@ -171,14 +277,15 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
         history.append(round(total / max(1, len(order)), 4))
         with torch.no_grad():
             hc = body(x[idx_check])
-            score = float(ce(phead(hc), a[idx_check]) + bce(vhead(hc), v[idx_check])) \
-                if len(idx_check) else -float(epoch)
+            score = float(bce(vhead(hc), v[idx_check])) if len(idx_check) else -float(epoch)
+            checked_policy.append(round(float(ce(phead(hc), a[idx_check])), 4)
+                                  if len(idx_check) else 0.0)
         checked.append(round(score, 4))
         if best is None or score < best[0]:
             best = (score, epoch, [{k: t.clone() for k, t in m.state_dict().items()}
                                    for m in modules])
-        print(f"epoch {epoch + 1}/{epochs} train loss {history[-1]} check loss {checked[-1]}",
-              file=sys.stderr)
+        print(f"epoch {epoch + 1}/{epochs} train loss {history[-1]} check value loss "
+              f"{checked[-1]} check policy loss {checked_policy[-1]}", file=sys.stderr)
     if best is not None:
         for m, state in zip(modules, best[2], strict=True):
             m.load_state_dict(state)
@@ -196,13 +303,13 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
         "games": {"train": int((games < cut).sum()), "held_out": int((games >= cut).sum())},
         "train_loss_by_epoch": history,
         "check_loss_by_epoch": checked,
+        "check_policy_by_epoch": checked_policy,
         "epoch_kept": (best[1] + 1) if best is not None else 0,
         "held_out": {"policy_cross_entropy": round(policy_ce, 4),
                      "policy_top1": round(top1, 4),
                      "value_bce": round(value_bce, 4),
                      "value_brier": round(float(((chance - outcome) ** 2).mean()), 4),
-                     "value_brier_constant": round(float(((outcome.mean() - outcome) ** 2)
-                                                         .mean()), 4),
+                     **baselines(data, data["game"] < cut, test),
                      "calibration": calibration(chance, outcome)},
     }
     linears = [m for m in body if isinstance(m, torch.nn.Linear)]
@@ -216,6 +323,21 @@ def fit(data: dict[str, Any], seed: int, hidden: list[int], epochs: int, holdout
     return model, figures
 
 
+def recorded(argv: list[str]) -> list[str]:
+    """The arguments a model card records: all but where files go (``--out``,
+    ``--data``), which change nothing in the model."""
+    out: list[str] = []
+    skip = False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a in ("--out", "--data"):
+            skip = True
+        elif a and not a.startswith(("--out=", "--data=")):
+            out.append(a)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="meeplehall train", description=__doc__.split("\n")[0])
     parser.add_argument("game", choices=["praga", "red-cathedral"])
@@ -226,17 +348,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epsilon", type=float, default=0.1,
                         help="chance of a random move in the self-play games")
     parser.add_argument("--envs", type=int, default=16, help="games stepped together")
+    parser.add_argument("--keep", type=float, default=0.1,
+                        help="share of the decisions kept as positions (a game's positions "
+                             "share one result: more games teach the value more)")
     parser.add_argument("--hidden", default="128,128", help="hidden layer widths")
     parser.add_argument("--epochs", type=int, default=6)
     parser.add_argument("--holdout", type=float, default=0.1,
                         help="share of the games held out")
     parser.add_argument("--generation", type=int, default=0)
     parser.add_argument("--out", type=Path, default=MODELS, help="where to write the model")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="a file that keeps the self-play data: read where it holds the "
+                             "games these arguments ask for, else played and written there "
+                             "(a refit with other fitting arguments replays nothing)")
     args = parser.parse_args(argv)
     if args.players < 1:
         parser.error("--players must be at least 1")
     if not 0 < args.holdout < 1:
         parser.error("--holdout must be between 0 and 1")
+    if not 0 < args.keep <= 1:
+        parser.error("--keep must be above 0 and at most 1")
     if args.games < 2:
         parser.error("--games must be at least 2")
     try:
@@ -252,8 +383,18 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(exc))
     hidden = [int(h) for h in args.hidden.split(",")]
     t0 = time.perf_counter()
-    data = self_play(args.game, args.players, args.seed, args.games, args.bot, args.epsilon,
-                     args.envs)
+    made_by = {"game": args.game, "players": args.players, "seed": args.seed,
+               "games": args.games, "bot": args.bot, "epsilon": args.epsilon,
+               "envs": args.envs, "keep": args.keep,
+               "encoder": identity(args.game, args.players)["encoder"]}
+    data = read_data(args.data, made_by) if args.data is not None else None
+    played = None  # seconds of self-play (None: the data was read from ``--data``)
+    if data is None:
+        data = self_play(args.game, args.players, args.seed, args.games, args.bot,
+                         args.epsilon, args.envs, args.keep)
+        played = time.perf_counter() - t0
+        if args.data is not None:
+            write_data(args.data, data, made_by)
     data["actions"] = make_encoder(args.game, args.players).num_actions
     t1 = time.perf_counter()
     print(f"self-play: {args.games} games, {len(data['action'])} positions, "
@@ -262,20 +403,22 @@ def main(argv: list[str] | None = None) -> int:
     t2 = time.perf_counter()
     name = model_name(args.game, args.players)
     command = "meeplehall train " + shlex.join(
-        [a for a in (argv if argv is not None else sys.argv[1:]) if a])
+        recorded(argv if argv is not None else sys.argv[1:]))
     card: dict[str, Any] = {
         "model": name, "generation": args.generation, "identity": identity(args.game,
                                                                            args.players),
         "architecture": {"input": int(data["obs"].shape[1]), "hidden": hidden,
                          "policy": int(data["actions"]), "value": args.players},
-        "data": {"bot": args.bot, "epsilon": args.epsilon, "games": args.games,
+        "data": {"bot": args.bot, "epsilon": args.epsilon, "keep": args.keep,
+                 "games": args.games, "positions": len(data["action"]),
                  "seed": args.seed,
                  "seeds": f"the first {min(args.envs, args.games)} games from seeds "
                           f"{args.seed}..{args.seed + min(args.envs, args.games) - 1}, the "
                           f"later ones from the vector environment's generator seeded "
                           f"with {args.seed}"},
         "command": command, "torch": torch.__version__,
-        "seconds": {"self_play": round(t1 - t0), "fit": round(t2 - t1)},
+        "seconds": {"self_play": None if played is None else round(played),
+                    "fit": round(t2 - t1)},
         **figures,
     }
     model.meta = {"identity": card["identity"], "generation": args.generation}

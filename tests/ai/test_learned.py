@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import os
+import subprocess
+import sys
 import warnings
 from pathlib import Path
 from typing import Any
@@ -147,16 +150,62 @@ def test_learned_kinds_are_made_and_checked() -> None:
         make_bot("learned@x")
 
 
+SHIPPED = sorted(MODELS.glob("*.npz"))
+
+
 def test_shipped_models_agree_with_their_cards() -> None:
-    """Every shipped weights file has its card, made for the same identity, with the
-    figures the model card section of docs/ai.md shows."""
-    for path in sorted(MODELS.glob("*.npz")):
+    """Every shipped weights file has its card, made for the same identity as this
+    program's, and it rated held-out positions better than a constant guess (a model
+    that does not is not shipped); the card also gives the hand-written evaluation's
+    logistic on the same positions."""
+    assert SHIPPED, "no model is shipped"
+    for path in SHIPPED:
         card = json.loads(path.with_suffix(".json").read_text())
         model = read_model(path)
         assert model.meta["identity"] == card["identity"]
+        ident = card["identity"]
+        assert ident == identity(ident["game"], ident["players"])
         assert card["command"].startswith("meeplehall train ")
+        assert "--out" not in card["command"] and "--data" not in card["command"]
+        held = card["held_out"]
         for key in ("policy_cross_entropy", "value_bce", "calibration"):
-            assert key in card["held_out"]
+            assert key in held
+        assert held["value_brier"] < held["value_brier_constant"]
+        assert 0 < held["value_brier_hand"] < 1
+        assert path.stat().st_size < 4 << 20
+
+
+def test_shipped_models_load_with_numpy_only() -> None:
+    """The bots' import of a shipped model needs numpy, not PyTorch."""
+    code = ("import sys; from meeplehall.ai.learned import load_model; "
+            f"names = {[p.stem for p in SHIPPED]!r}; "
+            "models = [load_model(n.rsplit('-', 1)[0], int(n.rsplit('-', 1)[1][:-1])) "
+            "for n in names]; "
+            "assert all(m is not None for m in models), models; "
+            "assert 'torch' not in sys.modules; print(len(models))")
+    src = Path(__file__).parents[2] / "src"
+    done = subprocess.run([sys.executable, "-W", "error", "-c", code], capture_output=True,
+                          text=True, env={**os.environ, "PYTHONPATH": str(src)}, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == str(len(SHIPPED))
+
+
+@pytest.mark.parametrize("path", SHIPPED, ids=[p.stem for p in SHIPPED])
+def test_the_shipped_models_play_deterministically_given_a_seed(path: Path) -> None:
+    """``learned@N`` with the shipped model: the leaves rated by it, and the same seed,
+    view and legal actions give the same move."""
+    name = path.stem.rsplit("-", 1)[0]
+    game = GAMES[name]
+    state = _advance(game, 2, seed=11, moves=30)
+    seat = game.current_player(state)
+    view, legal = game.player_view(state, seat), game.legal_actions(state)
+    choices = []
+    for _ in range(2):
+        bot = make_bot("learned@64", 9)
+        assert isinstance(bot, LearnedSearchBot)
+        choices.append(bot.choose(game, view, legal))
+        assert bot.last_value == "learned" and bot.last_iterations == 64
+    assert choices[0] == choices[1] and choices[0] in legal
 
 
 @pytest.mark.skipif(importlib.util.find_spec("torch") is None,
@@ -182,3 +231,63 @@ def test_training_is_deterministic_given_its_seed(tmp_path: Path) -> None:
     check = cards[0]["check_loss_by_epoch"]
     assert len(check) == 2 and cards[0]["positions"]["check"] > 0
     assert cards[0]["epoch_kept"] == check.index(min(check)) + 1
+
+
+@pytest.mark.parametrize("name", ["red-cathedral", "praga"])
+def test_self_play_targets_are_the_encoded_seats_own(name: str) -> None:
+    """Each kept position is the mover's observation (as its view encodes it), the
+    bot's move, and the final ranks seen from that seat: the value target's first entry
+    is the result of the seat whose observation it is (a wrong seat or sign here would
+    teach the value the opposite of the game). Checked against the same games replayed
+    without the vector environment."""
+    from tools.train import hand_margin, self_play
+
+    game = GAMES[name]
+    seed, games = 4700, 2
+    data = self_play(name, 2, seed, games, "greedy", 0.0, games)
+    encoder = make_encoder(name, 2)
+    from meeplehall.ai.evaluator import resolve
+
+    evaluator = resolve(None, game)
+    for number in range(games):
+        state = game.initial_state({"players": 2}, seed + number)
+        bots = [make_bot("greedy", (seed + number) * 16 + s) for s in range(2)]
+        rows: list[tuple[Any, int, int, float]] = []
+        while (seat := game.current_player(state)) is not None:
+            legal = game.legal_actions(state)
+            if len(legal) > 1:
+                view = game.player_view(state, seat)
+                action = bots[seat].choose(game, view, legal)
+                rows.append((encoder.encode(view, seat), encoder.action_index(action), seat,
+                             hand_margin(evaluator, state, seat)))
+            else:
+                action = legal[0]
+            game.apply_unchecked(state, action)
+        outcome = game.outcome(state)
+        assert outcome is not None
+        result = [2.0 - outcome.rank_of(s) for s in range(2)]  # 1 the winner, 0 the last
+        mine = np.flatnonzero(data["game"] == number)
+        assert len(mine) == len(rows) > 10
+        for k, (obs, action, seat, margin) in zip(mine, rows, strict=True):
+            assert np.array_equal(data["obs"][k], obs)
+            assert data["action"][k] == action
+            assert data["value"][k].tolist() == [result[seat], result[1 - seat]]
+            assert data["margin"][k] == pytest.approx(margin, abs=1e-5)
+
+
+def test_kept_self_play_data_is_read_only_for_the_games_it_holds(tmp_path: Path) -> None:
+    """``--data`` keeps the self-play arrays with the arguments that made them; other
+    arguments play the games again. The card's command leaves out where files go."""
+    from tools.train import read_data, recorded, write_data
+
+    path = tmp_path / "data.npz"
+    data = {"obs": np.ones((3, 4), np.float32), "action": np.arange(3), "decisions": 9}
+    made_by = {"game": "praga", "seed": 1, "games": 3}
+    write_data(path, data, made_by)
+    back = read_data(path, made_by)
+    assert back is not None and back["decisions"] == 9
+    assert np.array_equal(back["obs"], data["obs"])
+    assert read_data(path, {**made_by, "seed": 2}) is None
+    assert read_data(tmp_path / "none.npz", made_by) is None
+    assert recorded(["praga", "--out", "x", "--seed", "3", "--data=y", "--data", "z"]) == \
+        ["praga", "--seed", "3"]

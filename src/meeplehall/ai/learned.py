@@ -174,9 +174,9 @@ def read_model(path: Path, wanted: dict[str, Any] | None = None) -> LearnedModel
 
 @cache
 def load_model(game: str, players: int, directory: Path = MODELS) -> LearnedModel | None:
-    """The shipped model of ``game`` at ``players`` seats, or None (with a warning saying
-    why) where there is none, it is switched off by its card (``"default": false``), it
-    was made for another rules version or encoder, or numpy is missing."""
+    """The shipped model of ``game`` at ``players`` seats, or None where there is none,
+    or (with a warning saying why) where it was made for another rules version or
+    encoder, or numpy is missing."""
     path = directory / f"{model_name(game, players)}.npz"
     if not path.exists():
         return None
