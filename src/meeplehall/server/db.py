@@ -1,8 +1,10 @@
 """Storage: the SQLAlchemy models, engine set-up and the schema check.
 
-Three tables hold everything: ``game_tables`` (a ``GameRecord`` header per table),
+Three tables hold the games: ``game_tables`` (a ``GameRecord`` header per table,
+with its hashed host token, turn deadline and stand-in level),
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
-history; a fourth, ``bot_leases``, says which server process drives a table's bots.
+history; ``bot_leases`` says which server process drives a table's bots, and
+``chat_messages`` holds the tables' chat.
 ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
 two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
 and marks the moves it takes back as undone; nothing is ever deleted.
@@ -32,6 +34,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     func,
     inspect,
     text,
@@ -78,6 +81,13 @@ class TableRow(Base):
     source: Mapped[str] = mapped_column(String(16), default="new")  # "new" | "chosen" | "import"
     finished: Mapped[bool] = mapped_column(Boolean, default=False, index=True)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # The host's token, hashed (NULL: a table opened before hosts, without host controls).
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Turn deadline in seconds (NULL: none) and the bot level that stands in past it.
+    deadline_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stand_in: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=false())
 
 
 class SeatRow(Base):
@@ -93,6 +103,18 @@ class SeatRow(Base):
     joined_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
     # The name its player gave (public; NULL: none); see meeplehall.server.names.
     name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
+    # A one-time recovery secret, hashed (meeplehall.server.seat_control).
+    recovery_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # A bot level playing this human seat: handed over by the host ("host") or standing
+    # in past the turn deadline ("deadline"); NULL: the seat plays itself.
+    played_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    played_why: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # The seat's current turn deadline (server clock, UTC; NULL: not its turn or no
+    # deadline) and whether its reminder went out (meeplehall.server.deadlines).
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True, index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MoveRow(Base):
@@ -110,6 +132,20 @@ class MoveRow(Base):
     action: Mapped[str] = mapped_column(Text)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """A chat message of a table: the seat that wrote it, its name then, the text."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

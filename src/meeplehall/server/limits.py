@@ -163,7 +163,8 @@ class Rate:
 # What each kind of limited request is, for the 429's message.
 KINDS = {"create": "new tables", "import": "imports", "replay": "replay views",
          "analysis": "analyses", "view": "table reads", "log": "log pages",
-         "ws": "WebSocket openings", "sync": "WebSocket syncs", "undo": "undos"}
+         "ws": "WebSocket openings", "sync": "WebSocket syncs", "undo": "undos",
+         "chat": "chat messages", "recover": "seat recoveries", "host": "host controls"}
 
 
 @dataclass(frozen=True)
@@ -188,12 +189,15 @@ def default_limits() -> LimitConfig:
     return LimitConfig(
         client={"create": Rate(1.0, 10), "import": Rate(0.2, 5), "replay": Rate(2.0, 20),
                 "analysis": Rate(1.0, 5), "view": Rate(10.0, 50), "log": Rate(5.0, 40),
-                "ws": Rate(2.0, 20), "sync": Rate(2.0, 20), "undo": Rate(2.0, 10)},
+                "ws": Rate(2.0, 20), "sync": Rate(2.0, 20), "undo": Rate(2.0, 10),
+                "chat": Rate(1.0, 5), "recover": Rate(0.5, 10), "host": Rate(1.0, 20)},
         token={"replay": Rate(2.0, 20), "analysis": Rate(1.0, 5), "view": Rate(5.0, 30),
-               "log": Rate(5.0, 40), "sync": Rate(1.0, 10), "undo": Rate(1.0, 5)},
+               "log": Rate(5.0, 40), "sync": Rate(1.0, 10), "undo": Rate(1.0, 5),
+               "chat": Rate(1.0, 5)},
         total={"create": Rate(20.0, 100), "import": Rate(2.0, 10), "replay": Rate(8.0, 40),
                "analysis": Rate(4.0, 10), "view": Rate(200.0, 400), "log": Rate(100.0, 200),
-               "ws": Rate(50.0, 200), "sync": Rate(50.0, 200), "undo": Rate(20.0, 40)},
+               "ws": Rate(50.0, 200), "sync": Rate(50.0, 200), "undo": Rate(20.0, 40),
+               "chat": Rate(50.0, 200), "recover": Rate(10.0, 50), "host": Rate(20.0, 100)},
         sockets_per_seat=8, bot_tables_per_client=4)
 
 
