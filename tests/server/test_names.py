@@ -121,8 +121,9 @@ def test_the_seats_message_carries_names_and_spectators_may_ask(client: TestClie
         watcher.send_text(json.dumps({"token": None, "since": None, "seats": True}))
         assert watcher.receive_json()["type"] == "sync"
         first = watcher.receive_json()
-        assert first == {"type": "seats", "table_id": table, "present": [],
-                         "names": ["Ada", None]}
+        assert {k: v for k, v in first.items() if k != "seats"} == {
+            "type": "seats", "table_id": table, "present": [], "names": ["Ada", None]}
+        assert [s["name"] for s in first["seats"]] == ["Ada", None]
         with client.websocket_connect(f"/api/tables/{table}/ws") as seat:
             seat.send_text(json.dumps({"token": token, "since": None, "seats": True}))
             assert seat.receive_json()["type"] == "sync"
@@ -157,6 +158,6 @@ def test_a_database_of_the_previous_schema_gets_the_names_column(db_url: str) ->
         with engine.connect() as connection:
             assert connection.execute(text("SELECT token_hash, name FROM seats")).all() == [
                 ("abc", None)]
-        assert known_revisions()[0] == "0003"
+        assert "0003" in known_revisions()
     finally:
         engine.dispose()

@@ -230,3 +230,45 @@ def test_creation_checks_deadline_and_stand_in(client: TestClient) -> None:
     reply = client.post("/api/tables", json={"game": GAME, "options": OPTIONS,
                                              "deadline_hours": 48})
     assert reply.json()["deadline_hours"] == 48 and reply.json()["stand_in"] == "greedy"
+
+
+def test_a_table_of_the_previous_schema_keeps_its_seats_and_has_no_host(db_url: str) -> None:
+    """Migration 0004 on SQLite and PostgreSQL: stored tables, seats and moves stay;
+    such a table has no host, so the host's controls answer 403."""
+    from alembic import command
+    from sqlalchemy import text
+
+    from meeplehall.server.db import _alembic_config, ensure_schema, make_engine
+
+    engine = make_engine(db_url)
+    try:
+        config = _alembic_config()
+        with engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, "0003")
+        with engine.begin() as connection:
+            connection.execute(text(
+                "INSERT INTO game_tables (id, game, rules_version, params, seed, source, "
+                "finished, created_at) VALUES (1, 'red-cathedral', 1, "
+                "'{\"players\": 2, \"round_limit\": 10}', 7, 'new', false, CURRENT_TIMESTAMP)"))
+            connection.execute(text("INSERT INTO seats (table_id, seat, kind, token_hash, name) "
+                                    "VALUES (1, 0, 'human', 'abc', 'Ada'), "
+                                    "(1, 1, 'human', NULL, NULL)"))
+        ensure_schema(engine)
+        with engine.connect() as connection:
+            assert connection.execute(text(
+                "SELECT token_hash, name, played_by, muted, deadline_at FROM seats "
+                "ORDER BY seat")).all() == [("abc", "Ada", None, False, None),
+                                            (None, None, None, False, None)]
+        with make_client(db_url) as c:
+            summary = c.get("/api/tables/1").json()
+            assert summary["hosted"] is False and summary["deadline_hours"] is None
+            reply = c.post("/api/tables/1/seats/0/reinvite", headers=_host("a" * 43))
+            assert reply.status_code == 403 and "has no host" in reply.json()["detail"]
+        with engine.begin() as connection:  # and back: the seats are still there
+            config.attributes["connection"] = connection
+            command.downgrade(config, "0003")
+        with engine.connect() as connection:
+            assert connection.execute(text("SELECT count(*) FROM seats")).scalar() == 2
+    finally:
+        engine.dispose()

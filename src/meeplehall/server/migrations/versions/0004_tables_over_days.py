@@ -19,21 +19,21 @@ _ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("game_tables") as batch:
-        batch.add_column(sa.Column("host_hash", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("deadline_s", sa.Integer(), nullable=True))
-        batch.add_column(sa.Column("stand_in", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("spectator_chat", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
-    with op.batch_alter_table("seats") as batch:
-        batch.add_column(sa.Column("recovery_hash", sa.String(64), nullable=True))
-        batch.add_column(sa.Column("played_by", sa.String(32), nullable=True))
-        batch.add_column(sa.Column("played_why", sa.String(8), nullable=True))
-        batch.add_column(sa.Column("deadline_at", sa.DateTime(timezone=True), nullable=True))
-        batch.add_column(sa.Column("reminded", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
-        batch.add_column(sa.Column("muted", sa.Boolean(), nullable=False,
-                                   server_default=sa.false()))
+    # Plain ADD COLUMN (not a batch, which on SQLite copies the table and drops the old
+    # one: with foreign keys on, that drop would take the seats and moves with it).
+    op.add_column("game_tables", sa.Column("host_hash", sa.String(64), nullable=True))
+    op.add_column("game_tables", sa.Column("deadline_s", sa.Integer(), nullable=True))
+    op.add_column("game_tables", sa.Column("stand_in", sa.String(32), nullable=True))
+    op.add_column("game_tables", sa.Column("spectator_chat", sa.Boolean(), nullable=False,
+                                           server_default=sa.false()))
+    op.add_column("seats", sa.Column("recovery_hash", sa.String(64), nullable=True))
+    op.add_column("seats", sa.Column("played_by", sa.String(32), nullable=True))
+    op.add_column("seats", sa.Column("played_why", sa.String(8), nullable=True))
+    op.add_column("seats", sa.Column("deadline_at", sa.DateTime(timezone=True), nullable=True))
+    op.add_column("seats", sa.Column("reminded", sa.Boolean(), nullable=False,
+                                     server_default=sa.false()))
+    op.add_column("seats", sa.Column("muted", sa.Boolean(), nullable=False,
+                                     server_default=sa.false()))
     op.create_index("ix_seats_deadline_at", "seats", ["deadline_at"])
     op.create_table(
         "chat_messages",
@@ -52,10 +52,10 @@ def downgrade() -> None:
     op.drop_index("ix_chat_messages_table_id", table_name="chat_messages")
     op.drop_table("chat_messages")
     op.drop_index("ix_seats_deadline_at", table_name="seats")
-    with op.batch_alter_table("seats") as batch:
-        for name in ("muted", "reminded", "deadline_at", "played_why", "played_by",
-                     "recovery_hash"):
-            batch.drop_column(name)
-    with op.batch_alter_table("game_tables") as batch:
-        for name in ("spectator_chat", "stand_in", "deadline_s", "host_hash"):
-            batch.drop_column(name)
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35 and later, PostgreSQL), not a batch: see
+    # upgrade().
+    for name in ("muted", "reminded", "deadline_at", "played_why", "played_by",
+                 "recovery_hash"):
+        op.execute(f"ALTER TABLE seats DROP COLUMN {name}")
+    for name in ("spectator_chat", "stand_in", "deadline_s", "host_hash"):
+        op.execute(f"ALTER TABLE game_tables DROP COLUMN {name}")
