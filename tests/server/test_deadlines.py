@@ -3,17 +3,22 @@ until the player returns, kept in the database across restarts, claimed by one p
 
 from __future__ import annotations
 
+import contextlib
+import json
 import threading
 import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import httpx
 from fastapi.testclient import TestClient
+from tools.services import TempPostgres
 
-from meeplehall.server.clock import ManualClock
+from meeplehall.server.clock import FileClock, ManualClock
 from meeplehall.server.notices import Notice, Notices
 from tests.server.conftest import make_client
-from tests.server.helpers import bearer, join
+from tests.server.helpers import bearer, connect, join
+from tests.server.procs import running_server
 
 GAME = "red-cathedral"
 OPTIONS = {"players": 2, "round_limit": 10}
@@ -137,3 +142,63 @@ def test_deadlines_survive_a_new_app_and_two_apps_stand_in_once(tmp_path: Any) -
         assert [(n.kind, n.seat) for n in stood] == [("stand-in", silent)]
         assert len(got_one) + len(got_two) == 1  # past the deadline: no late reminder
         _wait(one, table, lambda t: t["to_move"] != silent, "the stand-in's turn")
+
+
+def _frames(ws: Any, test: Any, what: str, limit: int = 200) -> dict[str, Any]:
+    for _ in range(limit):
+        message: dict[str, Any] = json.loads(ws.recv(timeout=30))
+        if test(message):
+            return message
+    raise AssertionError(f"no {what}")
+
+
+def test_two_processes_on_postgres_and_redis(pg: TempPostgres, redis_url: str,
+                                             tmp_path: Any) -> None:
+    """A shared file clock moves both processes' days: the stand-in takes over in one,
+    its moves, the chat and a recovery reach the sockets of the other (Redis)."""
+    db = pg.create_database()
+    clock_file = tmp_path / "clock"
+    extra = ("--redis", redis_url, "--clock-file", str(clock_file),
+             "--deadline-every", "0.2", "--bot-think-time", "1")
+    with running_server(db, *extra) as one, running_server(db, *extra) as two, \
+            httpx.Client(base_url=one, timeout=30) as http, contextlib.ExitStack() as stack:
+        reply = http.post("/api/tables", json={
+            "game": GAME, "options": OPTIONS, "seed": 11, "deadline_hours": 1,
+            "stand_in": "random", "spectator_chat": True})
+        table = reply.json()["id"]
+        tokens = [join(http, table, 0), join(http, table, 1)]
+        silent = http.get(f"/api/tables/{table}").json()["to_move"]
+        ws_url = two.replace("http://", "ws://") + f"/api/tables/{table}/ws"
+        other = stack.enter_context(connect(ws_url))
+        other.send(json.dumps({"token": tokens[1 - silent], "since": None, "seats": True}))
+        assert json.loads(other.recv(timeout=30))["type"] == "sync"
+        FileClock(clock_file).advance(2 * 3600)
+        seen: set[str] = set()
+
+        def stood_in(m: dict[str, Any]) -> bool:  # both, in either order
+            if m["type"] == "seats" and m["seats"][silent]["played_by"] == "random":
+                seen.add("seats")
+            if m["type"] in ("update", "sync") and any(
+                    isinstance(n["text"], dict) and "stand-in" in n["text"]["key"]
+                    for n in m["notes"]):
+                seen.add("move")
+            return seen == {"seats", "move"}
+
+        _frames(other, stood_in, "the stand-in in the seats and its move")
+        assert http.post(f"/api/tables/{table}/chat", json={"text": "<b>sorry</b>"},
+                         headers=bearer(tokens[silent])).status_code == 200
+        chat = _frames(other, lambda m: m["type"] == "chat", "the chat frame")
+        assert chat["message"]["text"] == "<b>sorry</b>"
+        # The silent seat's socket in process two ends when it moves device in process one.
+        old = stack.enter_context(connect(ws_url))
+        old.send(json.dumps({"token": tokens[silent], "since": None}))
+        assert json.loads(old.recv(timeout=30))["type"] == "sync"
+        secret = http.post(f"/api/tables/{table}/recovery",
+                           headers=bearer(tokens[silent])).json()["secret"]
+        assert http.post(f"/api/tables/{table}/recover",
+                         json={"secret": secret}).status_code == 200
+        error = _frames(old, lambda m: m["type"] == "error", "the old socket's end")
+        assert error["status"] == 401
+        with httpx.Client(base_url=two, timeout=30) as http_two:
+            assert http_two.get(f"/api/tables/{table}/me",
+                                headers=bearer(tokens[silent])).status_code == 401

@@ -86,7 +86,7 @@ def test_recovery_moves_the_seat_and_revokes_the_old_token(client: TestClient) -
 
 def test_host_controls_need_the_host_token(client: TestClient) -> None:
     table, host, _tokens = _table(client)
-    other, other_host, _ = _table(client)
+    _other, other_host, _ = _table(client)
     for headers, words in (({}, "needs the host token"),
                            (_host("x" * 43), "not the host token"),
                            (_host(other_host), "not the host token")):
