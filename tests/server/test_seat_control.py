@@ -272,3 +272,30 @@ def test_a_table_of_the_previous_schema_keeps_its_seats_and_has_no_host(db_url: 
             assert connection.execute(text("SELECT count(*) FROM seats")).scalar() == 2
     finally:
         engine.dispose()
+
+
+def test_no_answer_or_frame_carries_a_token_or_a_secret(client: TestClient) -> None:
+    from meeplehall.server.security import hash_token
+
+    table, host, tokens = _table(client, deadline_hours=24, spectator_chat=True)
+    secret = client.post(f"/api/tables/{table}/recovery", headers=bearer(tokens[0])).json()[
+        "secret"]
+    client.post(f"/api/tables/{table}/chat", json={"text": "hello"}, headers=bearer(tokens[1]))
+    client.post(f"/api/tables/{table}/seats/1/mute", json={"muted": True}, headers=_host(host))
+    secrets = [host, secret, *tokens]
+    forbidden = [*secrets, *(hash_token(s) for s in secrets)]
+    texts = [client.get(path, headers=headers).text for path, headers in (
+        (f"/api/tables/{table}", {}), ("/api/tables", {}), (f"/api/tables/{table}/view", {}),
+        (f"/api/tables/{table}/chat", {}), (f"/api/tables/{table}/me", bearer(tokens[1])),
+        (f"/api/tables/{table}/chat", bearer(tokens[0])),
+        (f"/api/tables/{table}/host", _host(host)))]
+    with client.websocket_connect(f"/api/tables/{table}/ws") as spectator:
+        texts.append(json.dumps(_sync(spectator, None)))
+        client.post(f"/api/tables/{table}/chat", json={"text": "again"},
+                    headers=bearer(tokens[0]))
+        texts.append(json.dumps(_until(spectator, "chat")))
+        texts.append(json.dumps(_until(spectator, "seats")))
+    for text in texts:
+        for secret_text in forbidden:
+            assert secret_text not in text
+    assert any('"deadline": "' in t or '"deadline":"' in t for t in texts)
