@@ -299,3 +299,16 @@ def test_no_answer_or_frame_carries_a_token_or_a_secret(client: TestClient) -> N
         for secret_text in forbidden:
             assert secret_text not in text
     assert any('"deadline": "' in t or '"deadline":"' in t for t in texts)
+
+
+def test_handing_a_seat_to_a_bot_counts_against_the_bot_tables(tmp_path: Any) -> None:
+    limits = LimitConfig(client={}, total={}, bot_tables_per_client=1)
+    with make_client(f"sqlite:///{tmp_path / 'bots.db'}", limits=limits) as c:
+        reply = c.post("/api/tables", json={"game": GAME, "options": OPTIONS, "seed": 5,
+                                            "seats": ["human", "random"]})
+        assert reply.status_code == 201
+        table, host, _tokens = _table(c)
+        refused = c.post(f"/api/tables/{table}/seats/1/bot", json={"level": "random"},
+                         headers=_host(host))
+        assert refused.status_code == 429 and "bot tables" in refused.json()["detail"]
+        assert c.get(f"/api/tables/{table}").json()["seats"][1]["played_by"] is None

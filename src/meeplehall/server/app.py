@@ -801,7 +801,12 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         also receives ``{"type": "seats", "present": [seat, ...], "names": [...]}`` at
         once and whenever a seat is taken, given up or renamed, or a player's socket
         comes or goes (``present``: the seats with a socket open in any server process;
-        ``names``: each seat's player's name or null)."""
+        ``names``: each seat's player's name or null; ``seats``: each seat as the table's
+        summary gives it). A seat's socket, and a spectator's where the table shows
+        spectators its chat, gets ``{"type": "chat", "message": ...}`` for each chat
+        message; its sync frame carries the last ones in ``chat``
+        (:mod:`meeplehall.server.chat`). A hello with the token of a seat a stand-in bot
+        plays ends the stand-in (:mod:`meeplehall.server.deadlines`)."""
         await websocket.accept()
         counted: str | None = None  # this socket in the counts (Limits)
         address = client_address(websocket.scope)

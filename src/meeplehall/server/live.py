@@ -22,6 +22,11 @@ waits while the transport's buffer is full), and when it can send again it gets 
 message from the view it last saw to the newest one, never a queue of them, so what it
 holds is bounded by one transport buffer and one message.
 
+Chat (:mod:`meeplehall.server.chat`): a message stored by one process is queued on the
+table's seat sockets (and its spectators' where the table shows them the chat) there and,
+through the same Redis channel, in the others; each socket sends it from its own task as
+a ``chat`` frame (a spectator with one due is woken, not written to directly).
+
 Presence (which seats' players have the table open): a socket that asked for it (hello
 ``"seats": true``, a seat's or a spectator's) gets a ``seats`` message whenever a seat is
 taken, given up or renamed, or a player's socket comes or goes. Each process knows its own
