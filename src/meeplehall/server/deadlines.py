@@ -108,9 +108,13 @@ class DeadlineKeeper:
             if to_move is not None and live.seats[to_move].bot is not None:
                 to_move = None  # a bot moves: nobody's deadline runs
             until = self.clock.now() + timedelta(seconds=deadline_s)
-            changed = await self.service.write(_set_deadline, table_id, to_move, until)
+            changed, renewed = await self.service.write(_set_deadline, table_id, to_move, until)
             for seat in changed:
                 await self.service.seats_changed(table_id, seat)
+            if renewed is not None and renewed not in changed:
+                # The same seat's next step: its deadline starts again, told to the sockets
+                # with the next change of the seats (not one seats message per step).
+                self.service.renewed_deadline(table_id, renewed, until)
         except Exception as exc:  # the next change, or the next start, sets it
             log.warning("table %d: cannot set the turn deadline (%s)", table_id,
                         type(exc).__name__)
@@ -168,9 +172,10 @@ def _without_deadline(conn: Connection) -> list[int]:
 
 
 def _set_deadline(conn: Connection, table_id: int, to_move: int | None,
-                  until: datetime) -> list[int]:
+                  until: datetime) -> tuple[list[int], int | None]:
     """Clear every deadline but ``to_move``'s, which starts again at ``until``; returns
-    the seats whose deadline changed."""
+    the seats whose deadline was cleared or started, and ``to_move`` where its running
+    deadline started again."""
     where = [SeatRow.table_id == table_id, SeatRow.deadline_at.is_not(None)]
     if to_move is not None:
         where.append(SeatRow.seat != to_move)
@@ -178,11 +183,16 @@ def _set_deadline(conn: Connection, table_id: int, to_move: int | None,
                                           .values(deadline_at=None, reminded=False)
                                           .returning(SeatRow.seat))]
     if to_move is None:
-        return cleared
-    started = conn.execute(update(SeatRow).where(
-        SeatRow.table_id == table_id, SeatRow.seat == to_move, SeatRow.kind == HUMAN,
-        SeatRow.played_by.is_(None)).values(deadline_at=until, reminded=False))
-    return [*cleared, to_move] if started.rowcount else cleared
+        return cleared, None
+    mine = [SeatRow.table_id == table_id, SeatRow.seat == to_move, SeatRow.kind == HUMAN,
+            SeatRow.played_by.is_(None)]
+    started = conn.execute(update(SeatRow).where(*mine, SeatRow.deadline_at.is_(None))
+                           .values(deadline_at=until, reminded=False))
+    if started.rowcount:
+        return [*cleared, to_move], None
+    renewed = conn.execute(update(SeatRow).where(*mine).values(deadline_at=until,
+                                                                reminded=False))
+    return cleared, to_move if renewed.rowcount else None
 
 
 def _end_stand_in(conn: Connection, table_id: int, seat: int, token_hash: str) -> bool:

@@ -261,6 +261,14 @@ class TableService:
         self._seat_changed(table_id, seat, digest)
         return probe
 
+    def renewed_deadline(self, table_id: int, seat: int, until: datetime) -> None:
+        """The seat's running deadline started again at ``until`` (written already): the
+        cached seat says so too."""
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = [replace(s, deadline_at=until) if s.seat == seat else s
+                          for s in live.seats]
+
     # -- reads ----------------------------------------------------------------------------
 
     def _probe_sync(self, table_id: int) -> Probe | None:
