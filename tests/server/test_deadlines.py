@@ -202,3 +202,26 @@ def test_two_processes_on_postgres_and_redis(pg: TempPostgres, redis_url: str,
         with httpx.Client(base_url=two, timeout=30) as http_two:
             assert http_two.get(f"/api/tables/{table}/me",
                                 headers=bearer(tokens[silent])).status_code == 401
+
+
+def test_every_step_of_the_seat_to_move_starts_its_deadline_again(tmp_path: Any) -> None:
+    clock = ManualClock(START)
+    client, _ = _app(f"sqlite:///{tmp_path / 'steps.db'}", clock)
+    with client:
+        table, tokens, _first = _open(client)
+        for _ in range(4):  # steps of one turn and the next seat's turn alike
+            clock.advance(timedelta(hours=2))
+            legal = None
+            for token in tokens:
+                reply = client.get(f"/api/tables/{table}/legal", headers=bearer(token)).json()
+                if reply["actions"]:
+                    legal, mover = reply, token
+            assert legal is not None
+            moved = client.post(f"/api/tables/{table}/actions", headers=bearer(mover), json={
+                "action": legal["actions"][0]["text"], "seq": legal["seq"]})
+            assert moved.status_code == 200, moved.text
+            due = clock.now() + timedelta(hours=24)
+            summary = _wait(client, table, lambda t, due=due: t["to_move"] is not None
+                            and _deadline(t, t["to_move"]) == due, "the renewed deadline")
+            others = [s for s in summary["seats"] if s["seat"] != summary["to_move"]]
+            assert all(s["deadline"] is None for s in others)
