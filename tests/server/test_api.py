@@ -31,8 +31,10 @@ def test_games_lists_the_registry_and_the_seat_kinds(client: TestClient) -> None
 
 def test_create_list_and_get_tables(client: TestClient) -> None:
     table = new_table(client, ["human", "random"])
-    assert table["seats"] == [{"seat": 0, "kind": "human", "open": True, "name": None},
-                              {"seat": 1, "kind": "random", "open": False, "name": None}]
+    plain = {"played_by": None, "played_why": None, "muted": False, "deadline": None}
+    assert table["seats"] == [{"seat": 0, "kind": "human", "open": True, "name": None, **plain},
+                              {"seat": 1, "kind": "random", "open": False, "name": None,
+                               **plain}]
     assert table["params"]["players"] == 2 and "seed" not in table
     listed = client.get("/api/tables").json()["tables"]
     assert [t["id"] for t in listed] == [table["id"]]

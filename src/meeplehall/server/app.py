@@ -9,6 +9,12 @@ HTTP routes (all under ``/api``; the OpenAPI schema is at ``/openapi.json``):
 - ``GET /tables/{id}/view`` (spectator), ``GET /tables/{id}/me`` (the token's seat),
   ``GET /tables/{id}/legal``, ``POST /tables/{id}/actions``, ``POST /tables/{id}/undo``,
   ``GET /tables/{id}/record`` (finished games), ``GET /tables/{id}/replay/{k}``.
+- ``POST /tables/{id}/recovery`` (a seat's one-time recovery link) and
+  ``POST /tables/{id}/recover`` (a new seat token on another device).
+- With the host token (``X-Host-Token``, returned by creation and import):
+  ``POST /tables/{id}/seats/{seat}/reinvite|bot|back|mute``, ``GET /tables/{id}/host``
+  (see :mod:`meeplehall.server.seat_control`).
+- ``POST|GET /tables/{id}/chat`` (see :mod:`meeplehall.server.chat`).
 - WebSocket ``/tables/{id}/ws``: live updates (see :mod:`meeplehall.server.live`).
 
 Seat tokens travel in ``Authorization: Bearer TOKEN``. Every error is JSON
@@ -28,7 +34,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from functools import partial
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Path, Query, Request, WebSocket
+from fastapi import Depends, FastAPI, Header, Path, Query, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
 from fastapi.openapi.docs import get_swagger_ui_html
 from fastapi.responses import HTMLResponse, JSONResponse, Response
@@ -40,13 +46,20 @@ from meeplehall.core.messages import message_json
 from meeplehall.server import jsontext
 from meeplehall.server.accounts import Accounts
 from meeplehall.server.bots import BotDriver, bot_seed
+from meeplehall.server.chat import CHAT_PAGE, CHAT_TAIL, TableChat, may_read
 from meeplehall.server.clock import Clock, SystemClock
 from meeplehall.server.db import ensure_schema, make_engine
+from meeplehall.server.deadlines import (
+    DEFAULT_STAND_IN,
+    SWEEP_EVERY,
+    DeadlineKeeper,
+)
 from meeplehall.server.direct import SEND_KEY, direct_channel
 from meeplehall.server.errors import (
     RETRY_AFTER,
     ApiError,
     Conflict,
+    Forbidden,
     Invalid,
     database_errors,
     outage,
@@ -69,6 +82,7 @@ from meeplehall.server.limits import (
     default_limits,
 )
 from meeplehall.server.live import Connection, Hub, table_message
+from meeplehall.server.live_table import TableSettings
 from meeplehall.server.mail import SmtpRelay
 from meeplehall.server.notices import Notices
 from meeplehall.server.notify import Notifier
@@ -78,15 +92,24 @@ from meeplehall.server.rules_text import split_rules
 from meeplehall.server.schemas import (
     MAX_SEQ,
     AnalysisOut,
+    BotIn,
+    ChatIn,
+    ChatMessage,
+    ChatPage,
+    CreatedOut,
     CreateTable,
     ErrorOut,
     GamesOut,
     ImportTable,
+    InviteOut,
     JoinOut,
     LegalOut,
     LogPage,
     MoveIn,
+    MuteIn,
     NameIn,
+    RecoverIn,
+    RecoveryOut,
     ReviewOut,
     RulesOut,
     SeatState,
@@ -95,7 +118,8 @@ from meeplehall.server.schemas import (
     UndoIn,
     ViewOut,
 )
-from meeplehall.server.security import BodySizeLimit, hash_token
+from meeplehall.server.seat_control import HOST_HEADER, SeatControl, recovery_path
+from meeplehall.server.security import BodySizeLimit, hash_token, new_token
 from meeplehall.server.service import HUMAN, READ_DEADLINE, TableService, games
 
 log = logging.getLogger("meeplehall.server")
@@ -106,6 +130,8 @@ LOG_PAGE = 200  # log entries per page of GET /tables/{id}/log at most
 TableId = Annotated[int, Path(ge=1, le=MAX_TABLE_ID, description="table id")]
 _bearer = HTTPBearer(auto_error=False, description="a seat token from join")
 Bearer = Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)]
+HostToken = Annotated[str | None, Header(alias=HOST_HEADER, max_length=200,
+                                         description="the table's host token")]
 _ERRORS: dict[int | str, dict[str, Any]] = {
     code: {"model": ErrorOut} for code in (401, 403, 404, 409, 413, 422, 429)}
 
@@ -192,7 +218,8 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                read_deadline: float = READ_DEADLINE,
                clock: Clock | None = None, notices: Notices | None = None,
                smtp: str | None = None, public_url: str = "http://localhost:8000",
-               webhook_allow_private: bool = False) -> FastAPI:
+               webhook_allow_private: bool = False,
+               deadline_every: float = SWEEP_EVERY) -> FastAPI:
     """Build the app on the database at ``db_url`` (migrated now, or refused).
 
     Args:
@@ -210,15 +237,17 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
             :func:`meeplehall.server.heavy.default_workers`; 0: ``bot_workers`` threads of
             this process; see :mod:`meeplehall.server.heavy`).
         read_deadline: seconds a database read may take before its request gets 503.
-        clock: the clock of hours and days (sign-in links, sessions, notices; default
-            :class:`~meeplehall.server.clock.SystemClock`).
-        notices: the notice bus (default: a new one), on ``app.state.notices``.
+        clock: the clock of hours and days (turn deadlines, sign-in links, sessions,
+            notices; default :class:`~meeplehall.server.clock.SystemClock`).
+        notices: the notice bus (your turn, reminders, stand-ins; default a new one), on
+            ``app.state.notices``.
         smtp: the SMTP relay, ``smtp[s]://user:password@host:port[?from=ADDRESS]``
             (:mod:`meeplehall.server.mail`); without it no mail is sent (no sign-in by
             e-mail, no e-mail notifications).
         public_url: the address players open the server at, for links in messages.
         webhook_allow_private: let webhooks be plain http or reach loopback and private
             addresses (:mod:`meeplehall.server.webhooks`).
+        deadline_every: seconds between two sweeps for due reminders and deadlines.
 
     Raises:
         ValueError: the SMTP URL cannot be read.
@@ -238,8 +267,16 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     heavy = HeavyPool(heavy_workers, threads=bot_workers)
     service.heavy = heavy
     bots = BotDriver(service, heavy, think_time=bot_think_time, lease_time=bot_lease)
-    service.listeners += [hub.on_change, bots.on_change, notifier.on_change,
-                          ratings.on_change]
+    deadlines = DeadlineKeeper(service, bots, clock, notices, every=deadline_every)
+    control = SeatControl(service)
+    chat = TableChat(service)
+
+    async def chat_tail(table_id: int) -> list[dict[str, Any]]:
+        return await chat.page(table_id, None, CHAT_TAIL)
+
+    hub.chat_tail = chat_tail
+    service.listeners += [hub.on_change, bots.on_change, deadlines.on_change,
+                          notifier.on_change, ratings.on_change]
     service.seat_listeners += [hub.on_seat, notifier.on_seat]
     costly = Limits(limits or default_limits(), move=Rate(move_rate, move_burst))
     readiness = Readiness(partial(service.write_probe, PROBE_TIMEOUT), hub.ping,
@@ -254,9 +291,11 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         bots.start()
         for table_id in await service.unfinished_bot_tables():
             bots.kick(table_id)
+        await deadlines.start()
         try:
             yield
         finally:
+            await deadlines.close()
             await bots.close()
             await heavy.close()
             await costly.close()
@@ -281,6 +320,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
     app.state.notifier = notifier
     app.state.accounts = accounts
     app.state.ratings = ratings
+    app.state.deadlines = deadlines
     app.add_middleware(BodySizeLimit, limit=max_body)
 
     @app.exception_handler(ApiError)
@@ -388,14 +428,18 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         await costly.take("view", client_address(request.scope))
         return {"tables": await service.list_tables(game, finished, limit, offset)}
 
-    @app.post("/api/tables", status_code=201, response_model=TableOut, responses=_ERRORS)
+    @app.post("/api/tables", status_code=201, response_model=CreatedOut, responses=_ERRORS)
     async def create_table(body: CreateTable, request: Request) -> dict[str, Any]:
+        """Open a table; the answer holds its host token (shown only this once)."""
         strict_options(body.game, body.options, "options")
+        settings = over_days(body.deadline_hours, body.stand_in, body.spectator_chat)
         client = client_address(request.scope)
         await costly.take("create", client)
+        host = new_token()
         live = await with_bots(client, body.seats, lambda: service.create(
-            body.game, body.options, body.seed, body.seats, body.rated))
-        return service.summary(live)
+            body.game, body.options, body.seed, body.seats, settings=settings,
+            host_hash=hash_token(host), rated=body.rated))
+        return {**service.summary(live), "host_token": host}
 
     async def with_bots(client: str, seats: list[str] | None,
                         create: Callable[[], Awaitable[Any]]) -> Any:
@@ -411,17 +455,20 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         await costly.bot_table(client, service.unfinished, opened)
         return made[0]
 
-    @app.post("/api/tables/import", status_code=201, response_model=TableOut,
+    @app.post("/api/tables/import", status_code=201, response_model=CreatedOut,
               responses=_ERRORS)
     async def import_table(body: ImportTable, request: Request) -> dict[str, Any]:
+        """Open a table from a record; the answer holds its host token (shown once)."""
         game, params = body.record.get("game"), body.record.get("params")
         if isinstance(game, str) and isinstance(params, dict):
             strict_options(game, params, "record.params")
+        settings = over_days(body.deadline_hours, body.stand_in, body.spectator_chat)
         client = client_address(request.scope)
         await costly.take("import", client)
-        live = await with_bots(client, body.seats,
-                               lambda: service.import_record(body.record, body.seats))
-        return service.summary(live)
+        host = new_token()
+        live = await with_bots(client, body.seats, lambda: service.import_record(
+            body.record, body.seats, settings=settings, host_hash=hash_token(host)))
+        return {**service.summary(live), "host_token": host}
 
     @app.get("/api/tables/{table_id}", response_model=TableOut, responses=_ERRORS)
     async def get_table(table_id: TableId, request: Request) -> dict[str, Any]:
@@ -460,6 +507,124 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         live, seat = await service.authenticate(table_id, _token(credentials))
         await service.leave(table_id, seat)
         return seat_state(live, seat)
+
+    # -- seats that never stall: recovery and the host's controls ---------------------------
+
+    @app.post("/api/tables/{table_id}/recovery", response_model=RecoveryOut,
+              responses=_ERRORS)
+    async def recovery(table_id: TableId, credentials: Bearer,
+                       request: Request) -> dict[str, Any]:
+        """A one-time recovery link for the token's seat (replacing an earlier one):
+        opened on another device (``/recover``), it moves the seat there."""
+        await take("recover", request, credentials)
+        seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
+        secret = await control.recovery_secret(table_id, seat, digest)
+        return {"table_id": table_id, "seat": seat, "secret": secret,
+                "link": recovery_path(table_id, secret)}
+
+    @app.post("/api/tables/{table_id}/recover", response_model=JoinOut, responses=_ERRORS)
+    async def recover(table_id: TableId, body: RecoverIn, request: Request) -> dict[str, Any]:
+        """Move a seat to this device with its recovery secret: a new seat token (the
+        name is kept); the old token stops working at once, its sockets close."""
+        await costly.take("recover", client_address(request.scope))
+        seat, token = await control.recover(table_id, body.secret)
+        return {"table_id": table_id, "seat": seat, "token": token}
+
+    async def as_host(table_id: int, token: str | None, request: Request) -> None:
+        await costly.take("host", client_address(request.scope))
+        await control.check_host(table_id, token)
+
+    async def hosted_summary(table_id: int) -> dict[str, Any]:
+        await deadlines.settle(table_id)
+        return service.summary(await service.get_live(table_id))
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/reinvite", response_model=InviteOut,
+              responses=_ERRORS)
+    async def reinvite(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)],
+                       request: Request, host: HostToken = None) -> dict[str, Any]:
+        """Host: open a person's seat again under a fresh invite link; its token stops
+        working at once and its sockets close; its name is cleared."""
+        await as_host(table_id, host, request)
+        invite = await control.reinvite(table_id, seat)
+        return {"table_id": table_id, "seat": seat, "invite": invite}
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/bot", response_model=TableOut,
+              responses=_ERRORS)
+    async def hand_to_bot(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)],
+                          body: BotIn, request: Request, host: HostToken = None) -> dict[str, Any]:
+        """Host: a bot level of the ladder moves for a person's seat from now on (the
+        table counts against the address's bot tables, as one opened with a bot)."""
+        await as_host(table_id, host, request)
+        live = await service.get_live(table_id)
+        client = client_address(request.scope)
+        if any(s.bot is not None for s in live.seats):  # counted already, or not limited
+            await control.hand_to_bot(table_id, seat, body.level)
+        else:
+            async def hand() -> int:
+                await control.hand_to_bot(table_id, seat, body.level)
+                return table_id
+
+            await costly.bot_table(client, service.unfinished, hand)
+        bots.kick(table_id)
+        return await hosted_summary(table_id)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/back", response_model=TableOut,
+              responses=_ERRORS)
+    async def take_back(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)],
+                        request: Request, host: HostToken = None) -> dict[str, Any]:
+        """Host: the seat a bot plays is a person's again: its player's when their token
+        still holds it, else open for joining."""
+        await as_host(table_id, host, request)
+        await control.take_back(table_id, seat)
+        return await hosted_summary(table_id)
+
+    @app.post("/api/tables/{table_id}/seats/{seat}/mute", response_model=TableOut,
+              responses=_ERRORS)
+    async def mute(table_id: TableId, seat: Annotated[int, Path(ge=0, le=63)], body: MuteIn,
+                   request: Request, host: HostToken = None) -> dict[str, Any]:
+        """Host: mute (``{"muted": true}``) or unmute a seat's chat."""
+        await as_host(table_id, host, request)
+        await control.mute(table_id, seat, body.muted)
+        return service.summary(await service.get_live(table_id))
+
+    @app.get("/api/tables/{table_id}/host", response_model=TableOut, responses=_ERRORS)
+    async def host_check(table_id: TableId, request: Request,
+                         host: HostToken = None) -> dict[str, Any]:
+        """Host: the table, when the host token is its host's (else 403)."""
+        await as_host(table_id, host, request)
+        return service.summary(await service.get_live(table_id))
+
+    # -- chat ---------------------------------------------------------------------------------
+
+    @app.post("/api/tables/{table_id}/chat", response_model=ChatMessage, responses=_ERRORS)
+    async def post_chat(table_id: TableId, body: ChatIn, credentials: Bearer,
+                        request: Request) -> dict[str, Any]:
+        """Write to the table's chat as the token's seat (1 to 500 characters, one line,
+        shown as text; rate-limited per seat and address; refused while muted)."""
+        await take("chat", request, credentials)
+        live, seat = await service.authenticate(table_id, _token(credentials))
+        message = await chat.post(live, seat, body.text, clock.now())
+        hub.on_chat(table_id, message, live.settings.spectator_chat)
+        return message
+
+    @app.get("/api/tables/{table_id}/chat", response_model=ChatPage, responses=_ERRORS)
+    async def chat_page(table_id: TableId, credentials: Bearer, request: Request,
+                        before: Annotated[int | None, Query(ge=1, le=2**62)] = None,
+                        limit: Annotated[int, Query(ge=1, le=CHAT_PAGE)] = CHAT_PAGE
+                        ) -> dict[str, Any]:
+        """A page of the chat: the ``limit`` messages before message ``before`` (default:
+        the newest), oldest first. Seats read it with their token; spectators where the
+        table lets them."""
+        await take("log", request, credentials)
+        seat: int | None = None
+        if credentials is not None:
+            live, seat = await service.authenticate(table_id, _token(credentials))
+        else:
+            live = await service.get_live(table_id)
+        if not may_read(live, seat):
+            raise Forbidden(f"the chat of table {table_id} is for its seats only: the "
+                            "table does not show it to spectators")
+        return {"table_id": table_id, "messages": await chat.page(table_id, before, limit)}
 
     # -- views --------------------------------------------------------------------------------
 
@@ -712,7 +877,12 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         also receives ``{"type": "seats", "present": [seat, ...], "names": [...]}`` at
         once and whenever a seat is taken, given up or renamed, or a player's socket
         comes or goes (``present``: the seats with a socket open in any server process;
-        ``names``: each seat's player's name or null)."""
+        ``names``: each seat's player's name or null; ``seats``: each seat as the table's
+        summary gives it). A seat's socket, and a spectator's where the table shows
+        spectators its chat, gets ``{"type": "chat", "message": ...}`` for each chat
+        message; its sync frame carries the last ones in ``chat``
+        (:mod:`meeplehall.server.chat`). A hello with the token of a seat a stand-in bot
+        plays ends the stand-in (:mod:`meeplehall.server.deadlines`)."""
         await websocket.accept()
         counted: str | None = None  # this socket in the counts (Limits)
         address = client_address(websocket.scope)
@@ -789,6 +959,26 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
 
     mount(app)
     return app
+
+
+def over_days(deadline_hours: float | None, stand_in: str | None,
+              spectator_chat: bool) -> TableSettings:
+    """The settings of a table over days, checked.
+
+    Raises:
+        Invalid: a stand-in level that is not a bot of the ladder, or one without a
+            deadline.
+    """
+    if stand_in is not None and stand_in not in BOTS:
+        raise Invalid(f"stand_in: unknown bot level {stand_in!r}; levels are: "
+                      f"{', '.join(BOTS)}")
+    if deadline_hours is None:
+        if stand_in is not None:
+            raise Invalid("stand_in needs a deadline_hours: the stand-in moves past it")
+        return TableSettings(spectator_chat=spectator_chat)
+    return TableSettings(deadline_s=round(deadline_hours * 3600),
+                         stand_in=stand_in or DEFAULT_STAND_IN,
+                         spectator_chat=spectator_chat)
 
 
 def strict_options(game_name: str, options: dict[str, Any], where: str) -> None:

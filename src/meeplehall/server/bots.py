@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import secrets
 import time
@@ -34,8 +35,8 @@ import time
 from meeplehall.ai.base import make_bot
 from meeplehall.server.errors import ApiError, Conflict, NotFound
 from meeplehall.server.heavy import HeavyPool, JobFailed, JobQueued, JobTimeout, bot_job
-from meeplehall.server.live_table import Live
-from meeplehall.server.service import HUMAN, TableService
+from meeplehall.server.live_table import Live, SeatInfo
+from meeplehall.server.service import TableService
 
 log = logging.getLogger("meeplehall.server.bots")
 
@@ -98,7 +99,7 @@ class BotDriver:
 
     def on_change(self, table_id: int, _seq: int, _undo: bool) -> None:
         live = self.service.cached(table_id)
-        if live is not None and all(s.kind == HUMAN for s in live.seats):
+        if live is not None and all(s.bot is None for s in live.seats):
             return
         self.kick(table_id)
 
@@ -120,7 +121,7 @@ class BotDriver:
                 except NotFound:
                     return
                 seat = live.to_move
-                if seat is None or live.seats[seat].kind == HUMAN:
+                if seat is None or live.seats[seat].bot is None:
                     await self._release(table_id)
                     continue
                 if not await self._lease(table_id):
@@ -134,14 +135,16 @@ class BotDriver:
             self._tasks.pop(table_id, None)
 
     async def _move(self, live: Live, seat: int) -> None:
-        kind = live.seats[seat].kind
+        info = live.seats[seat]
+        kind = info.bot
+        assert kind is not None
         seq = live.seq
         game = live.game
         state = live.state
         view = live.view(seat)  # for the fallback; the bot gets its own copy
         legal = game.legal_actions(state)
         seed = bot_seed(live.seed, seat, seq)
-        note = None
+        note = stand_in_note(info) if info.played_by is not None else None
         texts = [str(action) for action in legal]
         wait = QUEUE_WAITS * self.think_time + (START_WAIT if not self.pool.done else 0.0)
         try:
@@ -158,7 +161,8 @@ class BotDriver:
             note = f"seat {seat}: the {kind} bot failed ({reason}); the random bot moved instead"
             action = make_bot("random", seed).choose(game, view, legal)  # reads only len()
         try:
-            await self.service.submit(live.table_id, seat, str(action), seq, note=note)
+            await self.service.submit(live.table_id, seat, str(action), seq, note=note,
+                                      bot=kind)
         except Conflict:
             pass  # someone else changed the table (an undo, another process): look again
         except ApiError as exc:
@@ -183,6 +187,22 @@ class BotDriver:
             await self.service.expire_leases(self.holder)
         except Exception as exc:  # they lapse instead
             log.warning("cannot give up the bots' leases (%s)", type(exc).__name__)
+
+
+def stand_in_note(info: SeatInfo) -> str:
+    """The note of a move a bot made for a person's seat, as a message every seat's
+    log shows: who it was played for, and why (past the deadline, or handed over)."""
+    who = "for {name}" if info.name else "for seat {n}"
+    if info.played_why == "deadline":
+        key = f"Played by the stand-in bot {who}"
+    else:
+        key = f"Played by the {{bot}} bot {who} (handed over by the host)"
+    args: dict[str, object] = {"bot": info.played_by or ""}
+    if info.name:
+        args["name"] = info.name
+    else:
+        args["n"] = info.seat + 1
+    return json.dumps({"key": key, "args": args})  # "key" first: see note_text
 
 
 class _IllegalChoice(Exception):

@@ -91,6 +91,14 @@ def add_serve_arguments(parser: argparse.ArgumentParser) -> None:
                              "private addresses (default: https to public addresses only)")
     parser.add_argument("--quiet", action="store_true",
                         help="no access log and no per-connection lines: warnings only")
+    parser.add_argument("--clock-file", default=None, metavar="PATH",
+                        help="for tests and demos only: the clock of turn deadlines is the "
+                             "host's plus the seconds written in PATH (several processes "
+                             "given one file share a simulated time; write a larger number "
+                             "to move days forward)")
+    parser.add_argument("--deadline-every", type=float, default=None, metavar="SECONDS",
+                        help="seconds between two looks for due turn reminders and "
+                             "deadlines (default 30)")
 
 
 def add_bench_arguments(parser: argparse.ArgumentParser) -> None:
@@ -308,11 +316,19 @@ def cmd_serve(args: argparse.Namespace) -> int:
     else:
         url = args.db
         print(f"meeplehall server: database {describe_url(url)}", flush=True)
+    from meeplehall.server.clock import FileClock
+    from meeplehall.server.deadlines import SWEEP_EVERY
+
+    clock = None if args.clock_file is None else FileClock(args.clock_file)
+    if clock is not None:
+        print(f"meeplehall server: TESTING CLOCK from {args.clock_file} (offset "
+              f"{clock.offset():g} s)", flush=True)
     try:
         app = create_app(url, args.redis, move_rate=args.move_rate,
                          bot_think_time=args.bot_think_time, bot_lease=args.bot_lease,
                          limits=limit_config(args), heavy_workers=args.heavy_workers,
                          smtp=args.smtp,
+                         clock=clock, deadline_every=args.deadline_every or SWEEP_EVERY,
                          public_url=args.public_url or f"http://{args.host}:{args.port}",
                          webhook_allow_private=args.webhook_allow_private)
     except ValueError as exc:

@@ -1,11 +1,12 @@
 """Storage: the SQLAlchemy models, engine set-up and the schema check.
 
-Three tables hold every game: ``game_tables`` (a ``GameRecord`` header per table),
+Three tables hold the games: ``game_tables`` (a ``GameRecord`` header per table,
+with its hashed host token, turn deadline and stand-in level),
 ``seats`` (who sits where, with a hashed seat token) and ``moves``, the append-only
-history; a fourth, ``bot_leases``, says which server process drives a table's bots.
-People (migration ``0005``): ``accounts`` with their ``account_sessions`` and
-``sign_in_links``, turn-notification ``subscriptions`` and the ``deliveries`` made,
-``ratings`` and ``results``.
+history; ``bot_leases`` says which server process drives a table's bots, and
+``chat_messages`` holds the tables' chat. People (migration ``0005``): ``accounts``
+with their ``account_sessions`` and ``sign_in_links``, turn-notification
+``subscriptions`` and the ``deliveries`` made, ``ratings`` and ``results``.
 ``(table_id, seq)`` is unique in ``moves``: that constraint, not a lock, decides which of
 two concurrent submissions wins. An undo is a history entry of its own (kind ``undo``)
 and marks the moves it takes back as undone; nothing is ever deleted.
@@ -36,6 +37,7 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    false,
     func,
     inspect,
     text,
@@ -84,6 +86,13 @@ class TableRow(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # The creator asked for a rated game (meeplehall.server.ratings); else casual.
     rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The host's token, hashed (NULL: a table opened before hosts, without host controls).
+    host_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # Turn deadline in seconds (NULL: none) and the bot level that stands in past it.
+    deadline_s: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    stand_in: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    spectator_chat: Mapped[bool] = mapped_column(Boolean, default=False,
+                                                 server_default=false())
 
 
 class SeatRow(Base):
@@ -102,6 +111,18 @@ class SeatRow(Base):
     # The account the seat was joined under (NULL: an anonymous seat); not a foreign
     # key: deleting an account sets it back to NULL (meeplehall.server.accounts).
     account_id: Mapped[int | None] = mapped_column(_ID, nullable=True, index=True)
+    # A one-time recovery secret, hashed (meeplehall.server.seat_control).
+    recovery_hash: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    # A bot level playing this human seat: handed over by the host ("host") or standing
+    # in past the turn deadline ("deadline"); NULL: the seat plays itself.
+    played_by: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    played_why: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    # The seat's current turn deadline (server clock, UTC; NULL: not its turn or no
+    # deadline) and whether its reminder went out (meeplehall.server.deadlines).
+    deadline_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True),
+                                                         nullable=True, index=True)
+    reminded: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    muted: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class MoveRow(Base):
@@ -119,6 +140,20 @@ class MoveRow(Base):
     action: Mapped[str] = mapped_column(Text)
     undone: Mapped[bool] = mapped_column(Boolean, default=False)
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+class ChatRow(Base):
+    """A chat message of a table: the seat that wrote it, its name then, the text."""
+
+    __tablename__ = "chat_messages"
+
+    id: Mapped[int] = mapped_column(_ID, primary_key=True, autoincrement=True)
+    table_id: Mapped[int] = mapped_column(
+        _ID, ForeignKey("game_tables.id", ondelete="CASCADE"))
+    seat: Mapped[int] = mapped_column(Integer)
+    name: Mapped[str | None] = mapped_column(String(NAME_COLUMN), nullable=True)
+    text: Mapped[str] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

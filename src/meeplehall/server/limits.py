@@ -165,7 +165,8 @@ KINDS = {"create": "new tables", "import": "imports", "replay": "replay views",
          "analysis": "analyses", "view": "table reads", "log": "log pages",
          "ws": "WebSocket openings", "sync": "WebSocket syncs", "undo": "undos",
          "review": "game reviews", "sign-in": "sign-in requests",
-         "mail": "confirmation mails"}
+         "mail": "confirmation mails", "chat": "chat messages",
+         "recover": "seat recoveries", "host": "host controls"}
 
 
 @dataclass(frozen=True)
@@ -191,15 +192,17 @@ def default_limits() -> LimitConfig:
         client={"create": Rate(1.0, 10), "import": Rate(0.2, 5), "replay": Rate(2.0, 20),
                 "analysis": Rate(1.0, 5), "view": Rate(10.0, 50), "log": Rate(5.0, 40),
                 "ws": Rate(2.0, 20), "sync": Rate(2.0, 20), "undo": Rate(2.0, 10),
-                "review": Rate(0.1, 3), "sign-in": Rate(0.1, 5), "mail": Rate(0.1, 5)},
+                "review": Rate(0.1, 3), "sign-in": Rate(0.1, 5), "mail": Rate(0.1, 5),
+                "chat": Rate(1.0, 5), "recover": Rate(0.5, 10), "host": Rate(1.0, 20)},
         # for sign-in and mail, the "token" is the e-mail address's hash
         token={"replay": Rate(2.0, 20), "analysis": Rate(1.0, 5), "view": Rate(5.0, 30),
                "log": Rate(5.0, 40), "sync": Rate(1.0, 10), "undo": Rate(1.0, 5),
-               "sign-in": Rate(1 / 60, 3), "mail": Rate(1 / 60, 3)},
+               "sign-in": Rate(1 / 60, 3), "mail": Rate(1 / 60, 3), "chat": Rate(1.0, 5)},
         total={"create": Rate(20.0, 100), "import": Rate(2.0, 10), "replay": Rate(8.0, 40),
                "analysis": Rate(4.0, 10), "view": Rate(200.0, 400), "log": Rate(100.0, 200),
                "ws": Rate(50.0, 200), "sync": Rate(50.0, 200), "undo": Rate(20.0, 40),
-               "review": Rate(0.5, 4), "sign-in": Rate(5.0, 50), "mail": Rate(5.0, 50)},
+               "review": Rate(0.5, 4), "sign-in": Rate(5.0, 50), "mail": Rate(5.0, 50),
+               "chat": Rate(50.0, 200), "recover": Rate(10.0, 50), "host": Rate(20.0, 100)},
         sockets_per_seat=8, bot_tables_per_client=4)
 
 

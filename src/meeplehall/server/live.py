@@ -22,6 +22,11 @@ waits while the transport's buffer is full), and when it can send again it gets 
 message from the view it last saw to the newest one, never a queue of them, so what it
 holds is bounded by one transport buffer and one message.
 
+Chat (:mod:`meeplehall.server.chat`): a message stored by one process is queued on the
+table's seat sockets (and its spectators' where the table shows them the chat) there and,
+through the same Redis channel, in the others; each socket sends it from its own task as
+a ``chat`` frame (a spectator with one due is woken, not written to directly).
+
 Presence (which seats' players have the table open): a socket that asked for it (hello
 ``"seats": true``, a seat's or a spectator's) gets a ``seats`` message whenever a seat is
 taken, given up or renamed, or a player's socket comes or goes. Each process knows its own
@@ -41,6 +46,7 @@ import json
 import logging
 import secrets
 import time
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,7 +57,7 @@ from meeplehall.server.direct import DirectFrames, text_frame
 from meeplehall.server.errors import outage
 from meeplehall.server.live_table import Live
 from meeplehall.server.patch import diff
-from meeplehall.server.service import TableService
+from meeplehall.server.service import TableService, seat_json
 
 log = logging.getLogger("meeplehall.server.live")
 CHANNEL = "meeplehall:changes"
@@ -98,6 +104,7 @@ class Connection:
     # message): only then may a frame be written beside it, keeping the order.
     direct: DirectFrames | None = None
     idle: bool = False
+    chat_out: list[dict[str, Any]] = field(default_factory=list)  # chat messages due
 
 
 def table_message(live: Live, seat: int | None) -> dict[str, Any]:
@@ -191,6 +198,8 @@ class Hub:
         self._remote: dict[int, frozenset[int]] = {}
         self._presence_due: set[int] = set()
         self._presence_wake: asyncio.Event | None = None
+        # The last chat messages of a table (meeplehall.server.chat), for sync frames.
+        self.chat_tail: Callable[[int], Awaitable[list[dict[str, Any]]]] | None = None
 
     async def start(self) -> None:
         if not self.redis_url:
@@ -256,6 +265,23 @@ class Hub:
             self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id,
                                                 "seat": seat}))
 
+    def on_chat(self, table_id: int, message: dict[str, Any], spectators: bool) -> None:
+        """A chat message this process stored: to the table's sockets here (the
+        spectators' only when ``spectators``) and, through Redis, elsewhere."""
+        self._chat(table_id, message, spectators)
+        if self._outbox is not None:
+            self._outbox.put_nowait(json.dumps({"o": self.origin, "t": table_id,
+                                                "chat": message, "spec": spectators}))
+
+    def _chat(self, table_id: int, message: dict[str, Any], spectators: bool) -> None:
+        conns = list(self._conns.get(table_id, ()))
+        if spectators:
+            conns += list(self._watchers.get(table_id, ()))
+        for conn in conns:
+            if conn.ended is None:
+                conn.chat_out.append(message)
+                conn.wake.set()
+
     def _end_seat(self, table_id: int, seat: int, token_hash: str | None) -> None:
         for conn in self._conns.get(table_id, ()):
             if conn.seat == seat and conn.token_hash != token_hash and conn.ended is None:
@@ -265,10 +291,13 @@ class Hub:
     async def _remote_seat(self, table_id: int, seat: int) -> None:
         """Another process changed a seat: read whose it is now, end the other sockets."""
         self._seats_news(table_id)
-        if not any(c.seat == seat for c in self._conns.get(table_id, ())):
+        cached = self.service.cached(table_id)
+        if cached is None and not any(c.seat == seat for c in self._conns.get(table_id, ())):
             return
         try:
             probe = await self.service.probe(table_id)
+            if cached is not None:  # its bots, mutes and deadlines as they are now
+                await self.service.get_live(table_id, probe=probe)
         except Exception as exc:
             log.warning("cannot read the seats of table %d (%s)", table_id,
                         type(exc).__name__)
@@ -350,7 +379,7 @@ class Hub:
         or what is due is a full sync or a ``seats`` message."""
         channel = conn.direct
         if channel is None or not conn.idle or conn.ended is not None or conn.seats_dirty \
-                or conn.last_view is None:
+                or conn.last_view is None or conn.chat_out:
             return False
         if live.seq <= conn.last_seq:
             return True
@@ -396,7 +425,10 @@ class Hub:
                         data = json.loads(message["data"])
                         if data["o"] == self.origin:
                             continue
-                        if "seat" in data:
+                        if "chat" in data:
+                            self._chat(int(data["t"]), dict(data["chat"]),
+                                       bool(data.get("spec")))
+                        elif "seat" in data:
                             self._spawn(self._remote_seat(int(data["t"]), int(data["seat"])))
                         elif "presence" in data:
                             table_id = int(data["t"])
@@ -606,6 +638,10 @@ class Hub:
                    "view": log_tail(view, base), "log_base": base,
                    "log_from": start, "log": lines[start:],
                    "notes": live.notes_since(-1 if since is None else since)}
+        if self.chat_tail is not None and (conn.seat is not None
+                                           or live.settings.spectator_chat):
+            message["chat"] = await self.chat_tail(live.table_id)
+            conn.chat_out.clear()  # the tail holds them
         self._sent(conn, live, view)
         return message
 
@@ -702,7 +738,11 @@ class Hub:
             conn.seats_dirty = False
             await conn.ws.send_json({"type": "seats", "table_id": conn.table_id,
                                      "present": self.present(conn.table_id),
-                                     "names": [s.name for s in live.seats]})
+                                     "names": [s.name for s in live.seats],
+                                     "seats": [seat_json(s) for s in live.seats]})
+        while conn.chat_out:
+            await conn.ws.send_text(jsontext.dumps_text(
+                {"type": "chat", "table_id": conn.table_id, "message": conn.chat_out.pop(0)}))
         if live.seq == conn.last_seq:
             return True
         if conn.last_view is None or live.undone_since(conn.last_seq):

@@ -12,6 +12,7 @@ replays fewer than that many moves, whatever the length of the game.
 
 from __future__ import annotations
 
+import json
 import pickle
 import threading
 from collections.abc import Mapping, Sequence
@@ -94,10 +95,23 @@ class SeatInfo:
     kind: str
     token_hash: str | None
     name: str | None = None  # the player's name, public (meeplehall.server.names)
+    # A bot level playing this human seat, and why: "host" (handed over) or "deadline"
+    # (standing in until the player returns); None: the seat plays itself.
+    played_by: str | None = None
+    played_why: str | None = None
+    muted: bool = False  # the host muted its chat
+    deadline_at: datetime | None = None  # its turn deadline (server clock), if running
 
     @property
     def taken(self) -> bool:
         return self.token_hash is not None
+
+    @property
+    def bot(self) -> str | None:
+        """The bot level that moves for this seat now (None: a person)."""
+        if self.played_by is not None:
+            return self.played_by
+        return None if self.kind == "human" else self.kind
 
 
 @dataclass
@@ -110,6 +124,19 @@ class Built:
     undo_seqs: list[int]
     notes: list[tuple[int, str]]
     snapshots: Snapshots = field(default_factory=dict)  # taken while replaying
+
+
+def note_text(note: str) -> Any:
+    """A stored note as clients get it: a message ``{key, args}`` where it was stored
+    as one (JSON), else its text."""
+    if note.startswith('{"key"'):
+        try:
+            message = json.loads(note)
+        except ValueError:
+            return note
+        if isinstance(message, dict) and isinstance(message.get("key"), str):
+            return message
+    return note
 
 
 class CorruptLog(RuntimeError):
@@ -230,6 +257,18 @@ def packed(built: Built) -> Built:
                  {k: (seq, Packed(state)) for k, (seq, state) in built.snapshots.items()})
 
 
+@dataclass(frozen=True, slots=True)
+class TableSettings:
+    """What the creator chose for a table over days: a host exists (``hosted``), the
+    turn deadline in seconds (None: none), the stand-in bot level past it, and whether
+    spectators see the chat."""
+
+    hosted: bool = False
+    deadline_s: int | None = None
+    stand_in: str | None = None
+    spectator_chat: bool = False
+
+
 @dataclass
 class Live:
     """A table as the server holds it in memory. Mutated only on the event loop."""
@@ -241,6 +280,7 @@ class Live:
     source: str
     created_at: datetime
     seats: list[SeatInfo]
+    settings: TableSettings = field(default_factory=TableSettings)
     state: Any = None
     entries: list[Entry] = field(default_factory=list)
     seq: int = 0
@@ -375,7 +415,9 @@ class Live:
         return count
 
     def notes_since(self, seq: int) -> list[dict[str, Any]]:
-        return [{"seq": s, "text": t} for s, t in self.notes if s > seq]
+        """The notes after history point ``seq``; a note stored as a message's JSON
+        (a stand-in's move) is sent as that message, a plain one as text."""
+        return [{"seq": s, "text": note_text(t)} for s, t in self.notes if s > seq]
 
     def undone_since(self, seq: int) -> bool:
         return any(s > seq for s in self.undo_seqs)

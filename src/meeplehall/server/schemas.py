@@ -43,6 +43,16 @@ class CreateTable(_Strict):
         default=False,
         description="a rated game: its end updates the ratings of its seats when every "
                     "seat is an account's or a bot's; false or omitted: casual")
+    deadline_hours: float | None = Field(
+        default=None, ge=1, le=336,
+        description="turn deadline in hours (1 to 336, 14 days); omitted or null: none. "
+                    "A reminder goes out before it; past it the stand-in bot moves for "
+                    "the seat until its player returns")
+    stand_in: StrictStr | None = Field(
+        default=None, max_length=32,
+        description="the bot level that stands in past the deadline (default: greedy)")
+    spectator_chat: StrictBool = Field(
+        default=False, description="spectators may read the table's chat")
 
 
 class ImportTable(_Strict):
@@ -50,6 +60,16 @@ class ImportTable(_Strict):
 
     record: dict[str, Any]
     seats: list[SeatKind] | None = Field(default=None, max_length=16)
+    deadline_hours: float | None = Field(
+        default=None, ge=1, le=336,
+        description="turn deadline in hours (1 to 336, 14 days); omitted or null: none. "
+                    "A reminder goes out before it; past it the stand-in bot moves for "
+                    "the seat until its player returns")
+    stand_in: StrictStr | None = Field(
+        default=None, max_length=32,
+        description="the bot level that stands in past the deadline (default: greedy)")
+    spectator_chat: StrictBool = Field(
+        default=False, description="spectators may read the table's chat")
 
 
 class NameIn(_Strict):
@@ -86,6 +106,13 @@ class SeatOut(BaseModel):
     kind: str
     open: bool
     name: str | None = Field(default=None, description="the name its player gave (public)")
+    played_by: str | None = Field(default=None, description="the bot level moving for this "
+                                  "person's seat now; null: the seat plays itself")
+    played_why: str | None = Field(default=None, description="'host' (handed to a bot by "
+                                   "the host) or 'deadline' (a stand-in past the deadline)")
+    muted: bool = Field(default=False, description="the host muted the seat's chat")
+    deadline: str | None = Field(default=None, description="the seat's turn deadline "
+                                 "(ISO 8601, UTC); null: none running")
 
 
 class TableOut(BaseModel):
@@ -104,6 +131,61 @@ class TableOut(BaseModel):
                                           "from them")
     rated: bool = Field(default=False, description="a rated game (its creator's choice)")
     created_at: str
+    hosted: bool = Field(default=False, description="the table has a host (its creator)")
+    deadline_hours: float | None = Field(default=None, description="the turn deadline")
+    stand_in: str | None = Field(default=None, description="the stand-in bot level")
+    spectator_chat: bool = Field(default=False, description="spectators read the chat")
+
+
+class CreatedOut(TableOut):
+    """A table just opened, with its host token (shown this once)."""
+
+    host_token: str = Field(description="the host's secret: send it as 'X-Host-Token' "
+                                        "for the host's controls")
+
+
+class RecoveryOut(BaseModel):
+    table_id: int
+    seat: int
+    secret: str = Field(description="one-time secret: POST it to /recover on the other "
+                                    "device")
+    link: str = Field(description="the browser's recovery link (path and fragment)")
+
+
+class RecoverIn(_Strict):
+    secret: StrictStr = Field(min_length=1, max_length=200)
+
+
+class InviteOut(BaseModel):
+    table_id: int
+    seat: int
+    invite: str = Field(description="the seat's new invite link (path and fragment)")
+
+
+class BotIn(_Strict):
+    level: StrictStr = Field(min_length=1, max_length=32, examples=["greedy"])
+
+
+class MuteIn(_Strict):
+    muted: StrictBool = True
+
+
+class ChatIn(_Strict):
+    text: StrictStr = Field(min_length=1, max_length=2000,
+                            description="the message, 1 to 500 characters after trimming")
+
+
+class ChatMessage(BaseModel):
+    id: int
+    seat: int
+    name: str | None
+    text: str
+    at: str
+
+
+class ChatPage(BaseModel):
+    table_id: int
+    messages: list[ChatMessage]
 
 
 class TableList(BaseModel):

@@ -18,9 +18,10 @@ import logging
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Awaitable, Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from functools import partial
 from typing import Any, TypeVar
 
@@ -64,6 +65,7 @@ from meeplehall.server.live_table import (
     Live,
     Row,
     SeatInfo,
+    TableSettings,
     record_built,
     replay_entries,
     replay_rows,
@@ -75,6 +77,8 @@ from meeplehall.server.writer import MoveWriter
 log = logging.getLogger("meeplehall.server")
 
 HUMAN = "human"
+STOOD_IN = "deadline"  # seats.played_why of a seat a stand-in bot plays past its deadline
+HANDED = "host"  # seats.played_why of a seat the host handed to a bot
 MAX_SEED = 2**63 - 1
 # Table sources whose creator knows the seed: a chosen seed, an imported record.
 SEED_KNOWN = ("chosen", "import")
@@ -110,6 +114,9 @@ class Probe:
     seats: list[tuple[int, str, str | None]]
     head: int
     names: dict[int, str] = field(default_factory=dict)  # the seats with a name
+    # The seats played by a bot, muted or with a running deadline: seat ->
+    # (played_by, played_why, muted, deadline_at).
+    extra: dict[int, tuple[str | None, str | None, bool, Any]] = field(default_factory=dict)
 
 
 class TableService:
@@ -130,6 +137,9 @@ class TableService:
         # hands a table to a bot takes the bots' lease in the same transaction, so a
         # process that dies just after it leaves a lease that lapses and is taken over.
         self.bot_lease: tuple[str, float] | None = None
+        # Called (table, seat, token hash) when the player of a seat that a stand-in bot
+        # plays comes back with its token (meeplehall.server.deadlines ends the stand-in).
+        self.returning: Callable[[int, int, str], Awaitable[None]] | None = None
         sqlite = engine.dialect.name == "sqlite"
         # SQLite has one writer at a time; writers queueing on its busy handler sleep for
         # up to 100 ms, so this process's writers queue on a lock instead.
@@ -159,15 +169,6 @@ class TableService:
                 return fn(conn)
 
         return await self._write_thread(run)
-
-    async def read(self, fn: Callable[[Connection], T]) -> T:
-        """``fn(conn)`` on a read connection in a worker thread, within the read
-        deadline (see :meth:`_read`)."""
-        def run() -> T:
-            with self.engine.connect() as conn:
-                return fn(conn)
-
-        return await self._read(run)
 
     def write_now(self, fn: Callable[[Connection], T]) -> T:
         """``fn(conn)`` in one write transaction on the calling (worker) thread."""
@@ -245,6 +246,44 @@ class TableService:
             except Exception:
                 log.exception("seat listener failed for table %d", table_id)
 
+    async def write(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` in one write transaction on a writer thread (for the
+        modules beside this one: seat control, deadlines, chat)."""
+        def run() -> T:
+            with self._write() as conn:
+                return fn(conn, *args)
+
+        return await self._write_thread(run)
+
+    async def read(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(conn, *args)`` on a read connection in a worker thread, within the
+        read deadline (see :meth:`_read`)."""
+        def run() -> T:
+            with self.engine.connect() as conn:
+                return fn(conn, *args)
+
+        return await self._read(run)
+
+    async def seats_changed(self, table_id: int, seat: int) -> Probe:
+        """A seat's row changed (its token, its bot, its deadline, its mute): read the
+        seats again into the cached table and tell the listeners (live sockets of a
+        token that is no longer the seat's end, here and through Redis elsewhere)."""
+        probe = await self.probe(table_id)
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = _seat_infos(probe)
+        digest = next((h for s, _, h in probe.seats if s == seat), None)
+        self._seat_changed(table_id, seat, digest)
+        return probe
+
+    def renewed_deadline(self, table_id: int, seat: int, until: datetime) -> None:
+        """The seat's running deadline started again at ``until`` (written already): the
+        cached seat says so too."""
+        live = self._live.get(table_id)
+        if live is not None:
+            live.seats = [replace(s, deadline_at=until) if s.seat == seat else s
+                          for s in live.seats]
+
     # -- reads ----------------------------------------------------------------------------
 
     def _probe_sync(self, table_id: int) -> Probe | None:
@@ -252,12 +291,16 @@ class TableService:
                 .scalar_subquery())
         with self.engine.connect() as conn:
             seats = conn.execute(
-                select(SeatRow.seat, SeatRow.kind, SeatRow.token_hash, head, SeatRow.name)
+                select(SeatRow.seat, SeatRow.kind, SeatRow.token_hash, head, SeatRow.name,
+                       SeatRow.played_by, SeatRow.played_why, SeatRow.muted,
+                       SeatRow.deadline_at)
                 .where(SeatRow.table_id == table_id).order_by(SeatRow.seat)).all()
         if not seats:
             return None
         return Probe([(s[0], s[1], s[2]) for s in seats], int(seats[0][3] or 0),
-                     {s[0]: s[4] for s in seats if s[4] is not None})
+                     {s[0]: s[4] for s in seats if s[4] is not None},
+                     {s[0]: (s[5], s[6], bool(s[7]), aware(s[8])) for s in seats
+                      if s[5] is not None or s[7] or s[8] is not None})
 
     async def probe(self, table_id: int) -> Probe:
         # In a thread like every read: a slow or locked database must not stop the loop.
@@ -386,12 +429,13 @@ class TableService:
             raise Conflict(f"table {table_id} cannot be loaded: its stored log does not "
                            "replay") from None
         fresh = Live(table_id, game, params, header.seed, header.source, header.created_at,
-                     _seat_infos(probe))
+                     _seat_infos(probe), settings_of(header))
         fresh.install(built)
         fresh.rated = bool(header.rated)
         if live is not None:  # keep the object others hold; just refill it
             live.install(built)
             live.seats = fresh.seats
+            live.settings = fresh.settings
             fresh = live
         self._remember(fresh)
         return fresh
@@ -410,6 +454,9 @@ class TableService:
         seat = match_token(token, [(s, h) for s, _, h in probe.seats])
         if seat is None:
             raise Unauthorized(f"the token is not the token of a seat at table {table_id}")
+        if probe.extra.get(seat, (None, None))[1] == STOOD_IN and self.returning is not None:
+            await self.returning(table_id, seat, hash_token(token))
+            probe = await self.probe(table_id)
         return await self.get_live(table_id, probe=probe), seat
 
     async def authenticate_for_move(self, table_id: int, token: str | None) -> tuple[int, str]:
@@ -419,7 +466,7 @@ class TableService:
         live = self._live.get(table_id)
         if token and live is not None:
             seat = match_token(token, [(s.seat, s.token_hash) for s in live.seats])
-            if seat is not None:
+            if seat is not None and live.seats[seat].played_why != STOOD_IN:
                 return seat, hash_token(token)
         _, seat = await self.authenticate(table_id, token)
         assert token is not None
@@ -440,11 +487,14 @@ class TableService:
             moves: dict[int, int] = {}
             if ids:
                 for s in conn.execute(select(SeatRow.table_id, SeatRow.seat, SeatRow.kind,
-                                             SeatRow.token_hash, SeatRow.name)
+                                             SeatRow.token_hash, SeatRow.name,
+                                             SeatRow.played_by, SeatRow.played_why,
+                                             SeatRow.muted, SeatRow.deadline_at)
                                       .where(SeatRow.table_id.in_(ids))
                                       .order_by(SeatRow.table_id, SeatRow.seat)):
-                    seats[s.table_id].append(_seat_json(s.seat, s.kind, s.token_hash is not None,
-                                                        s.name))
+                    seats[s.table_id].append(_seat_json(
+                        s.seat, s.kind, s.token_hash is not None, s.name, s.played_by,
+                        s.played_why, bool(s.muted), s.deadline_at))
                 for h in conn.execute(select(MoveRow.table_id, func.max(MoveRow.seq))
                                       .where(MoveRow.table_id.in_(ids))
                                       .group_by(MoveRow.table_id)):
@@ -460,7 +510,7 @@ class TableService:
                  "moves": moves.get(t.id, 0), "finished": bool(t.finished),
                  "source": t.source, "seed_chosen": t.source in SEED_KNOWN,
                  "rated": bool(t.rated),
-                 "created_at": t.created_at.isoformat()}
+                 "created_at": t.created_at.isoformat(), **settings_json(settings_of(t))}
                 for t in tables]
 
     async def list_tables(self, game: str | None, finished: bool | None, limit: int,
@@ -469,17 +519,18 @@ class TableService:
 
     def summary(self, live: Live) -> dict[str, Any]:
         return {"id": live.table_id, "game": live.game.name, "params": live.params,
-                "seats": [_seat_json(s.seat, s.kind, s.taken, s.name) for s in live.seats],
+                "seats": [seat_json(s) for s in live.seats],
                 "seq": live.seq, "moves": len(live.entries), "to_move": live.to_move,
                 "finished": live.finished, "source": live.source,
                 "seed_chosen": live.source in SEED_KNOWN, "rated": live.rated,
-                "created_at": live.created_at.isoformat()}
+                "created_at": live.created_at.isoformat(), **settings_json(live.settings)}
 
     def _unfinished_bot_tables_sync(self) -> list[int]:
         with self.engine.connect() as conn:
             rows = conn.execute(
                 select(TableRow.id).join(SeatRow, SeatRow.table_id == TableRow.id)
-                .where(TableRow.finished.is_(False), SeatRow.kind != HUMAN).distinct())
+                .where(TableRow.finished.is_(False),
+                       (SeatRow.kind != HUMAN) | SeatRow.played_by.is_not(None)).distinct())
             return [r[0] for r in rows]
 
     async def unfinished_bot_tables(self) -> list[int]:
@@ -545,14 +596,16 @@ class TableService:
     def _insert_table_sync(self, game: Game, params: dict[str, Any], seed: int, source: str,
                            kinds: Sequence[str], moves: Sequence[Entry],
                            finished: bool, lease: tuple[str, float] | None,
+                           settings: TableSettings, host_hash: str | None,
                            rated: bool = False) -> tuple[int, Any]:
         stamp = now()
         with self._write() as conn:
             table_id = conn.execute(insert(TableRow).values(
                 game=game.name, rules_version=game.rules_version,
                 params=json.dumps(params, sort_keys=True), seed=seed, source=source,
-                finished=finished, created_at=stamp, rated=rated).returning(TableRow.id)
-            ).scalar_one()
+                finished=finished, created_at=stamp, rated=rated, host_hash=host_hash,
+                deadline_s=settings.deadline_s, stand_in=settings.stand_in,
+                spectator_chat=settings.spectator_chat).returning(TableRow.id)).scalar_one()
             conn.execute(insert(SeatRow), [
                 {"table_id": table_id, "seat": i, "kind": k, "token_hash": None,
                  "joined_at": None} for i, k in enumerate(kinds)])
@@ -580,23 +633,28 @@ class TableService:
         return kinds
 
     async def _start(self, game: Game, params: dict[str, Any], seed: int, source: str,
-                     kinds: list[str], built: Built, rated: bool = False) -> Live:
+                     kinds: list[str], built: Built, settings: TableSettings | None,
+                     host_hash: str | None, rated: bool = False) -> Live:
         to_move = game.current_player(built.state)
+        settings = replace(settings or TableSettings(), hosted=host_hash is not None)
         table_id, stamp = await self._write_thread(
             self._insert_table_sync, game, params, seed, source, kinds, built.entries,
-            to_move is None, self._lease_for(kinds, to_move), rated)
+            to_move is None, self._lease_for(kinds, to_move), settings, host_hash, rated)
         live = Live(table_id, game, params, seed, source, stamp,
-                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)], rated=rated)
+                    [SeatInfo(i, k, None) for i, k in enumerate(kinds)], settings,
+                    rated=rated)
         live.install(built)
         self._remember(live)
         self._changed(table_id, live.seq)
         return live
 
     async def create(self, game_name: str, options: dict[str, Any], seed: int | None,
-                     seats: Sequence[str] | None, rated: bool = False) -> Live:
-        """Open a table (``rated``: its end is rated, see
-        :mod:`meeplehall.server.ratings`). Raises ``Invalid`` naming a bad game, option
-        or seat kind."""
+                     seats: Sequence[str] | None, *, settings: TableSettings | None = None,
+                     host_hash: str | None = None, rated: bool = False) -> Live:
+        """Open a table (with ``settings``: a turn deadline, a stand-in, chat for
+        spectators; ``host_hash``: its host's hashed token; ``rated``: its end is rated,
+        see :mod:`meeplehall.server.ratings`). Raises ``Invalid`` naming a bad game,
+        option or seat kind."""
         game = find_game(game_name)
         try:
             params = validate_params(game.options, options)
@@ -613,9 +671,11 @@ class TableService:
             raise Invalid(f"cannot set up {game.name} with these options: {exc}") from None
         kinds = self._check_seats(game, state, seats)
         return await self._start(game, params, seed, source, kinds,
-                                 Built(state, [], 0, [], []), rated)
+                                 Built(state, [], 0, [], []), settings, host_hash, rated)
 
-    async def import_record(self, data: Any, seats: Sequence[str] | None) -> Live:
+    async def import_record(self, data: Any, seats: Sequence[str] | None, *,
+                            settings: TableSettings | None = None,
+                            host_hash: str | None = None) -> Live:
         """Open a table from an exported ``GameRecord``; it replays or is refused."""
         try:
             record = GameRecord.from_dict(data)
@@ -634,7 +694,8 @@ class TableService:
         record.params = params
         built = await self._built_record(record, game)
         kinds = self._check_seats(game, built.state, seats)
-        return await self._start(game, params, record.seed, "import", kinds, built)
+        return await self._start(game, params, record.seed, "import", kinds, built,
+                                 settings, host_hash)
 
     async def _built_record(self, record: GameRecord, game: Game) -> Built:
         """Replay the record to check it, and the table its moves make: in the heavy
@@ -693,7 +754,7 @@ class TableService:
             raise Conflict(f"seat {seat} at table {table_id} is already taken")
         live = self._live.get(table_id)
         if live is not None:
-            live.seats = [SeatInfo(s.seat, s.kind, digest, name) if s.seat == seat else s
+            live.seats = [replace(s, token_hash=digest, name=name) if s.seat == seat else s
                           for s in live.seats]
         self._seat_changed(table_id, seat, digest)
         return token
@@ -710,7 +771,7 @@ class TableService:
         await self._write_thread(self._leave_sync, table_id, seat)
         live = self._live.get(table_id)
         if live is not None:
-            live.seats = [SeatInfo(s.seat, s.kind, None) if s.seat == seat else s
+            live.seats = [replace(s, token_hash=None, name=None) if s.seat == seat else s
                           for s in live.seats]
         self._seat_changed(table_id, seat, None)
 
@@ -731,7 +792,7 @@ class TableService:
             raise Unauthorized(f"the token is not the token of a seat at table {table_id}")
         live = self._live.get(table_id)
         if live is not None:
-            live.seats = [SeatInfo(s.seat, s.kind, s.token_hash, name) if s.seat == seat else s
+            live.seats = [replace(s, name=name) if s.seat == seat else s
                           for s in live.seats]
         self._seat_changed(table_id, seat, digest)
 
@@ -757,11 +818,15 @@ class TableService:
         return self.bot_lease
 
     async def submit(self, table_id: int, seat: int, text: str, expected_seq: int,
-                     note: str | None = None, token_hash: str | None = None) -> Live:
-        """Play ``text`` for ``seat`` if the table is at ``expected_seq``.
+                     note: str | None = None, token_hash: str | None = None,
+                     bot: str | None = None) -> Live:
+        """Play ``text`` for ``seat`` if the table is at ``expected_seq``; ``bot``: the
+        bot level that chose it, which must still be the one moving for the seat.
 
         Raises:
-            Conflict: the table is at another seq (``seq`` in the body) or is over.
+            Conflict: the table is at another seq (``seq`` in the body) or is over; the
+                seat is played by a bot (a person's move) or by a person again (a
+                bot's).
             Forbidden: it is another seat's turn.
             Invalid: the action cannot be read or is not legal (the game says why).
         """
@@ -772,6 +837,13 @@ class TableService:
                 raise Conflict("the game is over", seq=live.seq)
             if current != seat:
                 raise Forbidden(f"it is seat {current}'s turn, not seat {seat}'s")
+            mover = live.seats[seat].bot
+            if bot is not None and mover != bot:
+                raise Conflict(f"seat {seat} is no longer played by the {bot} bot",
+                               seq=live.seq)
+            if bot is None and token_hash is not None and live.seats[seat].played_by:
+                raise Conflict(f"seat {seat} is played by the {mover} bot: the host handed "
+                               "it over, and the host can give it back", seq=live.seq)
             try:
                 state, canonical, reveal = step_legal(live.game, live.state, text,
                                                       live.legal_actions())
@@ -783,9 +855,10 @@ class TableService:
                 raise Invalid(f"the action {text!r} cannot be played here") from None
             seq = live.seq + 1
             after = live.game.current_player(state)
-            kinds = [info.kind for info in live.seats]
+            kinds = [info.bot or HUMAN for info in live.seats]
             # A bot's own move needs no lease: its driver holds one already.
-            lease = self._lease_for(kinds, after) if kinds[seat] == HUMAN else None
+            lease = self._lease_for(kinds, after) if bot is None and kinds[seat] == HUMAN \
+                else None
             await asyncio.shield(self._commit(
                 live, seq, MOVE, seat, canonical, note, (), after is None, token_hash,
                 Built(state, [*live.entries, Entry(seq, seat, canonical, reveal)], seq,
@@ -878,6 +951,13 @@ class TableService:
         return len(view.get("log", ()))
 
 
+def settings_json(settings: TableSettings) -> dict[str, Any]:
+    """A table's settings as the API shows them."""
+    return {"hosted": settings.hosted, "deadline_hours": None if settings.deadline_s is None
+            else settings.deadline_s / 3600, "stand_in": settings.stand_in,
+            "spectator_chat": settings.spectator_chat}
+
+
 def _replay_record(game: Game, params: dict[str, Any], seed: int,
                    actions: Sequence[tuple[int | None, str]]) -> Built:
     try:
@@ -887,8 +967,35 @@ def _replay_record(game: Game, params: dict[str, Any], seed: int,
 
 
 def _seat_infos(probe: Probe) -> list[SeatInfo]:
-    return [SeatInfo(s, k, h, probe.names.get(s)) for s, k, h in probe.seats]
+    infos = []
+    for s, k, h in probe.seats:
+        played_by, why, muted, deadline = probe.extra.get(s, (None, None, False, None))
+        infos.append(SeatInfo(s, k, h, probe.names.get(s), played_by, why, muted, deadline))
+    return infos
 
 
-def _seat_json(seat: int, kind: str, taken: bool, name: str | None) -> dict[str, Any]:
-    return {"seat": seat, "kind": kind, "open": kind == HUMAN and not taken, "name": name}
+def aware(stamp: datetime | None) -> datetime | None:
+    """A stored time as an aware UTC datetime (SQLite gives them back naive)."""
+    if stamp is None or stamp.tzinfo is not None:
+        return stamp
+    return stamp.replace(tzinfo=UTC)
+
+
+def settings_of(header: Any) -> TableSettings:
+    """A table row's :class:`TableSettings`."""
+    return TableSettings(header.host_hash is not None, header.deadline_s, header.stand_in,
+                         bool(header.spectator_chat))
+
+
+def _seat_json(seat: int, kind: str, taken: bool, name: str | None,
+               played_by: str | None = None, played_why: str | None = None,
+               muted: bool = False, deadline: datetime | None = None) -> dict[str, Any]:
+    return {"seat": seat, "kind": kind, "open": kind == HUMAN and not taken, "name": name,
+            "played_by": played_by, "played_why": played_why, "muted": muted,
+            "deadline": None if deadline is None else aware(deadline).isoformat()}  # type: ignore[union-attr]
+
+
+def seat_json(info: SeatInfo) -> dict[str, Any]:
+    """A seat as the API shows it (public: never its token)."""
+    return _seat_json(info.seat, info.kind, info.taken, info.name, info.played_by,
+                      info.played_why, info.muted, info.deadline_at)

@@ -3,7 +3,7 @@ was delivered; the account a seat belongs to; ratings and results, and whether a
 table is rated.
 
 Revision ID: 0005
-Revises: 0003 (0004, the seats' recovery and deadlines, comes between at merge)
+Revises: 0004
 Create Date: 2026-12-03
 """
 
@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0005"
-down_revision = "0003"
+down_revision = "0004"
 branch_labels = None
 depends_on = None
 
@@ -108,11 +108,12 @@ def upgrade() -> None:
 def downgrade() -> None:
     op.drop_table("results")
     op.drop_table("ratings")
-    with op.batch_alter_table("game_tables") as batch:
-        batch.drop_column("rated")
+    # ALTER TABLE ... DROP COLUMN (SQLite 3.35 and later, PostgreSQL), not a batch: a
+    # batch copies the table, and on SQLite dropping game_tables' copy deletes the seats
+    # and moves that reference it (ON DELETE CASCADE).
+    op.execute("ALTER TABLE game_tables DROP COLUMN rated")
     op.drop_index("ix_seats_account_id", table_name="seats")
-    with op.batch_alter_table("seats") as batch:
-        batch.drop_column("account_id")
+    op.execute("ALTER TABLE seats DROP COLUMN account_id")
     op.drop_table("deliveries")
     op.drop_index("ix_subscriptions_seat", table_name="subscriptions")
     op.drop_table("subscriptions")

@@ -13,10 +13,11 @@ export class ApiError extends Error {
 let csrf = null;
 export function setCsrf(value) { csrf = value || null; }
 
-export async function api(method, path, { token = null, body = undefined } = {}) {
+export async function api(method, path, { token = null, body = undefined, host = null } = {}) {
   const headers = {};
   if (token) headers.Authorization = `Bearer ${token}`;
   if (csrf) headers["X-CSRF-Token"] = csrf;
+  if (host) headers["X-Host-Token"] = host;  // the host's controls
   if (body !== undefined) headers["Content-Type"] = "application/json";
   const reply = await fetch(`/api${path}`, {
     method, headers, body: body === undefined ? undefined : JSON.stringify(body),
@@ -68,14 +69,30 @@ export function rememberColours(tableId, colours) {
   saveTables(tables);
 }
 
-/** Forget one seat's token (the seat was given up); the table goes when no seat is left. */
+/** Forget one seat's token (the seat was given up); the table goes when no seat is
+ * left and this device is not its host. */
 export function forgetSeat(tableId, seat) {
   const tables = myTables();
   const entry = tables[tableId];
   if (!entry) return;
   delete entry.tokens[seat];
-  if (!Object.keys(entry.tokens).length) delete tables[tableId];
+  if (!Object.keys(entry.tokens).length && !entry.host) delete tables[tableId];
   saveTables(tables);
+}
+
+/** Keep the host token of a table this device created (shown by the server once). */
+export function rememberHost(tableId, game, token) {
+  const tables = myTables();
+  const entry = tables[tableId] || { game, tokens: {}, created: Date.now() };
+  entry.host = token;
+  tables[tableId] = entry;
+  saveTables(tables);
+}
+
+/** The host token of a table created here, or null. */
+export function hostTokenFor(tableId) {
+  const entry = myTables()[tableId];
+  return (entry && entry.host) || null;
 }
 
 export function forgetTable(tableId) {
@@ -188,6 +205,9 @@ export function follow(tableId, token, onMessage, onStatus) {
       msg.view = view;
     } else if (msg.type === "seats") {
       if (onStatus) onStatus("seats", msg.present || []);
+      return;
+    } else if (msg.type === "chat") {
+      if (onStatus) onStatus("chat", msg.message);
       return;
     } else if (msg.type === "error") {
       if (onStatus) onStatus("error", msg.detail);

@@ -2,7 +2,7 @@
 // signal), end screen (scores, chart, record, replay) and the language switch. The
 // boards are drawn by static/js/games/<game>.js (renderBoard(container, view, ctx)).
 
-import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, myTables, rememberColours, rememberSeat, tablePref, tokensFor } from "./api.js";
+import { api, apiBytes, ApiError, follow, forgetSeat, forgetTable, hostTokenFor, myTables, rememberColours, rememberHost, rememberSeat, tablePref, tokensFor } from "./api.js";
 import { COLOURS, badge, h, symbolOf } from "./dom.js";
 import { availableLanguages, currentLanguage, preferredLanguage, render, setLanguage, t, tr } from "./i18n.js";
 import { endScreen, seatNames } from "./endgame.js";
@@ -85,6 +85,7 @@ async function route() {
   const hash = location.hash || "#/";
   let m;
   if ((m = hash.match(/^#\/table\/(\d+)\/join\/(\d+)$/))) return joinByLink(Number(m[1]), Number(m[2]));
+  if ((m = hash.match(/^#\/recover\/(\d+)\/([A-Za-z0-9_-]+)$/))) return recoverByLink(Number(m[1]), m[2]);
   if ((m = hash.match(/^#\/table\/(\d+)$/))) return openTable(Number(m[1]));
   if ((m = hash.match(/^#\/sign-in\/([A-Za-z0-9_-]{1,200})$/))) return signInPage(root, m[1]);
   if ((m = hash.match(/^#\/ratings\/([a-z-]{1,64})(?:\/([2-8]))?$/))) return ratingsPage(m[1], Number(m[2] || 2));
@@ -224,6 +225,7 @@ async function lobby() {
         max: playersOpt.maximum, oninput: setPlayers, onchange: setPlayers }), soloNote),
     h("h3", {}, t("Seats")), seatBox,
     h("h3", {}, t("Options")), main.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
+    overDaysForm(),
     h("details", {}, h("summary", {}, t("More rule options")),
       rest.map((o) => optionInput(o, opts[o.name], setOpt(o.name))),
       h("div", { class: "form-row" }, h("label", { for: "seed" }, t("Seed")),
@@ -266,6 +268,46 @@ async function accountPage(id) {
   await profilePage(root, id, gameTitle);
 }
 
+// Turn deadlines offered in the lobby, in hours (the server takes 1 to 336).
+const DEADLINES = [1, 12, 24, 48, 72, 168, 336];
+
+function deadlineLabel(hours) {
+  return hours < 24 ? t("{n} hour", { n: hours }) : t("{n} day", { n: hours / 24 });
+}
+
+/** The lobby's rows for a table played over days: a turn deadline, the bot that
+ * stands in past it, and whether spectators read the chat. */
+function overDaysForm() {
+  const standIn = h("select", { id: "stand-in", disabled: !lobbyChoice.deadline,
+    onchange: (e) => { lobbyChoice.standIn = e.target.value; } },
+  games.seat_kinds.filter((k) => k !== "human").map((k) => h("option", { value: k,
+    selected: k === (lobbyChoice.standIn || "greedy") }, seatKindLabel(k))));
+  return h("div", { class: "over-days" },
+    h("div", { class: "form-row" },
+      h("label", { for: "deadline" }, t("Turn deadline")),
+      h("select", { id: "deadline", onchange: (e) => {
+        lobbyChoice.deadline = e.target.value ? Number(e.target.value) : null;
+        standIn.disabled = !lobbyChoice.deadline;
+      } },
+      h("option", { value: "", selected: !lobbyChoice.deadline }, t("none")),
+      DEADLINES.map((hours) => h("option", { value: hours, selected: lobbyChoice.deadline === hours }, deadlineLabel(hours))))),
+    h("div", { class: "form-row" }, h("label", { for: "stand-in" }, t("Past the deadline, moves by")), standIn),
+    h("div", { class: "form-row" },
+      h("label", {}, h("input", { type: "checkbox", id: "spectator-chat", checked: !!lobbyChoice.spectatorChat,
+        onchange: (e) => { lobbyChoice.spectatorChat = e.target.checked; } }), " ", t("Spectators may read the chat"))));
+}
+
+/** How long until a deadline, in words ("2 days left"). */
+function timeLeft(iso) {
+  const ms = Date.parse(iso) - Date.now();
+  if (!(ms > 0)) return t("past the deadline");
+  const minutes = Math.floor(ms / 60000);
+  if (minutes < 60) return t("{n} minute left", { n: Math.max(1, minutes) });
+  const hours = Math.floor(minutes / 60);
+  if (hours < 48) return t("{n} hour left", { n: hours });
+  return t("{n} day left", { n: Math.floor(hours / 24) });
+}
+
 function gameTitle(name) {
   const g = games && games.games.find((x) => x.name === name);
   return tr(g ? g.title : name);
@@ -291,7 +333,7 @@ async function fillMyTables(list) {
         if (name) return name;
         return colour ? defaultName(colour) : t("Player {n}", { n: seat + 1 });
       });
-      seatsEl.textContent = t("you play as {who}", { who: who.join(", ") });
+      seatsEl.textContent = who.length ? t("you play as {who}", { who: who.join(", ") }) : t("you host it");
       status.textContent = s.finished ? t("finished")
         : (s.to_move !== null && String(s.to_move) in entry.tokens ? t("your turn") : t("in progress"));
     }).catch(() => { status.textContent = t("gone"); });
@@ -329,6 +371,11 @@ async function createTable(game, error) {
       if (o.name !== "players" && value !== undefined && value !== o.default) options[o.name] = value;
     }
     const body = { game: game.name, options, seats, rated: Boolean(lobbyChoice.rated) };
+    if (lobbyChoice.deadline) {
+      body.deadline_hours = lobbyChoice.deadline;
+      body.stand_in = lobbyChoice.standIn || "greedy";
+    }
+    if (lobbyChoice.spectatorChat) body.spectator_chat = true;
     if (lobbyChoice.seed !== null && lobbyChoice.seed !== undefined) {
       // Only seeds a JavaScript number holds exactly (the server refuses larger ones too).
       const seed = Number(lobbyChoice.seed);
@@ -344,6 +391,7 @@ async function createTable(game, error) {
       if (name.length > MAX_NAME) throw new Error(t("A name has at most {n} characters.", { n: MAX_NAME }));
     }
     const table = await api("POST", "/tables", { body });
+    rememberHost(table.id, game.name, table.host_token);
     for (const [i, kind] of lobbyChoice.seats.entries()) {
       if (kind !== SEAT_HERE) continue;
       const joined = await api("POST", `/tables/${table.id}/seats/${i}/join`, { body: nameBody(names[i]) });
@@ -400,6 +448,7 @@ async function importRecord(file, error) {
       throw new Error(t("This file is not a game record (it is not JSON)."));
     }
     const table = await api("POST", "/tables/import", { body: { record } });
+    rememberHost(table.id, table.game, table.host_token);
     location.hash = `#/table/${table.id}`;
   } catch (err) {
     error.textContent = err.message;
@@ -431,6 +480,22 @@ async function joinByLink(id, seat) {
   } catch (err) {
     root.replaceChildren(h("h1", {}, t("Cannot join")), h("p", { class: "error", role: "alert" }, err.message),
       h("p", {}, h("a", { href: `#/table/${id}` }, t("Watch this table instead"))));
+  }
+}
+
+/** A recovery link opened on this device: the seat moves here (a new token; the old
+ * device's stops working). */
+async function recoverByLink(id, secret) {
+  closeTable();
+  try {
+    const summary = await api("GET", `/tables/${id}`);
+    const moved = await api("POST", `/tables/${id}/recover`, { body: { secret } });
+    rememberSeat(id, summary.game, moved.seat, moved.token);
+    location.replace(`#/table/${id}`);
+  } catch (err) {
+    root.replaceChildren(h("h1", {}, t("Cannot move the seat here")), h("p", { class: "error", role: "alert" }, err.message),
+      h("p", {}, h("a", { href: `#/table/${id}` }, t("Watch this table instead"))));
+    root.dataset.page = "recover";
   }
 }
 
@@ -505,6 +570,9 @@ class TableView {
     this.watchMark = null;    // a spectator's: since the page was opened or last hidden
     this.liveHighlight = null;  // reduced motion: {seat, seq, keys} marked on the live board
     this.present = null;      // the seats whose players have the table open (null: unknown)
+    this.host = hostTokenFor(id);  // this device created the table: the host's controls
+    this.chat = [];           // the chat messages shown (the sync's last ones, then each new one)
+    this.recovery = {};       // seat -> its recovery link, once asked
     this.offline = false;     // our own live connection is down
   }
 
@@ -516,6 +584,7 @@ class TableView {
       console.warn(`board module for ${this.game} failed to load`, err);
     }
     this.build();
+    this.ticker = setInterval(() => this.renderDeadline(), 60000);  // the time left, each minute
     this.live = follow(this.id, this.primary === null ? null : this.tokens[this.primary],
       (msg) => this.onMessage(msg), (status, detail) => {
         if (status === "error") { this.error = detail; this.renderStatus(); }
@@ -524,11 +593,13 @@ class TableView {
           this.renderStatus();
         }
         if (status === "seats") this.onSeats(detail);
+        if (status === "chat") { this.chat.push(detail); this.renderChat(); }
       });
   }
 
   close() {
     if (this.live) this.live.close();
+    clearInterval(this.ticker);
     clearTimeout(this.watchdog);
     if (this.resizer) this.resizer.disconnect();
   }
@@ -559,6 +630,7 @@ class TableView {
       log: h("ol", { class: "log", id: "log" }),
       seats: h("section", { id: "seats" }),
       notes: h("div", { class: "notes", id: "notes" }),
+      chat: h("section", { id: "chat", class: "chat", "aria-labelledby": "chat-h", hidden: true }),
       end: h("section", { id: "end", hidden: true }),
     };
     const e = this.els;
@@ -570,7 +642,7 @@ class TableView {
         h("section", { "aria-labelledby": "decide", class: "decision" },
           h("h2", { id: "decide", class: "visually-hidden" }, t("Decision")),
           h("div", { class: "prompt-row" }, e.prompt, e.rulesButton), e.rules, e.status, e.choices, e.toolbar),
-        e.since, e.seats,
+        e.since, e.seats, e.chat,
         h("section", { "aria-labelledby": "log-h" }, h("h2", { id: "log-h" }, t("Log")), e.notes, e.log)));
     root.replaceChildren(e.end, this.layout);
     // While a replay is shown, a click on the board returns to the live board first.
@@ -650,13 +722,15 @@ class TableView {
     const generation = ++this.generation;
     const prev = this.msg;
     this.msg = msg;
+    if (msg.type === "sync" && Array.isArray(msg.chat)) this.chat = msg.chat;
     if (this.held.length) rememberColours(this.id, this.names().slice(0, this.summary.seats.length).map((x) => x || null));
     if (this.summary.seats.some((x) => x.open)) {  // someone may have taken an invited seat
       api("GET", `/tables/${this.id}`).then((s) => { this.summary = s; this.renderSeats(); }).catch(() => {});
     }
     let acting = null;
     const toMove = msg.to_move;
-    if (toMove !== null && this.held.includes(toMove)) {
+    // (a seat the host handed to a bot is played by it: no choices here meanwhile)
+    if (toMove !== null && this.held.includes(toMove) && !(this.summary.seats[toMove] || {}).played_by) {
       if (toMove === this.primary) {
         acting = { seat: toMove, view: msg.view, legal: msg.legal || [], decision: msg.decision,
           seq: msg.seq, undoable: msg.undoable };
@@ -749,7 +823,20 @@ class TableView {
       }
     }
     this.renderSeats();
+    this.renderChat();
     if (!this.acting) this.renderDecision();
+    else this.renderDeadline();
+  }
+
+  /** The prompt with the turn deadline of the seat to move, if any ("2 days left"). */
+  renderDeadline() {
+    const e = this.els;
+    const msg = this.msg;
+    if (!msg || msg.finished || this.promptBase === undefined) return;
+    const info = this.summary.seats[msg.to_move] || {};
+    e.prompt.textContent = info.deadline
+      ? `${this.promptBase} ${t("({left})", { left: timeLeft(info.deadline) })}` : this.promptBase;
+    e.promptBar.textContent = e.prompt.textContent;
   }
 
   /** Whether the human player of ``seat`` is known to be away (no page open). */
@@ -842,6 +929,7 @@ class TableView {
     this.renderDecision();
     this.renderSince();
     this.renderSeats();
+    this.renderChat();
     this.renderLog();
     this.renderEnd();
     if (this.els.rules && !this.els.rules.hidden && (!this.rulesReply || this.rulesReply.seq !== msg.seq)) this.toggleRules(true);
@@ -904,11 +992,14 @@ class TableView {
     if (!this.acting) {
       e.prompt.className = "prompt";
       const who = this.who(msg.to_move, names);
-      const kind = (this.summary.seats[msg.to_move] || {}).kind;
-      e.prompt.textContent = kind && kind !== "human"
-        ? t("Waiting for {name} (bot)…", { name: who })
-        : this.away(msg.to_move) ? t("Waiting for {name}, who is away (the table is not open on their device)…", { name: who })
-          : t("Waiting for {name}…", { name: who });
+      const info = this.summary.seats[msg.to_move] || {};
+      const kind = info.kind;
+      e.prompt.textContent = info.played_why === "deadline" ? t("Waiting for the stand-in bot, playing for {name}…", { name: who })
+        : info.played_by ? t("Waiting for the bot playing for {name}…", { name: who })
+          : kind && kind !== "human"
+            ? t("Waiting for {name} (bot)…", { name: who })
+            : this.away(msg.to_move) ? t("Waiting for {name}, who is away (the table is not open on their device)…", { name: who })
+              : t("Waiting for {name}…", { name: who });
       e.promptBar.className = "prompt-bar";
     } else {
       e.prompt.className = "prompt mine";
@@ -938,7 +1029,8 @@ class TableView {
             : t("Skip confirmations (carry out the Influence action I chose; end my turn when nothing is left)")));
       }
     }
-    e.promptBar.textContent = e.prompt.textContent;
+    this.promptBase = e.prompt.textContent;
+    this.renderDeadline();
     const undoSeat = this.acting ? this.acting.seat : this.primary;
     const undoable = this.acting ? this.acting.undoable : msg.undoable;
     if (undoSeat !== null && undoable > 0) {
@@ -1160,12 +1252,121 @@ class TableView {
         this.msg.to_move === seat.seat ? h("span", { class: "to-move", title: t("to move") }, "▶ ") : null,
         h("strong", { class: "person" }, this.who(seat.seat, names)),
         held ? [" ", h("span", { class: "muted" }, `(${t("you")})`)] : null,
-        away ? [" ", h("span", { class: "away" }, t("away"))] : null),
+        away ? [" ", h("span", { class: "away" }, t("away"))] : null,
+        seat.played_by ? [" ", h("span", { class: "stand-in", "data-played-by": seat.played_by },
+          seat.played_why === "deadline" ? t("stand-in bot") : seatKindLabel(seat.played_by))] : null,
+        seat.muted ? [" ", h("span", { class: "muted-chat" }, t("muted"))] : null),
       h("div", { class: "seat-more" },
         h("span", { class: "muted" }, kind), " ", leave, invite, held ? this.nameForm(seat) : null,
-        held && !this.msg.finished ? seatNotifyForm(this.id, seat.seat, this.tokens[seat.seat]) : null));
+        held && !this.msg.finished ? seatNotifyForm(this.id, seat.seat, this.tokens[seat.seat]) : null,
+        held && !this.msg.finished ? this.recoveryBox(seat.seat) : null,
+        this.host && this.summary.hosted && seat.kind === "human" && !this.msg.finished ? this.hostControls(seat) : null));
       return h("li", { "data-seat": seat.seat, "data-presence": away ? "away" : here ? "here" : null }, details);
     })));
+  }
+
+  /** "Move this seat to another device": a one-time link (a new one each time asked). */
+  recoveryBox(seat) {
+    const link = this.recovery[seat];
+    const box = h("div", { class: "recovery", "data-recovery": seat });
+    if (!link) {
+      box.append(h("button", { type: "button", class: "recovery-ask", onclick: () => this.askRecovery(seat) },
+        t("Move this seat to another device")));
+      return box;
+    }
+    const input = h("input", { id: `recovery-${seat}`, readonly: true, value: link, onfocus: (ev) => ev.target.select() });
+    box.append(h("label", { for: `recovery-${seat}` }, t("Open this link on the other device (once); this device then stops playing the seat")),
+      input, " ", h("button", { type: "button", class: "copy", onclick: async (ev) => {
+        try { await navigator.clipboard.writeText(link); ev.target.textContent = t("Copied"); } catch (_) { input.select(); }
+      } }, t("Copy")));
+    return box;
+  }
+
+  async askRecovery(seat) {
+    try {
+      const reply = await api("POST", `/tables/${this.id}/recovery`, { token: this.tokens[seat] });
+      this.recovery[seat] = `${location.origin}${reply.link}`;
+      this.seatOpen[seat] = true;
+      this.renderSeats();
+    } catch (err) {
+      this.error = err.message;
+      this.renderStatus();
+    }
+  }
+
+  /** The host's controls of a person's seat: re-invite, hand to a bot or take back, mute. */
+  hostControls(seat) {
+    const n = seat.seat;
+    const levels = h("select", { id: `host-level-${n}`, "aria-label": t("Bot level") },
+      games.seat_kinds.filter((k) => k !== "human").map((k) => h("option", { value: k, selected: k === "greedy" }, seatKindLabel(k))));
+    const act = (path, body) => async () => {
+      try {
+        const reply = await api("POST", `/tables/${this.id}/seats/${n}/${path}`, { host: this.host, body });
+        if (reply && reply.seats) this.summary = reply;
+        else this.summary = await api("GET", `/tables/${this.id}`);
+        this.error = "";
+        this.renderSeats();
+        this.renderDecision();
+      } catch (err) {
+        this.error = err.message;
+        this.renderStatus();
+      }
+    };
+    const reinvite = async () => {
+      if (!window.confirm(t("Re-invite seat {n}? Its player's device stops playing it, and the seat opens for a new invite link.", { n: n + 1 }))) return;
+      await act("reinvite")();
+    };
+    return h("div", { class: "host-controls", role: "group", "data-host-seat": n, "aria-label": t("Host's controls for seat {n}", { n: n + 1 }) },
+      h("button", { type: "button", class: "host-reinvite", onclick: reinvite }, t("Re-invite")),
+      seat.played_by
+        ? h("button", { type: "button", class: "host-back", onclick: act("back") }, t("Take back for a person"))
+        : [levels, h("button", { type: "button", class: "host-bot", onclick: () => act("bot", { level: levels.value })() }, t("Hand to the bot"))],
+      h("button", { type: "button", class: "host-mute", onclick: act("mute", { muted: !seat.muted }) },
+        seat.muted ? t("Unmute chat") : t("Mute chat")));
+  }
+
+  /** The chat panel: shown to the seats, and to spectators where the table allows it;
+   * every message is text (textContent), never markup. */
+  renderChat() {
+    const e = this.els.chat;
+    if (!e) return;
+    const visible = this.held.length > 0 || this.summary.spectator_chat;
+    e.hidden = !visible;
+    if (!visible) return;
+    if (!this.chatForm) {
+      const input = h("input", { type: "text", id: "chat-input", maxlength: 500, autocomplete: "off",
+        "aria-label": t("Message to the table") });
+      const error = h("span", { class: "error", role: "alert", id: "chat-error" });
+      this.chatList = h("ol", { class: "chat-list", id: "chat-list", "aria-live": "polite" });
+      this.chatForm = h("form", { class: "chat-form", id: "chat-form", onsubmit: (ev) => { ev.preventDefault(); this.sendChat(input, error); } },
+        input, " ", h("button", { type: "submit", id: "chat-send" }, t("Send")), " ", error);
+    }
+    const names = this.names();
+    this.chatList.replaceChildren(...this.chat.slice(-100).map((m) => {
+      const who = h("strong", { class: "chat-who" });
+      who.textContent = m.name || this.who(m.seat, names);
+      const text = h("span", { class: "chat-text" });
+      text.textContent = m.text;
+      return h("li", { "data-chat": m.id }, who, ": ", text);
+    }));
+    this.chatList.scrollTop = this.chatList.scrollHeight;
+    const mine = this.held.length ? this.summary.seats[this.held[0]] : null;
+    const input = this.chatForm.querySelector("input");
+    input.disabled = !mine || !!mine.muted;
+    input.placeholder = !mine ? t("Only the players write here") : mine.muted ? t("The host muted your chat") : "";
+    e.replaceChildren(h("h2", { id: "chat-h" }, t("Chat")), this.chatList, this.chatForm);
+  }
+
+  async sendChat(input, error) {
+    error.textContent = "";
+    const text = input.value.trim();
+    if (!text || !this.held.length) return;
+    try {
+      await api("POST", `/tables/${this.id}/chat`, { token: this.tokens[this.held[0]], body: { text } });
+      input.value = "";
+    } catch (err) {
+      error.textContent = err.message;
+    }
   }
 
   /** The form that names a seat held here: kept across renders, so that a live update
