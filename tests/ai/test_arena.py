@@ -142,7 +142,7 @@ def test_bench_mcts_adds_one_line_per_player_count() -> None:
     assert len(lines) == 6
     assert re.match(r"^red-cathedral players=2 mcts_iterations_per_s=\d+$", lines[3])
     assert re.match(r"^red-cathedral players=2 expert_iterations_per_s=\d+$", lines[4])
-    assert re.match(r"^red-cathedral players=2 expert_value=(hand|model \S+)$", lines[5])
+    assert re.match(r"^red-cathedral players=2 expert_value=(hand|learned)$", lines[5])
 
 
 def _games_of(out_dir: Path) -> list[dict[str, object]]:
