@@ -164,6 +164,13 @@ def _play_turn(hall: Hall, base: str, table: int, seat: int, token: str,
             assert moved.status_code == 200, moved.text
 
 
+def _board(base: str) -> list[dict[str, Any]]:
+    """The leaderboard of three-player Praga."""
+    reply = httpx.get(f"{base}/api/ratings/praga?players=3", timeout=30)
+    rows: list[dict[str, Any]] = reply.json()["players_rated"]
+    return rows
+
+
 def _wait_seat(hall: Hall, base: str, table: int, test: Callable[[dict[str, Any]], bool],
                what: str) -> dict[str, Any]:
     found: list[dict[str, Any]] = []
@@ -316,7 +323,7 @@ def _scenario(hall: Hall, browser: Any) -> None:
     for page in (ann, bob, phone, back):
         assert not page.errors, page.errors
         page.close()
-    before = httpx.get(f"{base}/api/ratings/praga?players=3", timeout=30).json()["players_rated"]
+    before = _board(base)
     assert not [r for r in before if r["name"] in NAMES]
     to_move = _summary(hall, base, table)["to_move"]
     for seat in sorted(range(3), key=lambda s: s == to_move):  # the seat to move last:
@@ -329,7 +336,7 @@ def _scenario(hall: Hall, browser: Any) -> None:
     board: list[dict[str, Any]] = []
 
     def rated() -> bool:
-        board[:] = httpx.get(f"{base}/api/ratings/praga?players=3", timeout=30).json()["players_rated"]
+        board[:] = _board(base)
         return sorted(r["name"] for r in board if r["account"]) == sorted(NAMES)
 
     until(rated)

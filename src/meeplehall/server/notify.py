@@ -108,7 +108,8 @@ class Notifier:
     # -- publishing ---------------------------------------------------------------------
 
     def on_change(self, table_id: int, seq: int, undo: bool) -> None:
-        """A change listener: raise ``your-turn`` when a person's turn began (no bot plays the seat)."""
+        """A change listener: raise ``your-turn`` when a person's turn began (a seat
+        that a bot plays is told nothing)."""
         live = self.service.cached(table_id)
         if undo or live is None or live.seq != seq:
             return
