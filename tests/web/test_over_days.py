@@ -62,7 +62,7 @@ class Hall:
     pages: list[Any] = field(default_factory=list)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def sink() -> Iterator[SmtpSink]:
     server = SmtpSink()
     yield server
