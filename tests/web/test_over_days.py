@@ -318,11 +318,13 @@ def _scenario(hall: Hall, browser: Any) -> None:
         page.wait_for_function("(m) => [...document.querySelectorAll('#chat-list "
                                ".chat-text')].some((e) => e.textContent === m)", arg=MARKUP)
         assert page.evaluate(NO_MARKUP) == {"images": 0, "x": False}
-    # The host hands every seat to the random bot, which finishes the game; the other
-    # devices are closed by then (only Ann's tablet watches the bots play).
+    # The host hands every seat to the random bot, which finishes the game; meanwhile
+    # the devices are closed, or in the lobby (a page draws every move it is sent).
     for page in (ann, bob, phone, back):
         assert not page.errors, page.errors
         page.close()
+    tablet.goto("/")
+    tablet.wait_for_selector("#create")
     before = _board(base)
     assert not [r for r in before if r["name"] in NAMES]
     to_move = _summary(hall, base, table)["to_move"]
@@ -331,8 +333,8 @@ def _scenario(hall: Hall, browser: Any) -> None:
                            json={"level": "random"}, headers={"X-Host-Token": host})
         assert reply.status_code == 200, reply.text  # (so no person's turn comes)
     _wait_seat(hall, base, table, lambda t: t["finished"], "the end of the game")
-    # (a page draws every move it is sent, one by one: on a busy machine it ends later)
-    tablet.wait_for_selector("#end:not([hidden]) #score-table", timeout=120_000)
+    tablet.goto(f"/#/table/{table}")
+    tablet.wait_for_selector("#end:not([hidden]) #score-table")
     board: list[dict[str, Any]] = []
 
     def rated() -> bool:
