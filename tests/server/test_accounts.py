@@ -185,6 +185,25 @@ def test_a_seat_joined_signed_in_is_the_accounts_on_every_device(
     assert client.get("/api/account").json()["seats"] == []
 
 
+def test_a_seat_the_host_reinvites_is_no_longer_the_accounts(client: Any,
+                                                            sink: SmtpSink) -> None:
+    """Re-invited, the seat is open for someone else: the account neither lists it nor
+    is rated or notified for whoever takes it next."""
+    ada = sign_in(client, sink, ADA)
+    made = new_table(client)
+    table = made["id"]
+    assert client.post(f"/api/tables/{table}/seats/1/join",
+                       headers={"X-CSRF-Token": ada["csrf"]}).status_code == 200
+    assert [s["table_id"] for s in client.get("/api/account").json()["seats"]] == [table]
+    reply = client.post(f"/api/tables/{table}/seats/1/reinvite",
+                        headers={"X-Host-Token": made["host_token"]})
+    assert reply.status_code == 200, reply.text
+    assert client.get("/api/account").json()["seats"] == []
+    with client.app.state.service.engine.connect() as conn:
+        assert conn.execute(select(SeatRow.account_id).where(
+            SeatRow.table_id == table, SeatRow.seat == 1)).scalar_one() is None
+
+
 def test_your_turn_lists_the_accounts_tables_longest_waiting_first(
         client: Any, sink: SmtpSink) -> None:
     ada = sign_in(client, sink, ADA)

@@ -22,7 +22,7 @@ from meeplehall.server.db import DeliveryRow
 from meeplehall.server.notices import Notice
 from meeplehall.server.webhooks import BadWebhook, check_url
 from tests.server.conftest import make_client
-from tests.server.helpers import bearer, hotseat, random_move
+from tests.server.helpers import bearer, hotseat, join, new_table, random_move
 from tests.server.procs import running_server
 from tests.server.sinks import HttpReceiver, SmtpSink, body, until
 
@@ -110,6 +110,30 @@ def test_one_notice_per_turn_only_when_the_turn_passes(sqlite_url: str,
         assert begun
         assert [(n.seq, n.seat) for n in heard] == begun
         assert all(n.kind == "your-turn" and n.game == "red-cathedral" for n in heard)
+
+
+def test_no_turn_notice_for_a_seat_a_bot_plays(sqlite_url: str, sink: SmtpSink) -> None:
+    """A seat the host handed to a bot (or a stand-in plays) is told nothing while the
+    bot moves for it; taken back, its turns are notified again."""
+    with people_client(sqlite_url, sink) as client:
+        made = new_table(client, ["human", "human"])
+        table, host = made["id"], {"X-Host-Token": made["host_token"]}
+        tokens = [join(client, table, 0), join(client, table, 1)]
+        heard: list[Notice] = []
+        client.app.state.notices.subscribe(heard.append)
+        handed = client.post(f"/api/tables/{table}/seats/1/bot", headers=host,
+                             json={"level": "random"})
+        assert handed.status_code == 200, handed.text
+        rng = Rng(8)
+        for _ in range(6):  # seat 0's turns; the bot plays seat 1's in between
+            to_turn_of(client, table, [tokens[0], tokens[0]], 0, rng)
+            assert random_move(client, table, [tokens[0], tokens[0]], rng) is not None
+        assert heard and {n.seat for n in heard} == {0}, heard
+        assert client.post(f"/api/tables/{table}/seats/1/back", headers=host
+                           ).status_code == 200
+        to_turn_of(client, table, tokens, 1, rng)
+        client.app.state.notifier.idle()
+        assert heard[-1].seat == 1 and heard[-1].kind == "your-turn"
 
 
 def test_email_is_confirmed_first_then_one_message_per_turn(sqlite_url: str,

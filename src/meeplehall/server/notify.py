@@ -44,7 +44,7 @@ from meeplehall.server.errors import Conflict, Invalid, NotFound
 from meeplehall.server.mail import Mail, SmtpRelay
 from meeplehall.server.notices import Notice, Notices
 from meeplehall.server.security import hash_token, new_token
-from meeplehall.server.service import HUMAN, TableService, games
+from meeplehall.server.service import TableService, games
 from meeplehall.server.webhooks import BadWebhook, check_url, post
 
 log = logging.getLogger("meeplehall.server.notify")
@@ -108,7 +108,8 @@ class Notifier:
     # -- publishing ---------------------------------------------------------------------
 
     def on_change(self, table_id: int, seq: int, undo: bool) -> None:
-        """A change listener: raise ``your-turn`` when a human seat's turn began."""
+        """A change listener: raise ``your-turn`` when a person's turn began (a seat
+        that a bot plays is told nothing)."""
         live = self.service.cached(table_id)
         if undo or live is None or live.seq != seq:
             return
@@ -132,8 +133,8 @@ class Notifier:
         if live is None:
             return
         info = live.seats[seat]
-        if info.kind != HUMAN or not info.taken:
-            return
+        if info.bot is not None or not info.taken:
+            return  # a bot moves for it (a bot seat, the host's hand-over, a stand-in)
         self.notices.publish(Notice("your-turn", table_id, seat, seq, self.clock.now(), game))
 
     # -- delivering ---------------------------------------------------------------------

@@ -162,7 +162,8 @@ def _host_hash(conn: Connection, table_id: int) -> Any:
 
 def _reinvite(conn: Connection, table_id: int, seat: int) -> None:
     conn.execute(update(SeatRow).where(SeatRow.table_id == table_id, SeatRow.seat == seat)
-                 .values(token_hash=None, joined_at=None, name=None, recovery_hash=None))
+                 .values(token_hash=None, joined_at=None, name=None, recovery_hash=None,
+                         account_id=None))
 
 
 def _set_bot(conn: Connection, table_id: int, seat: int, level: str) -> None:
