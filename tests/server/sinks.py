@@ -131,8 +131,9 @@ class HttpReceiver:
         self._server.server_close()
 
 
-def until(check: Callable[[], bool], timeout: float = 10.0) -> None:
-    """Wait for ``check()`` to hold (what another thread delivers), or fail."""
+def until(check: Callable[[], bool], timeout: float = 30.0) -> None:
+    """Wait for ``check()`` to hold (what another thread delivers), or fail: up to
+    ``timeout`` seconds, which a loaded machine needs across two processes."""
     end = time.monotonic() + timeout
     while not check():
         if time.monotonic() > end:
