@@ -369,6 +369,14 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         await costly.take(kind, client_address(request.scope),
                           None if not token else hash_token(token))
 
+    async def reader(table_id: int, credentials: HTTPAuthorizationCredentials | None
+                     ) -> tuple[Any, int | None]:
+        """The table and the seat whose token ``credentials`` holds (None: a spectator,
+        without a token)."""
+        if credentials is None:
+            return await service.get_live(table_id), None
+        return await service.authenticate(table_id, _token(credentials))
+
     docs_page = get_swagger_ui_html(openapi_url="/openapi.json", title="meeplehall API")
     docs_headers = {"Content-Security-Policy": docs_policy(
         "".join(inline_scripts(bytes(docs_page.body).decode())))}
@@ -616,11 +624,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         the newest), oldest first. Seats read it with their token; spectators where the
         table lets them."""
         await take("log", request, credentials)
-        seat: int | None = None
-        if credentials is not None:
-            live, seat = await service.authenticate(table_id, _token(credentials))
-        else:
-            live = await service.get_live(table_id)
+        live, seat = await reader(table_id, credentials)
         if not may_read(live, seat):
             raise Forbidden(f"the chat of table {table_id} is for its seats only: the "
                             "table does not show it to spectators")
@@ -704,11 +708,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
                           credentials: Bearer, request: Request) -> Response:
         """The view after the first ``k`` moves: the spectator's, or with a token, the
         seat's own."""
-        seat: int | None = None
-        if credentials is not None:
-            live, seat = await service.authenticate(table_id, _token(credentials))
-        else:
-            live = await service.get_live(table_id)
+        live, seat = await reader(table_id, credentials)
         if k < len(live.entries):  # the current view is cached; an older one is replayed
             await take("replay", request, credentials)
         view = await service.view_at(live, k, seat)
@@ -725,11 +725,7 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         frame carries the last entries of a long game's log only (``log_base``); this
         gives the earlier ones."""
         await take("log", request, credentials)
-        seat: int | None = None
-        if credentials is not None:
-            live, seat = await service.authenticate(table_id, _token(credentials))
-        else:
-            live = await service.get_live(table_id)
+        live, seat = await reader(table_id, credentials)
         lines = live.view(seat).get("log", [])
         end = len(lines) if before is None else min(before, len(lines))
         start = max(0, end - limit)

@@ -24,7 +24,22 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
 
-class CreateTable(_Strict):
+class _OverDays(_Strict):
+    """A table's settings for play over days (both for a new and an imported table)."""
+
+    deadline_hours: float | None = Field(
+        default=None, ge=1, le=336,
+        description="turn deadline in hours (1 to 336, 14 days); omitted or null: none. "
+                    "A reminder goes out before it; past it the stand-in bot moves for "
+                    "the seat until its player returns")
+    stand_in: StrictStr | None = Field(
+        default=None, max_length=32,
+        description="the bot level that stands in past the deadline (default: greedy)")
+    spectator_chat: StrictBool = Field(
+        default=False, description="spectators may read the table's chat")
+
+
+class CreateTable(_OverDays):
     """Open a table: a game of the registry, its options, a seed and who sits where."""
 
     game: StrictStr = Field(min_length=1, max_length=64, examples=["red-cathedral"])
@@ -43,33 +58,13 @@ class CreateTable(_Strict):
         default=False,
         description="a rated game: its end updates the ratings of its seats when every "
                     "seat is an account's or a bot's; false or omitted: casual")
-    deadline_hours: float | None = Field(
-        default=None, ge=1, le=336,
-        description="turn deadline in hours (1 to 336, 14 days); omitted or null: none. "
-                    "A reminder goes out before it; past it the stand-in bot moves for "
-                    "the seat until its player returns")
-    stand_in: StrictStr | None = Field(
-        default=None, max_length=32,
-        description="the bot level that stands in past the deadline (default: greedy)")
-    spectator_chat: StrictBool = Field(
-        default=False, description="spectators may read the table's chat")
 
 
-class ImportTable(_Strict):
+class ImportTable(_OverDays):
     """Open a table from an exported game record; it must replay."""
 
     record: dict[str, Any]
     seats: list[SeatKind] | None = Field(default=None, max_length=16)
-    deadline_hours: float | None = Field(
-        default=None, ge=1, le=336,
-        description="turn deadline in hours (1 to 336, 14 days); omitted or null: none. "
-                    "A reminder goes out before it; past it the stand-in bot moves for "
-                    "the seat until its player returns")
-    stand_in: StrictStr | None = Field(
-        default=None, max_length=32,
-        description="the bot level that stands in past the deadline (default: greedy)")
-    spectator_chat: StrictBool = Field(
-        default=False, description="spectators may read the table's chat")
 
 
 class NameIn(_Strict):
