@@ -305,3 +305,45 @@ def test_two_processes_on_postgresql_and_redis_deliver_each_turn_once(
         until(lambda: got(0) >= begun[0] and got(1) >= begun[1])
         time.sleep(0.5)  # anything sent twice would have arrived by now
         assert (got(0), got(1)) == (begun[0], begun[1])
+
+
+def test_a_recovery_link_goes_by_mail_only_to_a_confirmed_address(sqlite_url: str,
+                                                                  sink: SmtpSink) -> None:
+    """A seat moves to another device by a link mailed to its confirmed address (issue
+    45, point 1); the answer never holds the link, and the old token stops working."""
+    address = "bob.recovers@example.org"
+    with people_client(sqlite_url, sink) as client:
+        notifier = client.app.state.notifier
+        table, tokens = hotseat(client)
+        ask = f"/api/tables/{table}/recovery/mail"
+        refused = client.post(ask, headers=bearer(tokens[1]))
+        assert refused.status_code == 409 and "no confirmed e-mail" in refused.json()["detail"]
+        client.put(f"/api/tables/{table}/notify", headers=bearer(tokens[1]),
+                   json={"email": address})
+        notifier.idle()
+        (confirmation,) = sink.to(address)
+        refused = client.post(ask, headers=bearer(tokens[1]))  # not confirmed yet
+        assert refused.status_code == 409
+        link = link_in(body(confirmation), "/api/notify/confirm")
+        assert client.get(urlsplit(link).path + "?" + urlsplit(link).query).status_code == 200
+        assert client.post(ask).status_code == 401  # no token
+        reply = client.post(ask, headers=bearer(tokens[1]))
+        assert reply.status_code == 200, reply.text
+        assert reply.json() == {"table_id": table, "seat": 1, "sent": 1}
+        notifier.idle()
+        mail = sink.to(address)[-1]
+        assert f"table {table}" in mail["Subject"]
+        link = link_in(body(mail), "/#/recover/")
+        assert link.startswith(f"https://hall.example/#/recover/{table}/")
+        assert link.rsplit("/", 1)[1] not in reply.text
+        moved = client.post(f"/api/tables/{table}/recover",
+                            json={"secret": link.rsplit("/", 1)[1]})
+        assert moved.status_code == 200, moved.text
+        assert client.get(f"/api/tables/{table}/me", headers=bearer(tokens[1])
+                          ).status_code == 401
+        assert client.get(f"/api/tables/{table}/me", headers=bearer(moved.json()["token"])
+                          ).status_code == 200
+    with make_client(sqlite_url) as plain:  # a server without an SMTP relay says so
+        table, tokens = hotseat(plain)
+        refused = plain.post(f"/api/tables/{table}/recovery/mail", headers=bearer(tokens[0]))
+        assert refused.status_code == 409 and "no SMTP relay" in refused.json()["detail"]

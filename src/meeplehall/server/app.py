@@ -109,6 +109,7 @@ from meeplehall.server.schemas import (
     MuteIn,
     NameIn,
     RecoverIn,
+    RecoveryMailOut,
     RecoveryOut,
     ReviewOut,
     RulesOut,
@@ -529,6 +530,29 @@ def create_app(db_url: str, redis_url: str | None = None, *, move_rate: float = 
         secret = await control.recovery_secret(table_id, seat, digest)
         return {"table_id": table_id, "seat": seat, "secret": secret,
                 "link": recovery_path(table_id, secret)}
+
+    @app.post("/api/tables/{table_id}/recovery/mail", response_model=RecoveryMailOut,
+              responses=_ERRORS)
+    async def recovery_mail(table_id: TableId, credentials: Bearer,
+                            request: Request) -> dict[str, Any]:
+        """Send the token's seat a one-time recovery link (replacing an earlier one) at
+        the e-mail addresses confirmed for it, its turn notifications' or its account's;
+        the link is in the mail only, never in the answer."""
+        await take("mail", request, credentials)
+        seat, digest = await service.authenticate_for_move(table_id, _token(credentials))
+        if notifier.relay is None:
+            raise Conflict("this server sends no e-mail (no SMTP relay is configured): "
+                           "copy the recovery link instead")
+        addresses = await notifier.mail_addresses(table_id, seat)
+        if not addresses:
+            raise Conflict("no confirmed e-mail address reaches this seat: ask for turn "
+                           "notifications by e-mail first, or copy the recovery link",
+                           )
+        secret = await control.recovery_secret(table_id, seat, digest)
+        for address in addresses:
+            notifier.send_mail(notifier.recovery_mail(
+                address, table_id, seat, recovery_path(table_id, secret).lstrip("/")))
+        return {"table_id": table_id, "seat": seat, "sent": len(addresses)}
 
     @app.post("/api/tables/{table_id}/recover", response_model=JoinOut, responses=_ERRORS)
     async def recover(table_id: TableId, body: RecoverIn, request: Request) -> dict[str, Any]:

@@ -381,6 +381,24 @@ class Notifier:
 
         self._submit(send)
 
+    async def mail_addresses(self, table_id: int, seat: int) -> list[str]:
+        """The confirmed e-mail addresses that reach ``seat`` of ``table_id`` now (its
+        own turn notifications' and its account's)."""
+        def read(conn: Connection) -> list[str]:
+            return [t.target for t in self.targets_sync(conn, table_id, seat)
+                    if t.channel == EMAIL]
+
+        return await self.service.read(read)
+
+    def recovery_mail(self, address: str, table_id: int, seat: int, path: str) -> Mail:
+        """The message that carries a seat's one-time recovery link."""
+        return Mail(address, f"Move your seat at meeplehall table {table_id}", (
+            f"You asked for a link that moves your seat (table {table_id}, seat "
+            f"{seat + 1}) to another device. Open it there, once:\n{self.public_url}/{path}"
+            "\n\nThe device you play on now stops playing the seat when the link is "
+            "opened. If it was not you, ignore this message: nothing changes until the "
+            "link is opened.\n"))
+
     def confirm_mail(self, address: str, table_id: int, seat: int, token: str) -> Mail:
         link = f"{self.public_url}/api/notify/confirm?t={token}"
         return Mail(address, "Confirm turn notifications from meeplehall", (

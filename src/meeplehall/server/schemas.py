@@ -139,6 +139,14 @@ class CreatedOut(TableOut):
                                         "for the host's controls")
 
 
+class RecoveryMailOut(BaseModel):
+    """A recovery link sent by e-mail: to how many confirmed addresses."""
+
+    table_id: int
+    seat: int
+    sent: int
+
+
 class RecoveryOut(BaseModel):
     table_id: int
     seat: int

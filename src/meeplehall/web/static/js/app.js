@@ -1270,8 +1270,11 @@ class TableView {
     const link = this.recovery[seat];
     const box = h("div", { class: "recovery", "data-recovery": seat });
     if (!link) {
+      const said = h("span", { class: "recovery-said", role: "status" });
       box.append(h("button", { type: "button", class: "recovery-ask", onclick: () => this.askRecovery(seat) },
-        t("Move this seat to another device")));
+        t("Move this seat to another device")), " ",
+      h("button", { type: "button", class: "recovery-mail", onclick: () => this.mailRecovery(seat, said) },
+        t("Send the link to my e-mail")), " ", said);
       return box;
     }
     const input = h("input", { id: `recovery-${seat}`, readonly: true, value: link, onfocus: (ev) => ev.target.select() });
@@ -1280,6 +1283,16 @@ class TableView {
         try { await navigator.clipboard.writeText(link); ev.target.textContent = t("Copied"); } catch (_) { input.select(); }
       } }, t("Copy")));
     return box;
+  }
+
+  /** Ask the server to mail the seat's recovery link to its confirmed address. */
+  async mailRecovery(seat, said) {
+    try {
+      await api("POST", `/tables/${this.id}/recovery/mail`, { token: this.tokens[seat] });
+      said.textContent = t("Sent: open the link in the e-mail on the other device");
+    } catch (err) {
+      said.textContent = err.message;
+    }
   }
 
   async askRecovery(seat) {
