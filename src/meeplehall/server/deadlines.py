@@ -144,6 +144,8 @@ class DeadlineKeeper:
         for due in await self.service.read(_due, stamp):
             table_id, seat, deadline_at, reminded, deadline_s, stand_in, game, head = due
             deadline_at = aware(deadline_at)
+            if deadline_at is None:  # the query asks for seats with a deadline only
+                continue
             if deadline_at <= stamp:
                 if not await self.service.write(_stand_in, table_id, seat,
                                                 stand_in or DEFAULT_STAND_IN, stamp):

@@ -32,6 +32,7 @@ import secrets
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from sqlalchemy import delete, insert, or_, select, update
@@ -196,8 +197,8 @@ class Notifier:
                 continue
             digest = hashlib.sha256(target.target.encode()).hexdigest()[:32]
             key = f"{notice.key}|{target.channel}|{digest}"
-            if not self.service.write_now(lambda c, k=key: self._claim_sync(
-                    c, k, notice.table_id)):
+            if not self.service.write_now(partial(self._claim_sync, key=key,
+                                                  table_id=notice.table_id)):
                 continue
             status = "sent"
             try:
@@ -210,8 +211,7 @@ class Notifier:
                 status = "failed"
                 log.warning("notice %s by %s failed: %s", notice.key, target.channel,
                             type(exc).__name__)
-            self.service.write_now(lambda c, k=key, s=status: c.execute(
-                update(DeliveryRow).where(DeliveryRow.key == k).values(status=s)))
+            self.service.write_now(partial(_mark_delivery, key=key, status=status))
 
     def webhook_body(self, notice: Notice) -> dict[str, Any]:
         return {"kind": notice.kind, "game": notice.game, "table": notice.table_id,
@@ -406,6 +406,11 @@ class Notifier:
             f"{table_id}, seat {seat + 1}.\n\nTo receive these messages, open this link:\n"
             f"{link}\n\nIf it was not you, ignore this message: nothing more will be "
             "sent to this address.\n"))
+
+
+def _mark_delivery(conn: Connection, key: str, status: str) -> None:
+    """Record how the delivery ``key`` went (``sent`` or ``failed``)."""
+    conn.execute(update(DeliveryRow).where(DeliveryRow.key == key).values(status=status))
 
 
 def page(title: str, text: str) -> str:
