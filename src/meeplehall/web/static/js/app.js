@@ -163,10 +163,12 @@ function optionInput(opt, value, onChange) {
     h("span", { class: "muted option-help", style: "font-size:0.85rem" }, help));
 }
 
-async function lobby() {
+// ``askAccount``: ask the server again who is signed in (false when the lobby redraws for a
+// choice made in it: the form then changes at once, with no round trip in between).
+async function lobby(askAccount = true) {
   closeTable();
   if (!games) games = await api("GET", "/games");
-  await loadAccount();
+  if (askAccount) await loadAccount();
   const game = games.games.find((g) => g.name === lobbyChoice.game) || games.games[0];
   if (lobbyChoice.game !== game.name || !lobbyChoice.options) {
     lobbyChoice = { game: game.name, options: {}, seats: [] };
@@ -218,7 +220,7 @@ async function lobby() {
     h("h2", { id: "new-table" }, t("New table")),
     h("div", { class: "games", role: "group", "aria-label": t("Game") },
       games.games.map((g) => h("button", { "aria-pressed": String(g.name === game.name), "data-game": g.name,
-        onclick: () => { lobbyChoice.game = g.name; lobbyChoice.options = null; lobby(); } }, tr(g.title)))),
+        onclick: () => { lobbyChoice.game = g.name; lobbyChoice.options = null; lobby(false); } }, tr(g.title)))),
     h("div", { class: "form-row" },
       h("label", { for: "players", title: lobbyText("help", "players", playersOpt.help) }, t("Players")),
       h("input", { type: "number", id: "players", value: players, min: playersOpt.minimum,
