@@ -58,17 +58,19 @@ def play(game_name: str, players: int, seed: int, bots: list[str]) -> list[Sampl
     return [(bucket(m / max(1, moves)), evals, result) for m, evals in kept]
 
 
+def log_loss(result: list[float], chances: list[float]) -> float:
+    """The log-loss of ``chances`` (per side; one side: its chance to win) given the
+    game's ``result``."""
+    if len(chances) == 1:
+        p = min(1 - 1e-6, max(1e-6, chances[0]))
+        return -(result[0] * math.log(p) + (1 - result[0]) * math.log(1 - p))
+    return -sum(r * math.log(max(1e-9, c)) for r, c in zip(result, chances, strict=True))
+
+
 def loss(samples: list[Sample], temperature: float, offset: float,
          automaton: bool = False) -> float:
-    total = 0.0
-    for _b, evals, result in samples:
-        chances = softmax_chances(evals, temperature, offset, automaton)
-        if len(evals) == 1:
-            p = min(1 - 1e-6, max(1e-6, chances[0]))
-            total -= result[0] * math.log(p) + (1 - result[0]) * math.log(1 - p)
-        else:
-            total -= sum(r * math.log(max(1e-9, c)) for r, c in zip(result, chances,
-                                                                     strict=True))
+    total = sum(log_loss(result, softmax_chances(evals, temperature, offset, automaton))
+                for _b, evals, result in samples)
     return total / max(1, len(samples))
 
 
@@ -76,15 +78,7 @@ def constant_loss(train: list[Sample], test: list[Sample]) -> float:
     """The held-out log-loss of each side's mean result on the training games."""
     sides = len(train[0][2])
     mean = [sum(s[2][k] for s in train) / len(train) for k in range(sides)]
-    total = 0.0
-    for _b, _e, result in test:
-        if sides == 1:
-            p = min(1 - 1e-6, max(1e-6, mean[0]))
-            total -= result[0] * math.log(p) + (1 - result[0]) * math.log(1 - p)
-        else:
-            total -= sum(r * math.log(max(1e-9, m)) for r, m in zip(result, mean,
-                                                                     strict=True))
-    return total / max(1, len(test))
+    return sum(log_loss(result, mean) for _b, _e, result in test) / max(1, len(test))
 
 
 OFFSETS = [k / 4 for k in range(-16, 17)]  # an automaton's log-odds factors tried
