@@ -242,3 +242,37 @@ def test_after_missed_events_the_crowded_table_is_read_once() -> None:
         await asyncio.gather(*pumps, return_exceptions=True)
 
     asyncio.run(scenario())
+
+
+def test_a_chat_message_stored_while_a_sync_reads_the_tail_is_still_sent() -> None:
+    """A socket registers, then its sync reads the chat's last messages; a message
+    stored during that read reaches the socket once: in the tail or as its own frame."""
+    async def scenario() -> None:
+        live = new_live(1)
+        hub = Hub(OneTable(live))  # type: ignore[arg-type]
+        stored = [{"id": 1, "seat": 0, "name": "Ann", "text": "hi", "at": "x"}]
+        late = {"id": 2, "seat": 1, "name": "Bob", "text": "sorry for the delay", "at": "y"}
+
+        async def tail(table_id: int) -> list[dict[str, Any]]:
+            snapshot = list(stored)
+            stored.append(late)  # written by another request while this one reads
+            hub.on_chat(table_id, late, False)
+            hub.on_chat(table_id, stored[0], False)  # an older one due still: in the tail
+            return snapshot
+
+        hub.chat_tail = tail
+        sent: list[FakeSocket] = []
+        ws = FakeSocket(sent)
+        conn = Connection(ws, live.table_id, 0, token_hash="hash0")  # type: ignore[arg-type]
+        hub.register(conn)
+        sync = await hub.sync_message(conn, live, None)
+        assert [m["id"] for m in sync["chat"]] == [1]
+        pump = asyncio.create_task(hub.pump(conn))
+        conn.wake.set()
+        for _ in range(100):
+            await asyncio.sleep(0)
+        pump.cancel()
+        frames = [jsontext.loads(t) for t in ws.texts]
+        assert [f["message"]["id"] for f in frames if f["type"] == "chat"] == [2]
+
+    asyncio.run(scenario())

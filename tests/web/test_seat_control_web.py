@@ -40,6 +40,9 @@ def test_host_controls_chat_deadline_and_recovery(new_page: Any, server_url: str
     # Chat: markup stays text on every page.
     guest.fill("#chat-input", MARKUP)
     guest.click("#chat-send")
+    guest.wait_for_function("() => document.getElementById('chat-input').value === ''"
+                            " || document.getElementById('chat-error').textContent !== ''")
+    assert guest.text_content("#chat-error") == ""
     host.wait_for_function("(m) => [...document.querySelectorAll('#chat-list .chat-text')]"
                            ".some((e) => e.textContent === m)", arg=MARKUP)
     assert host.inner_text("#chat-list .chat-who") == "Bob"

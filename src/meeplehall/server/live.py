@@ -640,8 +640,12 @@ class Hub:
                    "notes": live.notes_since(-1 if since is None else since)}
         if self.chat_tail is not None and (conn.seat is not None
                                            or live.settings.spectator_chat):
-            message["chat"] = await self.chat_tail(live.table_id)
-            conn.chat_out.clear()  # the tail holds them
+            tail = await self.chat_tail(live.table_id)
+            message["chat"] = tail
+            # The tail holds the messages due so far; one stored after it was read
+            # (while it was being read) is still sent as its own frame.
+            newest = max((m["id"] for m in tail), default=0)
+            conn.chat_out[:] = [m for m in conn.chat_out if m["id"] > newest]
         self._sent(conn, live, view)
         return message
 

@@ -595,7 +595,10 @@ class TableView {
           this.renderStatus();
         }
         if (status === "seats") this.onSeats(detail);
-        if (status === "chat") { this.chat.push(detail); this.renderChat(); }
+        if (status === "chat" && !this.chat.some((m) => m.id === detail.id)) {
+          this.chat.push(detail);
+          this.renderChat();
+        }
       });
   }
 
@@ -1369,7 +1372,10 @@ class TableView {
     const input = this.chatForm.querySelector("input");
     input.disabled = !mine || !!mine.muted;
     input.placeholder = !mine ? t("Only the players write here") : mine.muted ? t("The host muted your chat") : "";
-    e.replaceChildren(h("h2", { id: "chat-h" }, t("Chat")), this.chatList, this.chatForm);
+    // Put in place once: moving the form while it is clicked would lose the click.
+    if (this.chatList.parentNode !== e || this.chatForm.parentNode !== e) {
+      e.replaceChildren(h("h2", { id: "chat-h" }, t("Chat")), this.chatList, this.chatForm);
+    }
   }
 
   async sendChat(input, error) {
